@@ -1,0 +1,77 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Kinds of audit event.
+const (
+	AuditLoginOK       = "login_ok"
+	AuditLoginFailed   = "login_failed"
+	AuditKeyIssued     = "key_issued"
+	AuditKeyRotated    = "key_rotated"
+	AuditKeyRevoked    = "key_revoked"
+	AuditPasswordReset = "password_reset"
+	AuditPlanChanged   = "plan_changed"
+	AuditRegistered    = "registered"
+)
+
+// AuditEvent is one security-relevant event. SealedIP is the client IP
+// sealed with the server key: only an admin can open it.
+type AuditEvent struct {
+	ID        int64
+	At        time.Time
+	Kind      string
+	AccountID int64
+	SealedIP  string
+	Detail    string
+}
+
+// AddAudit records an event.
+func (s *Store) AddAudit(ctx context.Context, e AuditEvent) error {
+	var account, sealed any
+	if e.AccountID != 0 {
+		account = e.AccountID
+	}
+	if e.SealedIP != "" {
+		sealed = e.SealedIP
+	}
+	_, err := s.write.ExecContext(ctx,
+		`INSERT INTO audit_events (at, kind, account_id, sealed_ip, detail) VALUES (?, ?, ?, ?, ?)`,
+		unix(s.now()), e.Kind, account, sealed, e.Detail)
+	return err
+}
+
+// AuditEvents lists events newest first, at most limit from offset.
+func (s *Store) AuditEvents(ctx context.Context, limit, offset int) ([]AuditEvent, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT id, at, kind, coalesce(account_id, 0), coalesce(sealed_ip, ''), detail FROM audit_events ORDER BY id DESC LIMIT ? OFFSET ?`,
+		limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AuditEvent
+	for rows.Next() {
+		var e AuditEvent
+		var at int64
+		if err := rows.Scan(&e.ID, &at, &e.Kind, &e.AccountID, &e.SealedIP, &e.Detail); err != nil {
+			return nil, err
+		}
+		e.At = time.Unix(at, 0).UTC()
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// SettingOrCreate returns the setting called name, storing make()'s value
+// first if there is none. Concurrent callers all get the one stored value.
+func (s *Store) SettingOrCreate(ctx context.Context, name string, make func() []byte) ([]byte, error) {
+	if _, err := s.write.ExecContext(ctx, `INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)`, name, make()); err != nil {
+		return nil, err
+	}
+	var v []byte
+	err := s.write.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&v)
+	return v, err
+}

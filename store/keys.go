@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"crypto/subtle"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// MaxKeysPerAccount bounds how many named keys one account may hold.
+const MaxKeysPerAccount = 20
+
+// ErrTooManyKeys is returned when issuing a new key name past the limit.
+var ErrTooManyKeys = errors.New("an account holds at most 20 API keys; revoke one first")
+
+// Key is a stored API key (its hash, never the key).
+type Key struct {
+	ID         int64
+	AccountID  int64
+	Name       string
+	Hint       string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+}
+
+// IssueKey stores a key under name for the account, replacing (and so
+// revoking) any previous key of that name.
+func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash []byte, hint string) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE api_keys SET hash = ?, hint = ?, created_at = ?, last_used_at = NULL WHERE account_id = ? AND name = ?`,
+			hash, hint, unix(s.now()), accountID, name)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return nil
+		}
+		var count int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE account_id = ?`, accountID).Scan(&count); err != nil {
+			return err
+		}
+		if count >= MaxKeysPerAccount {
+			return ErrTooManyKeys
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO api_keys (account_id, name, hash, hint, created_at) VALUES (?, ?, ?, ?, ?)`,
+			accountID, name, hash, hint, unix(s.now()))
+		return err
+	})
+}
+
+// RotateKey replaces the key with id keyID by a new one of the same name.
+// It fails with ErrNotFound when oldHash no longer names that key, so two
+// concurrent rotations of one key cannot both succeed.
+func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []byte, newHint string) error {
+	res, err := s.write.ExecContext(ctx,
+		`UPDATE api_keys SET hash = ?, hint = ?, created_at = ?, last_used_at = NULL WHERE id = ? AND hash = ?`,
+		newHash, newHint, unix(s.now()), keyID, oldHash)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// RevokeKey deletes the account's key called name.
+func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) error {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = ? AND name = ?`, accountID, name)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// KeyByHash finds the live key whose SHA-256 is hash and its account.
+func (s *Store) KeyByHash(ctx context.Context, hash []byte) (*Key, *Account, error) {
+	var (
+		k        Key
+		stored   []byte
+		created  int64
+		lastUsed sql.NullInt64
+	)
+	row := s.read.QueryRowContext(ctx,
+		`SELECT k.id, k.name, k.hint, k.hash, k.created_at, k.last_used_at, `+accountColumnsOf("a")+`
+		   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`, hash)
+	a, err := scanAccount(row, &k.ID, &k.Name, &k.Hint, &stored, &created, &lastUsed)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The index found the row by equality; compare again in constant time so
+	// no code path ever branches on a partial match of a secret's hash.
+	if subtle.ConstantTimeCompare(stored, hash) != 1 {
+		return nil, nil, ErrNotFound
+	}
+	k.AccountID = a.ID
+	k.CreatedAt = time.Unix(created, 0).UTC()
+	k.LastUsedAt = fromUnix(lastUsed)
+	return &k, a, nil
+}
+
+// KeyByName finds the account's key called name.
+func (s *Store) KeyByName(ctx context.Context, accountID int64, name string) (*Key, error) {
+	keys, err := s.Keys(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		if k.Name == name {
+			return &k, nil
+		}
+	}
+	return nil, ErrNotFound
+}
+
+// Keys lists an account's keys by name.
+func (s *Store) Keys(ctx context.Context, accountID int64) ([]Key, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT id, account_id, name, hint, created_at, last_used_at FROM api_keys WHERE account_id = ? ORDER BY name`, accountID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var keys []Key
+	for rows.Next() {
+		var k Key
+		var created int64
+		var lastUsed sql.NullInt64
+		if err := rows.Scan(&k.ID, &k.AccountID, &k.Name, &k.Hint, &created, &lastUsed); err != nil {
+			return nil, err
+		}
+		k.CreatedAt = time.Unix(created, 0).UTC()
+		k.LastUsedAt = fromUnix(lastUsed)
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
+

@@ -1,0 +1,37 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// CreateSession stores a session whose cookie value hashes to hash.
+func (s *Store) CreateSession(ctx context.Context, hash []byte, accountID int64, ttl time.Duration) error {
+	now := s.now()
+	_, err := s.write.ExecContext(ctx,
+		`INSERT INTO sessions (hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
+		hash, accountID, unix(now), unix(now.Add(ttl)))
+	return err
+}
+
+// SessionAccount returns the account of a live session.
+func (s *Store) SessionAccount(ctx context.Context, hash []byte) (*Account, error) {
+	return scanAccount(s.read.QueryRowContext(ctx,
+		`SELECT `+accountColumnsOf("a")+` FROM sessions s JOIN accounts a ON a.id = s.account_id
+		  WHERE s.hash = ? AND s.expires_at > ?`, hash, unix(s.now())))
+}
+
+// DeleteSession ends a session; ending an unknown session is not an error.
+func (s *Store) DeleteSession(ctx context.Context, hash []byte) error {
+	_, err := s.write.ExecContext(ctx, `DELETE FROM sessions WHERE hash = ?`, hash)
+	return err
+}
+
+// DeleteExpiredSessions removes sessions past their expiry.
+func (s *Store) DeleteExpiredSessions(ctx context.Context) (int64, error) {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= ?`, unix(s.now()))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}

@@ -1,0 +1,168 @@
+// Package store keeps secutil's state in one SQLite file: accounts, keys,
+// sessions, codes, usage, suggestions and audit events.
+//
+// Writes go through a single connection (SQLite allows one writer; queuing
+// in Go is cheaper than SQLITE_BUSY retries) and reads through a pool, with
+// WAL so readers never wait for the writer.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is the database handle. It is safe for concurrent use.
+type Store struct {
+	write *sql.DB
+	read  *sql.DB
+	dsn   string
+	now   func() time.Time
+}
+
+// Open opens (creating if needed) the database at path and migrates it.
+func Open(ctx context.Context, path string) (*Store, error) {
+	// busy_timeout comes first so that the pragmas after it wait for a lock
+	// held by another process (a running server during `secutil backup`).
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
+	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	write.SetConnMaxIdleTime(0)
+	write.SetConnMaxLifetime(0)
+	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(max(4, 2*runtime.NumCPU()))
+	read.SetMaxIdleConns(max(4, 2*runtime.NumCPU()))
+	s := &Store{write: write, read: read, dsn: dsn, now: time.Now}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("migrating %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	return errors.Join(s.read.Close(), s.write.Close())
+}
+
+// Ping checks that the database answers a query.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	return s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// SetClock replaces the clock; tests use it to cross month boundaries.
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
+// Now is the store's clock in UTC.
+func (s *Store) Now() time.Time { return s.now().UTC() }
+
+// Backup writes a consistent copy of the database to path with VACUUM INTO,
+// which reads one snapshot and so works while the server keeps writing.
+// It uses a connection of its own: the readers are query_only, and the
+// writer must stay free for the server's writes during a long copy.
+func (s *Store) Backup(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", s.dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	_, err = db.ExecContext(ctx, "VACUUM INTO ?", path)
+	return err
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns nil when it says ok.
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	var result string
+	if err := s.read.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&result); err != nil {
+		return err
+	}
+	if result != "ok" {
+		return fmt.Errorf("integrity_check: %s", result)
+	}
+	return nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	var current int
+	if err := s.write.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
+		return err
+	}
+	for _, name := range names {
+		version, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, "migrations/"), "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with its number", name)
+		}
+		if version <= current {
+			continue
+		}
+		body, err := migrationFiles.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inTx runs fn in a write transaction, committing when it returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func unix(t time.Time) int64 { return t.UTC().Unix() }
+
+func fromUnix(n sql.NullInt64) *time.Time {
+	if !n.Valid {
+		return nil
+	}
+	t := time.Unix(n.Int64, 0).UTC()
+	return &t
+}

@@ -1,0 +1,269 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"secutil/store"
+)
+
+func mustOpenStore(t *testing.T) (*store.Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.db")
+	s, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func mustAccount(t *testing.T, s *store.Store, email, plan string) int64 {
+	t.Helper()
+	id, err := s.CreateAccount(context.Background(), store.NewAccount{Email: email, PasswordHash: "x", Plan: plan, Verified: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestOpenTwiceKeepsData(t *testing.T) {
+	ctx := context.Background()
+	s, path := mustOpenStore(t)
+	mustAccount(t, s, "a@example.com", store.PlanPro)
+	s.Close()
+	s2, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	a, err := s2.AccountByEmail(ctx, "A@Example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.Plan, store.PlanPro; got != want {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if err := s2.IntegrityCheck(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEmailUniqueCaseInsensitive(t *testing.T) {
+	s, _ := mustOpenStore(t)
+	mustAccount(t, s, "a@example.com", "")
+	_, err := s.CreateAccount(context.Background(), store.NewAccount{Email: "A@EXAMPLE.COM", PasswordHash: "x"})
+	if !errors.Is(err, store.ErrEmailTaken) {
+		t.Fatalf("got %v, want ErrEmailTaken", err)
+	}
+}
+
+func TestKeysIssueRotateRevoke(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	if err := s.IssueKey(ctx, id, "default", []byte("h1"), "sk_1…"); err != nil {
+		t.Fatal(err)
+	}
+	k, a, err := s.KeyByHash(ctx, []byte("h1"))
+	if err != nil || a.ID != id || k.Name != "default" {
+		t.Fatalf("KeyByHash = %+v, %+v, %v", k, a, err)
+	}
+	// Issuing the same name again replaces the old key.
+	if err := s.IssueKey(ctx, id, "default", []byte("h2"), "sk_2…"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.KeyByHash(ctx, []byte("h1")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("old key still works: %v", err)
+	}
+	if err := s.RotateKey(ctx, k.ID, []byte("h2"), []byte("h3"), "sk_3…"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RotateKey(ctx, k.ID, []byte("h2"), []byte("h4"), "sk_4…"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second rotation of a stale key: got %v, want ErrNotFound", err)
+	}
+	if err := s.RevokeKey(ctx, id, "default"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.KeyByHash(ctx, []byte("h3")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("revoked key still works: %v", err)
+	}
+}
+
+func TestKeyLimit(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	for i := 0; i < store.MaxKeysPerAccount; i++ {
+		if err := s.IssueKey(ctx, id, string(rune('a'+i)), []byte{byte(i)}, "h"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.IssueKey(ctx, id, "one-too-many", []byte("x"), "h"); !errors.Is(err, store.ErrTooManyKeys) {
+		t.Fatalf("got %v, want ErrTooManyKeys", err)
+	}
+}
+
+func TestCommitUsageExactUnderConcurrency(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", store.PlanPro)
+	var wg sync.WaitGroup
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if got, _ := s.Usage(ctx, id); got != 200 {
+		t.Fatalf("got %v, want 200", got)
+	}
+}
+
+func TestCommitUsageNeverPassesCap(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	limit := 100
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	accepted, refused := 0, 0
+	for i := 0; i < 150; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.CommitUsage(ctx, store.Charge{AccountID: id, Cap: &limit, Suggestion: &store.Suggestion{AccountID: id, Message: "m"}})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				accepted++
+			case errors.Is(err, store.ErrQuotaExceeded):
+				refused++
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if accepted != 100 || refused != 50 {
+		t.Fatalf("accepted %d, refused %d; want 100, 50", accepted, refused)
+	}
+	sg, err := s.Suggestions(ctx, 1000, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(sg), 100; got != want {
+		t.Fatalf("stored suggestions: got %v, want %v (a refused call must leave none)", got, want)
+	}
+}
+
+func TestUsageResetsOnTheFirstOfTheMonthUTC(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	now := time.Date(2026, 11, 30, 23, 59, 59, 0, time.UTC)
+	s.SetClock(func() time.Time { return now })
+	s.CommitUsage(ctx, store.Charge{AccountID: id})
+	if got, _ := s.Usage(ctx, id); got != 1 {
+		t.Fatalf("got %v, want 1", got)
+	}
+	now = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	if got, _ := s.Usage(ctx, id); got != 0 {
+		t.Fatalf("after reset: got %v, want 0", got)
+	}
+	if got, want := store.PeriodEnd(time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC)), time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC); !got.Equal(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestEffectivePlanExpires(t *testing.T) {
+	past := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a := store.Account{Plan: store.PlanPro, PaidUntil: &past}
+	now := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	if got, want := a.EffectivePlan(now), store.PlanStarter; got != want {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if c := a.Cap(now); c == nil || *c != store.StarterCap {
+		t.Fatalf("cap of an expired plan: %v", c)
+	}
+	a.PaidUntil = nil
+	if c := a.Cap(now); c != nil {
+		t.Fatalf("pro without expiry has cap %v", *c)
+	}
+}
+
+func TestCodes(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Minute)
+	for i := 0; i < store.MaxCodeAttempts; i++ {
+		if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("wrong")); !errors.Is(err, store.ErrCodeInvalid) {
+			t.Fatalf("wrong code: %v", err)
+		}
+	}
+	if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
+		t.Fatalf("right code after 5 misses must be dead: %v", err)
+	}
+	s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Minute)
+	if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
+		t.Fatalf("a code works once: %v", err)
+	}
+}
+
+func TestSessionsExpire(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	now := time.Now()
+	s.SetClock(func() time.Time { return now })
+	s.CreateSession(ctx, []byte("tok"), id, time.Hour)
+	if _, err := s.SessionAccount(ctx, []byte("tok")); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(2 * time.Hour)
+	if _, err := s.SessionAccount(ctx, []byte("tok")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("expired session: %v", err)
+	}
+}
+
+func TestBackupWhileWriting(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", store.PlanPro)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 200; i++ {
+			s.CommitUsage(ctx, store.Charge{AccountID: id})
+		}
+	}()
+	dst := filepath.Join(t.TempDir(), "backup.db")
+	if err := s.Backup(ctx, dst); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	b, err := store.Open(ctx, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.IntegrityCheck(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.AccountByEmail(ctx, "a@example.com"); err != nil {
+		t.Fatal(err)
+	}
+}

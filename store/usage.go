@@ -1,0 +1,136 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+)
+
+// ErrQuotaExceeded is returned when a charge would pass the account's cap.
+var ErrQuotaExceeded = errors.New("plan limit reached")
+
+// Period names the UTC calendar month that t falls in, e.g. "2026-11".
+func Period(t time.Time) string { return t.UTC().Format("2006-01") }
+
+// PeriodEnd is the start of the next UTC calendar month after t: the moment
+// usage resets.
+func PeriodEnd(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// Charge is one metered call to record.
+type Charge struct {
+	AccountID int64
+	KeyID     int64 // 0 when the call was made with a session
+	Cap       *int  // nil: no cap
+	// Suggestion, when set, is stored in the same transaction, so a refused
+	// call leaves no suggestion behind and a stored one is always counted.
+	Suggestion *Suggestion
+}
+
+// Usage returns the account's metered calls in the period containing now.
+func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT count FROM usage WHERE account_id = ? AND period = ?`,
+		accountID, Period(s.now())).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return n, err
+}
+
+// CommitUsage counts one call against the account's current period, unless
+// that would pass c.Cap, in which case it changes nothing and returns
+// ErrQuotaExceeded. The check and the increment are one statement on the
+// single writer connection, so concurrent calls can never overshoot the cap.
+// It returns the count after the increment.
+func (s *Store) CommitUsage(ctx context.Context, c Charge) (int, error) {
+	var count int
+	now := s.now()
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		n, err := chargeTx(ctx, tx, c, now)
+		count = n
+		return err
+	})
+	return count, err
+}
+
+func chargeTx(ctx context.Context, tx *sql.Tx, c Charge, now time.Time) (int, error) {
+	limit := int64(1) << 62
+	if c.Cap != nil {
+		limit = int64(*c.Cap)
+		if limit <= 0 {
+			return 0, ErrQuotaExceeded
+		}
+	}
+	var count int
+	err := tx.QueryRowContext(ctx,
+		`INSERT INTO usage (account_id, period, count) VALUES (?, ?, 1)
+		 ON CONFLICT (account_id, period) DO UPDATE SET count = count + 1 WHERE usage.count < ?
+		 RETURNING count`, c.AccountID, Period(now), limit).Scan(&count)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrQuotaExceeded
+	}
+	if err != nil {
+		return 0, err
+	}
+	if c.KeyID != 0 {
+		// last_used_at is shown on the dashboard at minute precision; writing
+		// it at most once a minute keeps metered calls to one row change.
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+			unix(now), c.KeyID, unix(now)-60); err != nil {
+			return 0, err
+		}
+	}
+	if c.Suggestion != nil {
+		if err := insertSuggestion(ctx, tx, *c.Suggestion, now); err != nil {
+			return 0, err
+		}
+	}
+	return count, nil
+}
+
+// Suggestion is a feature suggestion from a user.
+type Suggestion struct {
+	ID        int64
+	AccountID int64
+	Email     string
+	Message   string
+	CreatedAt time.Time
+}
+
+func insertSuggestion(ctx context.Context, tx *sql.Tx, sg Suggestion, now time.Time) error {
+	var email any
+	if strings.TrimSpace(sg.Email) != "" {
+		email = sg.Email
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO suggestions (account_id, email, message, created_at) VALUES (?, ?, ?, ?)`,
+		sg.AccountID, email, sg.Message, unix(now))
+	return err
+}
+
+// Suggestions lists suggestions newest first, at most limit from offset.
+func (s *Store) Suggestions(ctx context.Context, limit, offset int) ([]Suggestion, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT id, coalesce(account_id, 0), coalesce(email, ''), message, created_at FROM suggestions ORDER BY id DESC LIMIT ? OFFSET ?`,
+		limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Suggestion
+	for rows.Next() {
+		var sg Suggestion
+		var created int64
+		if err := rows.Scan(&sg.ID, &sg.AccountID, &sg.Email, &sg.Message, &created); err != nil {
+			return nil, err
+		}
+		sg.CreatedAt = time.Unix(created, 0).UTC()
+		out = append(out, sg)
+	}
+	return out, rows.Err()
+}

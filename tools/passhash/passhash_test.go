@@ -1,0 +1,77 @@
+package passhash_test
+
+import (
+	"strings"
+	"testing"
+
+	"secutil/tools/passhash"
+)
+
+// cheap keeps the tests fast; the format and logic do not depend on cost.
+var cheap = passhash.Params{MemoryKiB: 64, Time: 1, Parallelism: 1}
+
+func TestHashVerify(t *testing.T) {
+	h, err := passhash.Hash("correct horse battery staple", cheap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=64,t=1,p=1$") {
+		t.Fatalf("unexpected PHC string %q", h)
+	}
+	for _, tc := range []struct {
+		password string
+		want     bool
+	}{
+		{"correct horse battery staple", true},
+		{"correct horse battery stapl", false},
+		{"", false},
+	} {
+		got, err := passhash.Verify(tc.password, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("Verify(%q) = %v, want %v", tc.password, got, tc.want)
+		}
+	}
+}
+
+func TestSaltIsRandom(t *testing.T) {
+	a, _ := passhash.Hash("same", cheap)
+	b, _ := passhash.Hash("same", cheap)
+	if a == b {
+		t.Fatal("two hashes of one password are equal: salt is not random")
+	}
+}
+
+// A known answer computed independently with the reference argon2 CLI
+// (echo -n password | argon2 somesalt -id -t 2 -m 16 -p 1): RFC 9106 parameters.
+func TestVerifyKnownAnswer(t *testing.T) {
+	const h = "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc"
+	ok, err := passhash.Verify("password", h)
+	if err != nil || !ok {
+		t.Fatalf("Verify = %v, %v; want true, nil", ok, err)
+	}
+}
+
+func TestVerifyRejectsMalformedAndHostile(t *testing.T) {
+	for _, h := range []string{
+		"",
+		"plain",
+		"$argon2i$v=19$m=64,t=1,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc",
+		"$argon2id$v=19$m=4194304,t=1,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc",
+		"$argon2id$v=19$m=64,t=0,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc",
+		"$argon2id$v=19$m=64,t=1,p=1$!!$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc",
+	} {
+		if _, err := passhash.Verify("password", h); err == nil {
+			t.Errorf("Verify accepted %q", h)
+		}
+	}
+}
+
+func FuzzVerify(f *testing.F) {
+	f.Add("password", "$argon2id$v=19$m=64,t=1,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc")
+	f.Fuzz(func(t *testing.T, password, encoded string) {
+		_, _ = passhash.Verify(password, encoded)
+	})
+}
