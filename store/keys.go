@@ -141,4 +141,3 @@ func (s *Store) Keys(ctx context.Context, accountID int64) ([]Key, error) {
 	}
 	return keys, rows.Err()
 }
-

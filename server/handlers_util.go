@@ -1,0 +1,44 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"secutil/store"
+)
+
+// maxSuggestionChars bounds a suggestion after trimming (DESIGN §7).
+const maxSuggestionChars = 5000
+
+type suggestionRequest struct {
+	Email   *string `json:"email"`
+	Message string  `json:"message"`
+}
+
+func (q *suggestionRequest) check() error {
+	n := utf8.RuneCountInString(strings.TrimSpace(q.Message))
+	if n < 1 || n > maxSuggestionChars {
+		return newError(http.StatusBadRequest, "invalid_message_length",
+			"field \"message\" must be 1 to %d characters after trimming (it has %d)", maxSuggestionChars, n)
+	}
+	if q.Email != nil && strings.TrimSpace(*q.Email) != "" {
+		return validEmail(strings.TrimSpace(*q.Email))
+	}
+	return nil
+}
+
+// handleSuggestion stores a suggestion together with the call's charge and
+// answers in plain text (SPEC).
+func handleSuggestion(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
+	req, err := decode[suggestionRequest](w, r)
+	if err != nil {
+		return nil, err
+	}
+	sg := &store.Suggestion{AccountID: c.account.ID, Message: strings.TrimSpace(req.Message)}
+	if req.Email != nil {
+		sg.Email = strings.TrimSpace(*req.Email)
+	}
+	c.suggestion = sg
+	return plainText("Thank you: your suggestion was received."), nil
+}

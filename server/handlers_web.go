@@ -1,0 +1,44 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"time"
+)
+
+type healthResponse struct {
+	Status  string `json:"status"`
+	Version string `json:"version"`
+	DB      string `json:"db"`
+}
+
+// handleHealth answers 503 when the database does not answer, so a load
+// balancer or supervisor can tell.
+func (s *Server) handleHealth() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.Store.Ping(ctx); err != nil {
+			s.Logger.Error("health: database does not answer", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Version: s.Version, DB: "error"})
+			return
+		}
+		writeJSON(w, http.StatusOK, healthResponse{Status: "ok", Version: s.Version, DB: "ok"})
+	})
+}
+
+const robotsTxt = `User-agent: *
+Disallow: /api/
+Disallow: /dashboard
+Disallow: /boss/
+Disallow: /billing/
+Allow: /
+`
+
+func handleRobots() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, robotsTxt)
+	})
+}

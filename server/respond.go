@@ -1,0 +1,213 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// maxBodyBytes bounds every request body (DESIGN §2).
+const maxBodyBytes = 1 << 20
+
+// apiError is an error with the status and code the client should see. Its
+// message is written for a person and never contains a secret.
+type apiError struct {
+	status int
+	code   string
+	msg    string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func newError(status int, code, format string, args ...any) *apiError {
+	return &apiError{status: status, code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+func badRequest(format string, args ...any) *apiError {
+	return newError(http.StatusBadRequest, "invalid_request", format, args...)
+}
+
+var (
+	errUnauthorized  = newError(http.StatusUnauthorized, "unauthorized", "missing or invalid API key: send it in the X-API-Key header")
+	errLoginRequired = newError(http.StatusUnauthorized, "login_required", "login required")
+	errInternal      = newError(http.StatusInternalServerError, "internal_error", "internal error")
+)
+
+// errorBody is the JSON of every error; for the response types that carry
+// their own "error" field (base64, jwt, crypto, json) it is that same shape.
+type errorBody struct {
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+// writeError is the one place errors become responses. Anything that is not
+// an *apiError is an internal error: the client sees "internal error" and
+// the detail goes to the log.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apiError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &ae):
+	case errors.As(err, &tooBig):
+		ae = newError(http.StatusRequestEntityTooLarge, "request_too_large", "request body is larger than %d bytes", tooBig.Limit)
+	default:
+		s.Logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+		ae = errInternal
+	}
+	writeJSON(w, ae.status, errorBody{Error: ae.msg, Code: ae.code})
+}
+
+// writeJSON renders v into a buffer first so an encoding failure can still
+// become a clean 500 instead of half a body.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"error":"internal error","code":"internal_error"}` + "\n")
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// plainText is a handler result sent as text/plain rather than JSON.
+type plainText string
+
+func writeResult(w http.ResponseWriter, v any) {
+	if t, ok := v.(plainText); ok {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, string(t)+"\n")
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// checker is implemented by request types that have required fields or
+// bounds; decode calls it after unmarshalling.
+type checker interface{ check() error }
+
+// decode reads a JSON object (or, for web forms, a urlencoded form) into T.
+// Unknown fields are ignored; malformed input, a wrong type or a missing
+// required field is a 400 that says which.
+func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
+	var v T
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		return v, err
+	}
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch {
+	case mediaType == "application/x-www-form-urlencoded" && !looksLikeJSON(body):
+		if err := decodeForm(body, &v); err != nil {
+			return v, err
+		}
+	// curl -d sends JSON labelled as a form; serve it rather than puzzle the user.
+	case mediaType == "" || mediaType == "application/json" || mediaType == "text/json" || mediaType == "application/x-www-form-urlencoded":
+		if err := decodeJSON(bytes.NewReader(body), &v); err != nil {
+			return v, err
+		}
+	default:
+		return v, newError(http.StatusUnsupportedMediaType, "unsupported_media_type", "Content-Type must be application/json")
+	}
+	if c, ok := any(&v).(checker); ok {
+		if err := c.check(); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+func looksLikeJSON(body []byte) bool {
+	trimmed := bytes.TrimSpace(body)
+	return len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
+}
+
+func decodeJSON(body io.Reader, v any) error {
+	dec := json.NewDecoder(body)
+	if err := dec.Decode(v); err != nil {
+		return jsonDecodeError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		return badRequest("request body must hold a single JSON object; found more data after it")
+	}
+	return nil
+}
+
+func jsonDecodeError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return err
+	case errors.Is(err, io.EOF):
+		return badRequest("request body is empty; expected a JSON object")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return badRequest("request body is truncated JSON")
+	case errors.As(err, &syntax):
+		return badRequest("malformed JSON at byte %d: %s", syntax.Offset, syntax.Error())
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return badRequest("request body must be a JSON object, not %s", typ.Value)
+		}
+		return badRequest("field %q must be a %s, not %s", typ.Field, jsonTypeName(typ.Type.String()), typ.Value)
+	default:
+		return badRequest("malformed JSON: %v", err)
+	}
+}
+
+func jsonTypeName(goType string) string {
+	switch {
+	case goType == "string" || goType == "*string":
+		return "string"
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+		return "number"
+	case goType == "bool":
+		return "boolean"
+	case strings.HasPrefix(goType, "[]"):
+		return "array"
+	default:
+		return "object"
+	}
+}
+
+// decodeForm maps form fields onto the JSON field names of v, so web forms
+// and JSON clients share one request type.
+func decodeForm(body []byte, v any) error {
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return badRequest("malformed form body")
+	}
+	fields := map[string]string{}
+	for name, values := range form {
+		if len(values) > 0 {
+			fields[name] = values[0]
+		}
+	}
+	raw, _ := json.Marshal(fields)
+	return decodeJSON(bytes.NewReader(raw), v)
+}
+
+// required reports a missing required string field.
+func required(name, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return badRequest("field %q is required", name)
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package server
+
+import "net/http"
+
+// apiScopes are the two prefixes under which every API route is served
+// (SPEC: Versioning).
+var apiScopes = []string{"/api", "/api/v1"}
+
+// apiRoute is one POST route of the API, relative to a scope.
+type apiRoute struct {
+	path    string
+	handler http.Handler
+}
+
+// apiRoutes is the table of API routes. Account routes authenticate
+// themselves; utilities go through metered, which authenticates and counts.
+func (s *Server) apiRoutes() []apiRoute {
+	return []apiRoute{
+		// Account routes (not metered).
+		{"/get_api_key", s.handleGetAPIKey()},
+		{"/new_api_key", s.handleNewAPIKey()},
+		{"/regenerate", s.handleRegenerate()},
+		{"/user_info", s.handleUserInfo()},
+
+		// Utilities (metered).
+		{"/suggestion", s.metered(handleSuggestion, false)},
+	}
+}
+
+func (s *Server) routes(mux *http.ServeMux) {
+	for _, scope := range apiScopes {
+		for _, rt := range s.apiRoutes() {
+			mux.Handle("POST "+scope+rt.path, rt.handler)
+		}
+	}
+
+	mux.Handle("GET /health", s.handleHealth())
+	mux.Handle("GET /robots", handleRobots())
+	mux.Handle("GET /robots.txt", handleRobots())
+
+	mux.Handle("POST /login", s.handleLogin())
+	mux.Handle("POST /register", s.handleRegister())
+	mux.Handle("POST /register/verify", s.handleRegisterVerify())
+	mux.Handle("POST /forgot-password", s.handleForgotPassword())
+	mux.Handle("POST /forgot-password/verify", s.handleForgotPasswordVerify())
+	mux.Handle("POST /logout", s.handleLogout())
+}
