@@ -137,6 +137,7 @@ func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
 // SetPassword replaces an account's password hash and ends all its
 // sessions, so a reset locks out whoever knew the old password.
 func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash string) error {
+	defer s.auth.invalidate()
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = ? WHERE id = ?`, passwordHash, accountID); err != nil {
 			return err
@@ -148,12 +149,14 @@ func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash s
 
 // MarkVerified activates an account.
 func (s *Store) MarkVerified(ctx context.Context, accountID int64) error {
+	defer s.auth.invalidate()
 	_, err := s.write.ExecContext(ctx, `UPDATE accounts SET verified = 1 WHERE id = ?`, accountID)
 	return err
 }
 
 // SetPlan changes an account's plan, paid_until and enterprise cap.
 func (s *Store) SetPlan(ctx context.Context, accountID int64, plan string, paidUntil *time.Time, usageCap *int) error {
+	defer s.auth.invalidate()
 	var paid, cap any
 	if paidUntil != nil {
 		paid = unix(*paidUntil)

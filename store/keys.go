@@ -27,6 +27,7 @@ type Key struct {
 // IssueKey stores a key under name for the account, replacing (and so
 // revoking) any previous key of that name.
 func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash []byte, hint string) error {
+	defer s.auth.invalidate()
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
 			`UPDATE api_keys SET hash = ?, hint = ?, created_at = ?, last_used_at = NULL WHERE account_id = ? AND name = ?`,
@@ -55,6 +56,7 @@ func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash
 // It fails with ErrNotFound when oldHash no longer names that key, so two
 // concurrent rotations of one key cannot both succeed.
 func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []byte, newHint string) error {
+	defer s.auth.invalidate()
 	res, err := s.write.ExecContext(ctx,
 		`UPDATE api_keys SET hash = ?, hint = ?, created_at = ?, last_used_at = NULL WHERE id = ? AND hash = ?`,
 		newHash, newHint, unix(s.now()), keyID, oldHash)
@@ -69,6 +71,7 @@ func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []b
 
 // RevokeKey deletes the account's key called name.
 func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) error {
+	defer s.auth.invalidate()
 	res, err := s.write.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = ? AND name = ?`, accountID, name)
 	if err != nil {
 		return err
@@ -81,6 +84,25 @@ func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) err
 
 // KeyByHash finds the live key whose SHA-256 is hash and its account.
 func (s *Store) KeyByHash(ctx context.Context, hash []byte) (*Key, *Account, error) {
+	var cacheKey [32]byte
+	if len(hash) != len(cacheKey) {
+		return s.keyByHash(ctx, hash) // not a SHA-256: never cached
+	}
+	copy(cacheKey[:], hash)
+	now := s.now()
+	if k, a, ok := s.auth.get(cacheKey, now); ok {
+		return k, a, nil
+	}
+	generation := s.auth.generation.Load()
+	k, a, err := s.keyByHash(ctx, hash)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.auth.put(cacheKey, generation, now, k, a)
+	return k, a, nil
+}
+
+func (s *Store) keyByHash(ctx context.Context, hash []byte) (*Key, *Account, error) {
 	var (
 		k        Key
 		stored   []byte

@@ -35,6 +35,8 @@ type Store struct {
 	read  *sql.DB
 	dsn   string
 	now   func() time.Time
+	auth  *authCache
+	meter *meter
 }
 
 // Open opens (creating if needed) the database at path and migrates it.
@@ -57,16 +59,24 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	read.SetMaxOpenConns(max(4, 2*runtime.NumCPU()))
 	read.SetMaxIdleConns(max(4, 2*runtime.NumCPU()))
-	s := &Store{write: write, read: read, dsn: dsn, now: time.Now}
+	s := &Store{write: write, read: read, dsn: dsn, now: time.Now, auth: newAuthCache()}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("migrating %s: %w", path, err)
 	}
+	if s.meter, err = startMeter(ctx, s); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
-// Close closes both pools.
+// Close stops the meter, after committing what it has queued, and closes
+// both pools.
 func (s *Store) Close() error {
+	if s.meter != nil {
+		s.meter.stop()
+	}
 	return errors.Join(s.read.Close(), s.write.Close())
 }
 

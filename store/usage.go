@@ -33,9 +33,13 @@ type Charge struct {
 
 // Usage returns the account's metered calls in the period containing now.
 func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
+	period := Period(s.now())
+	if n, ok := s.meter.cachedCount(accountID, period); ok {
+		return n, nil
+	}
 	var n int
 	err := s.read.QueryRowContext(ctx, `SELECT count FROM usage WHERE account_id = ? AND period = ?`,
-		accountID, Period(s.now())).Scan(&n)
+		accountID, period).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -44,54 +48,11 @@ func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
 
 // CommitUsage counts one call against the account's current period, unless
 // that would pass c.Cap, in which case it changes nothing and returns
-// ErrQuotaExceeded. The check and the increment are one statement on the
-// single writer connection, so concurrent calls can never overshoot the cap.
-// It returns the count after the increment.
+// ErrQuotaExceeded. The check and the increment are one statement run by
+// the meter's single goroutine, so concurrent calls can never overshoot the
+// cap. It returns once the count is committed, with the count after it.
 func (s *Store) CommitUsage(ctx context.Context, c Charge) (int, error) {
-	var count int
-	now := s.now()
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		n, err := chargeTx(ctx, tx, c, now)
-		count = n
-		return err
-	})
-	return count, err
-}
-
-func chargeTx(ctx context.Context, tx *sql.Tx, c Charge, now time.Time) (int, error) {
-	limit := int64(1) << 62
-	if c.Cap != nil {
-		limit = int64(*c.Cap)
-		if limit <= 0 {
-			return 0, ErrQuotaExceeded
-		}
-	}
-	var count int
-	err := tx.QueryRowContext(ctx,
-		`INSERT INTO usage (account_id, period, count) VALUES (?, ?, 1)
-		 ON CONFLICT (account_id, period) DO UPDATE SET count = count + 1 WHERE usage.count < ?
-		 RETURNING count`, c.AccountID, Period(now), limit).Scan(&count)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ErrQuotaExceeded
-	}
-	if err != nil {
-		return 0, err
-	}
-	if c.KeyID != 0 {
-		// last_used_at is shown on the dashboard at minute precision; writing
-		// it at most once a minute keeps metered calls to one row change.
-		if _, err := tx.ExecContext(ctx,
-			`UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
-			unix(now), c.KeyID, unix(now)-60); err != nil {
-			return 0, err
-		}
-	}
-	if c.Suggestion != nil {
-		if err := insertSuggestion(ctx, tx, *c.Suggestion, now); err != nil {
-			return 0, err
-		}
-	}
-	return count, nil
+	return s.meter.submit(ctx, c)
 }
 
 // Suggestion is a feature suggestion from a user.
