@@ -149,27 +149,13 @@ func TestBinaryEndToEnd(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "secutil")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	db := filepath.Join(dir, "e2e.db")
-	if out, err := exec.Command(bin, "user", "add", "-db", db, "-email", "ann@example.com", "-password", e2ePassword).CombinedOutput(); err != nil {
+	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", "ann@example.com", "-password", e2ePassword); err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)
 	}
 
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "SECUTIL_DB="+db)
-	stdout := &syncBuffer{}
-	cmd.Stdout = stdout
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	go io.Copy(logs, bufio.NewReader(stderr))
-	t.Cleanup(func() { cmd.Process.Kill() })
-	base := waitForURL(t, stdout)
+	cmd, base, logs := startBinary(t, bin, db)
 
 	status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "ann@example.com", "password": e2ePassword})
 	if status != 200 {
@@ -185,7 +171,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 	}
 
 	backupPath := filepath.Join(dir, "copy.db")
-	if out, err := exec.Command(bin, "backup", "-db", db, backupPath).CombinedOutput(); err != nil {
+	if out, err := runCommand(bin, "backup", "-db", db, backupPath); err != nil {
 		t.Fatalf("backup while serving: %v\n%s", err, out)
 	}
 	if fi, err := os.Stat(backupPath); err != nil || fi.Size() == 0 {
@@ -202,4 +188,55 @@ func TestBinaryEndToEnd(t *testing.T) {
 	if strings.Contains(logs.String(), key) || strings.Contains(logs.String(), e2ePassword) {
 		t.Fatal("a secret reached the logs")
 	}
+}
+
+var (
+	buildOnce sync.Once
+	builtPath string
+	buildErr  error
+)
+
+// buildBinary builds secutil once per test run.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "secutil-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtPath = filepath.Join(dir, "secutil")
+		if out, err := exec.Command("go", "build", "-o", builtPath, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtPath != "" {
+		os.RemoveAll(filepath.Dir(builtPath))
+	}
+	os.Exit(code)
+}
+
+// startBinary runs `secutil serve` on a free port and waits for /health.
+func startBinary(t *testing.T, bin, db string) (*exec.Cmd, string, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "SECUTIL_DB="+db)
+	stdout := &syncBuffer{}
+	cmd.Stdout = stdout
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	go io.Copy(logs, bufio.NewReader(stderr))
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, waitForURL(t, stdout), logs
 }
