@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxBodyBytes bounds every request body (DESIGN §2).
@@ -107,6 +108,11 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	if err != nil {
 		return v, err
 	}
+	// encoding/json would silently turn invalid UTF-8 into U+FFFD; a
+	// password or text changed behind the caller's back is worse than a 400.
+	if !utf8.Valid(body) {
+		return v, badRequest("request body is not valid UTF-8")
+	}
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch {
 	case mediaType == "application/x-www-form-urlencoded" && !looksLikeJSON(body):
@@ -196,6 +202,9 @@ func decodeForm(body []byte, v any) error {
 	}
 	fields := map[string]string{}
 	for name, values := range form {
+		if !utf8.ValidString(name) || (len(values) > 0 && !utf8.ValidString(values[0])) {
+			return badRequest("form field %q is not valid UTF-8", name)
+		}
 		if len(values) > 0 {
 			fields[name] = values[0]
 		}
