@@ -40,7 +40,7 @@ func (m *mailbox) Send(_ context.Context, to, subject, body string) error {
 var codePattern = regexp.MustCompile(`\b\d{6}\b`)
 
 // lastCode returns the newest 6-digit code mailed to to.
-func (m *mailbox) lastCode(t *testing.T, to string) string {
+func (m *mailbox) lastCode(t testing.TB, to string) string {
 	t.Helper()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -74,7 +74,7 @@ func (b *safeBuffer) String() string {
 }
 
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	store  *store.Store
 	dbPath string
 	h      http.Handler
@@ -82,7 +82,7 @@ type env struct {
 	logs   *safeBuffer
 }
 
-func newEnv(t *testing.T, tweak ...func(*server.Deps)) *env {
+func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "secutil.db")
 	st, err := store.Open(context.Background(), dbPath)
@@ -129,7 +129,7 @@ func (e *env) key(email, plan string) string {
 }
 
 type response struct {
-	t      *testing.T
+	t      testing.TB
 	status int
 	header http.Header
 	body   []byte
