@@ -232,3 +232,9 @@ func (e *env) fill(id int64, n int) {
 		}
 	}
 }
+
+// quietLogs formats logs as the server does but throws them away, for
+// measurements where a growing buffer would distort the figures.
+func quietLogs(d *server.Deps) {
+	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+}
