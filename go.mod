@@ -2,7 +2,10 @@ module secutil
 
 go 1.26.0
 
-require golang.org/x/crypto v0.58.0
+require (
+	golang.org/x/crypto v0.58.0
+	modernc.org/sqlite v1.61.1
+)
 
 require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
@@ -14,5 +17,4 @@ require (
 	modernc.org/libc v1.79.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.61.1 // indirect
 )

@@ -1,0 +1,125 @@
+package pbe
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+
+	"golang.org/x/crypto/argon2"
+	"golang.org/x/crypto/chacha20poly1305"
+)
+
+// Engine encrypts and decrypts envelopes. Key derivations go through a
+// semaphore so that, however many requests arrive, at most `concurrency`
+// argon2id computations (each MemoryKiB of RAM) run at once.
+type Engine struct {
+	params  Params
+	ceiling Params
+	slots   chan struct{}
+	random  io.Reader
+	// deriveKey is argon2id; tests swap it to observe concurrency.
+	deriveKey func(password, salt []byte, p Params) []byte
+}
+
+// NewEngine returns an Engine that writes envelopes with p and runs at most
+// concurrency key derivations at a time (values below 1 mean 1). It panics
+// if p cannot be used or exceeds MaxParams, as that is a programming error.
+func NewEngine(concurrency int, p Params) *Engine {
+	if !p.valid() || !p.within(MaxParams) {
+		panic(fmt.Sprintf("pbe: unusable parameters %+v", p))
+	}
+	return &Engine{
+		params:    p,
+		ceiling:   MaxParams,
+		slots:     make(chan struct{}, max(concurrency, 1)),
+		random:    rand.Reader,
+		deriveKey: argon2idKey,
+	}
+}
+
+func argon2idKey(password, salt []byte, p Params) []byte {
+	return argon2.IDKey(password, salt, p.Time, p.MemoryKiB, p.Parallelism, KeySize)
+}
+
+// key waits for a free slot (or ctx) and derives the key.
+func (e *Engine) key(ctx context.Context, password string, salt []byte, p Params) ([]byte, error) {
+	select {
+	case e.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-e.slots }()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return e.deriveKey([]byte(password), salt, p), nil
+}
+
+func checkPassword(password string) error {
+	if password == "" {
+		return invalid("password is empty")
+	}
+	if len(password) > MaxPasswordBytes {
+		return invalid("password longer than %d bytes", MaxPasswordBytes)
+	}
+	return nil
+}
+
+// Encrypt seals plaintext under password and returns the envelope string.
+func (e *Engine) Encrypt(ctx context.Context, plaintext, password string) (string, error) {
+	if err := checkPassword(password); err != nil {
+		return "", err
+	}
+	if len(plaintext) > MaxPlaintextBytes {
+		return "", invalid("text longer than %d bytes", MaxPlaintextBytes)
+	}
+	env := Envelope{Version: Version1, KDF: KDFArgon2id, Params: e.params}
+	if _, err := io.ReadFull(e.random, env.Salt[:]); err != nil {
+		return "", err
+	}
+	if _, err := io.ReadFull(e.random, env.Nonce[:]); err != nil {
+		return "", err
+	}
+	key, err := e.key(ctx, password, env.Salt[:], env.Params)
+	if err != nil {
+		return "", err
+	}
+	aead, err := chacha20poly1305.NewX(key)
+	if err != nil {
+		return "", err
+	}
+	header := env.marshal()
+	out := aead.Seal(header, env.Nonce[:], []byte(plaintext), header)
+	return encoding.EncodeToString(out), nil
+}
+
+// Decrypt opens an envelope. Malformed envelopes and parameters above
+// MaxParams fail with ErrInvalidInput before any key derivation; a wrong
+// password or any tampering fails with ErrDecryptionFailed.
+func (e *Engine) Decrypt(ctx context.Context, envelope, password string) (string, error) {
+	if err := checkPassword(password); err != nil {
+		return "", err
+	}
+	env, err := ParseEnvelope(envelope)
+	if err != nil {
+		return "", err
+	}
+	if !env.Params.within(e.ceiling) {
+		return "", invalid("argon2id parameters above the accepted maximum (%d KiB, t=%d, p=%d)",
+			e.ceiling.MemoryKiB, e.ceiling.Time, e.ceiling.Parallelism)
+	}
+	key, err := e.key(ctx, password, env.Salt[:], env.Params)
+	if err != nil {
+		return "", err
+	}
+	aead, err := chacha20poly1305.NewX(key)
+	if err != nil {
+		return "", err
+	}
+	plaintext, err := aead.Open(nil, env.Nonce[:], env.Ciphertext, env.Header)
+	if err != nil {
+		return "", ErrDecryptionFailed
+	}
+	return string(plaintext), nil
+}
