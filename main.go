@@ -5,7 +5,9 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +27,7 @@ import (
 	"secutil/store"
 	"secutil/tools/passhash"
 	"secutil/tools/passpolicy"
+	"secutil/tools/seal"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -116,7 +119,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 type serveConfig struct {
-	addr, db, smtpURL, tlsCert, tlsKey, logFormat string
+	addr, db, smtpURL, tlsCert, tlsKey, logFormat, serverKey string
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -128,6 +131,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (serve HTTPS; cookies become Secure)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log (default: one generated and kept in the database)")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
@@ -145,6 +149,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	defer st.Close()
 
+	serverKey, err := loadServerKey(ctx, st, c.serverKey)
+	if err != nil {
+		return err
+	}
+
 	var sender mailer.Sender = mailer.Log{Logger: logger}
 	if c.smtpURL != "" {
 		if sender, err = mailer.NewSMTP(c.smtpURL); err != nil {
@@ -158,6 +167,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Mailer:        sender,
 		Version:       version,
 		SecureCookies: c.tlsCert != "",
+		ServerKey:     serverKey,
 	})
 	srv := &http.Server{
 		Handler: handler,
@@ -204,6 +214,23 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	return nil
+}
+
+// loadServerKey decodes -server-key, or else returns the key kept in the
+// database, generating it on first start.
+func loadServerKey(ctx context.Context, st *store.Store, given string) ([]byte, error) {
+	if given != "" {
+		key, err := hex.DecodeString(given)
+		if err != nil || len(key) != seal.KeySize {
+			return nil, fmt.Errorf("%w: -server-key must be %d bytes as %d hex characters", errUsage, seal.KeySize, 2*seal.KeySize)
+		}
+		return key, nil
+	}
+	return st.SettingOrCreate(ctx, "server_key", func() []byte {
+		key := make([]byte, seal.KeySize)
+		rand.Read(key)
+		return key
+	})
 }
 
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {

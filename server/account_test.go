@@ -8,6 +8,7 @@ import (
 
 	"secutil/server"
 	"secutil/store"
+	"secutil/tools/seal"
 )
 
 func TestGetAPIKey(t *testing.T) {
@@ -212,5 +213,23 @@ func TestConcurrentRotationsLeaveOneKey(t *testing.T) {
 	wg.Wait()
 	if ok != 1 {
 		t.Fatalf("%d concurrent rotations of one key succeeded, want 1", ok)
+	}
+}
+
+func TestAuditEventsSealTheClientIP(t *testing.T) {
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	e.login("ann@example.com")
+	events, err := e.store.AuditEvents(t.Context(), 10, 0)
+	if err != nil || len(events) == 0 {
+		t.Fatalf("audit events %v, %v", events, err)
+	}
+	ev := events[0]
+	if ev.Kind != store.AuditLoginOK || ev.SealedIP == "" || strings.Contains(ev.SealedIP, "192.0.2.1") {
+		t.Fatalf("event %+v", ev)
+	}
+	ip, err := seal.Open(testServerKey, ev.SealedIP)
+	if err != nil || string(ip) != "192.0.2.1" {
+		t.Fatalf("opened %q, %v", ip, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"secutil/store"
 	"secutil/tools/apikey"
+	"secutil/tools/seal"
 )
 
 const (
@@ -100,8 +101,12 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 // client, and never blocks the action it describes.
 func (s *Server) audit(ctx context.Context, r *http.Request, kind string, accountID int64, detail string) {
 	e := store.AuditEvent{Kind: kind, AccountID: accountID, Detail: detail}
-	if s.SealIP != nil {
-		e.SealedIP = s.SealIP(clientIP(r))
+	if s.ServerKey != nil {
+		sealed, err := seal.Seal(s.ServerKey, []byte(clientIP(r)))
+		if err != nil {
+			s.Logger.Error("sealing audit IP", "err", err)
+		}
+		e.SealedIP = sealed
 	}
 	if err := s.Store.AddAudit(ctx, e); err != nil {
 		s.Logger.Error("writing audit event", "kind", kind, "err", err)

@@ -17,12 +17,18 @@ import (
 	"secutil/server"
 	"secutil/store"
 	"secutil/tools/passhash"
+	"secutil/tools/pbe"
 )
 
 // cheapHash keeps account creation fast in tests; cost does not change logic.
 var cheapHash = passhash.Params{MemoryKiB: 64, Time: 1, Parallelism: 1}
 
 const testPassword = "violet tram ladder cinema"
+
+// cheapKDF keeps encryption tests fast; the envelope records its parameters.
+var cheapKDF = pbe.Params{MemoryKiB: 1024, Time: 1, Parallelism: 1}
+
+var testServerKey = bytes.Repeat([]byte{7}, 32)
 
 // mailbox captures mail instead of sending it.
 type mailbox struct {
@@ -97,6 +103,8 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 		Mailer:           e.mail,
 		PasswordParams:   cheapHash,
 		IsCommonPassword: func(p string) bool { return p == "passwordpassword" },
+		Crypto:           pbe.NewEngine(2, cheapKDF),
+		ServerKey:        testServerKey,
 	}
 	for _, f := range tweak {
 		f(&deps)

@@ -24,6 +24,8 @@ func (s *Server) apiRoutes() []apiRoute {
 
 		// Utilities (metered).
 		{"/suggestion", s.metered(handleSuggestion, false)},
+		{"/secure_encrypt", s.metered(s.handleSecureEncrypt, false)},
+		{"/secure_decrypt", s.metered(s.handleSecureDecrypt, false)},
 	}
 }
 

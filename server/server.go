@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"time"
 
 	"secutil/mailer"
 	"secutil/store"
 	"secutil/tools/passhash"
+	"secutil/tools/pbe"
 )
 
 // APIVersion is the version of the API contract served under /api and /api/v1.
@@ -31,8 +33,11 @@ type Deps struct {
 	// IsCommonPassword reports membership of the common-password list; used to
 	// refuse such account passwords.
 	IsCommonPassword func(string) bool
-	// SealIP seals a client IP for the audit log; nil stores no IP.
-	SealIP func(ip string) string
+	// ServerKey (32 bytes) seals client IPs in the audit log; nil stores no IP.
+	ServerKey []byte
+	// Crypto runs /secure_encrypt and /secure_decrypt; nil means
+	// pbe.DefaultParams with one key derivation per CPU at a time.
+	Crypto *pbe.Engine
 	// Limits overrides the brute-force limits (tests lower them).
 	Limits *Limits
 }
@@ -78,6 +83,9 @@ func New(d Deps) http.Handler {
 	}
 	if d.Version == "" {
 		d.Version = APIVersion
+	}
+	if d.Crypto == nil {
+		d.Crypto = pbe.NewEngine(runtime.NumCPU(), pbe.DefaultParams)
 	}
 	limits := DefaultLimits
 	if d.Limits != nil {

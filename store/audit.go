@@ -65,10 +65,10 @@ func (s *Store) AuditEvents(ctx context.Context, limit, offset int) ([]AuditEven
 	return out, rows.Err()
 }
 
-// SettingOrCreate returns the setting called name, storing make()'s value
+// SettingOrCreate returns the setting called name, storing generate()'s value
 // first if there is none. Concurrent callers all get the one stored value.
-func (s *Store) SettingOrCreate(ctx context.Context, name string, make func() []byte) ([]byte, error) {
-	if _, err := s.write.ExecContext(ctx, `INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)`, name, make()); err != nil {
+func (s *Store) SettingOrCreate(ctx context.Context, name string, generate func() []byte) ([]byte, error) {
+	if _, err := s.write.ExecContext(ctx, `INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)`, name, generate()); err != nil {
 		return nil, err
 	}
 	var v []byte

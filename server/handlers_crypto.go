@@ -1,0 +1,69 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"secutil/tools/pbe"
+)
+
+type cryptoRequest struct {
+	Text     string `json:"text"`
+	Password string `json:"password"`
+}
+
+func (q *cryptoRequest) check() error {
+	if q.Text == "" {
+		return newError(http.StatusBadRequest, "invalid_input", "field \"text\" is required")
+	}
+	if q.Password == "" {
+		return newError(http.StatusBadRequest, "invalid_input", "field \"password\" is required")
+	}
+	return nil
+}
+
+type cryptoResponse struct {
+	Result string `json:"result"`
+}
+
+// handleSecureEncrypt seals text under a password-derived key (argon2id →
+// XChaCha20-Poly1305; the envelope is described in docs/ENVELOPE.md).
+func (s *Server) handleSecureEncrypt(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+	req, err := decode[cryptoRequest](w, r)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.Crypto.Encrypt(r.Context(), req.Text, req.Password)
+	if err != nil {
+		return nil, cryptoError(err, "encryption failed")
+	}
+	return cryptoResponse{Result: out}, nil
+}
+
+func (s *Server) handleSecureDecrypt(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+	req, err := decode[cryptoRequest](w, r)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.Crypto.Decrypt(r.Context(), req.Text, req.Password)
+	if err != nil {
+		return nil, cryptoError(err, "decryption failed")
+	}
+	return cryptoResponse{Result: out}, nil
+}
+
+// cryptoError maps the engine's errors to SPEC's 400s; a wrong password and
+// a tampered envelope read the same on purpose.
+func cryptoError(err error, failed string) error {
+	switch {
+	case errors.Is(err, pbe.ErrDecryptionFailed):
+		return newError(http.StatusBadRequest, "decryption_failed", "decryption failed: wrong password or altered text")
+	case errors.Is(err, pbe.ErrInvalidInput):
+		return newError(http.StatusBadRequest, "invalid_input", "%s", err.Error())
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return newError(http.StatusServiceUnavailable, "busy", "%s: the server is busy, retry shortly", failed)
+	default:
+		return err
+	}
+}
