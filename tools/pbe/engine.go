@@ -89,6 +89,8 @@ func (e *Engine) Encrypt(ctx context.Context, plaintext, password string) (strin
 	if err != nil {
 		return "", err
 	}
+	// marshal returns exactly the header with no spare capacity, so Seal
+	// appends into a fresh buffer and never overwrites the additional data.
 	header := env.marshal()
 	out := aead.Seal(header, env.Nonce[:], []byte(plaintext), header)
 	return encoding.EncodeToString(out), nil
