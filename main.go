@@ -25,6 +25,7 @@ import (
 	"secutil/mailer"
 	"secutil/server"
 	"secutil/store"
+	"secutil/tools/geo"
 	"secutil/tools/passhash"
 	"secutil/tools/passpolicy"
 	"secutil/tools/seal"
@@ -120,6 +121,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 
 type serveConfig struct {
 	addr, db, smtpURL, tlsCert, tlsKey, logFormat, serverKey string
+	geo                                                      geo.Config
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -132,6 +134,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log (default: one generated and kept in the database)")
+	fs.StringVar(&c.geo.CityPath, "geoip-city", "", "MaxMind-format City database (.mmdb) for /ip_info; see docs/GEOIP.md")
+	fs.StringVar(&c.geo.ASNPath, "geoip-asn", "", "MaxMind-format ASN database (.mmdb): asn and org")
+	fs.StringVar(&c.geo.ISPPath, "geoip-isp", "", "MaxMind-format ISP database (.mmdb): isp")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
@@ -154,6 +159,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 
+	locator, err := geo.Open(c.geo)
+	if err != nil {
+		return err
+	}
+	defer locator.Close()
+	go reloadOnHangup(ctx, locator, logger)
+
 	var sender mailer.Sender = mailer.Log{Logger: logger}
 	if c.smtpURL != "" {
 		if sender, err = mailer.NewSMTP(c.smtpURL); err != nil {
@@ -168,6 +180,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Version:       version,
 		SecureCookies: c.tlsCert != "",
 		ServerKey:     serverKey,
+		Geo:           locator,
 	})
 	srv := &http.Server{
 		Handler: handler,
@@ -214,6 +227,26 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	return nil
+}
+
+// reloadOnHangup reopens the GeoIP databases on SIGHUP, after an operator
+// replaced them (they are also reloaded when their files change).
+func reloadOnHangup(ctx context.Context, locator *geo.Locator, logger *slog.Logger) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+			if err := locator.Reload(); err != nil {
+				logger.Error("reloading GeoIP databases; keeping the old ones", "err", err)
+			} else {
+				logger.Info("reloaded GeoIP databases")
+			}
+		}
+	}
 }
 
 // loadServerKey decodes -server-key, or else returns the key kept in the

@@ -16,6 +16,8 @@ import (
 
 	"secutil/server"
 	"secutil/store"
+	"secutil/tools/geo"
+	"secutil/tools/geo/geotest"
 	"secutil/tools/passhash"
 	"secutil/tools/pbe"
 )
@@ -97,6 +99,11 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, store: st, dbPath: dbPath, mail: &mailbox{}, logs: &safeBuffer{}}
+	locator, err := geo.Open(geotest.Databases(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(locator.Close)
 	deps := server.Deps{
 		Store:            st,
 		Logger:           slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -105,6 +112,7 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 		IsCommonPassword: func(p string) bool { return p == "passwordpassword" },
 		Crypto:           pbe.NewEngine(2, cheapKDF),
 		ServerKey:        testServerKey,
+		Geo:              locator,
 	}
 	for _, f := range tweak {
 		f(&deps)
@@ -246,3 +254,5 @@ func (e *env) fill(id int64, n int) {
 func quietLogs(d *server.Deps) {
 	d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -26,6 +26,7 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/suggestion", s.metered(handleSuggestion, false)},
 		{"/secure_encrypt", s.metered(s.handleSecureEncrypt, false)},
 		{"/secure_decrypt", s.metered(s.handleSecureDecrypt, false)},
+		{"/ip_info", s.metered(s.handleIPInfo, false)},
 	}
 }
 
@@ -46,4 +47,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /forgot-password", s.handleForgotPassword())
 	mux.Handle("POST /forgot-password/verify", s.handleForgotPasswordVerify())
 	mux.Handle("POST /logout", s.handleLogout())
+
+	// Root-level variants of API tools for the web tools page: they accept
+	// the session cookie as well as an API key, and count toward usage.
+	mux.Handle("POST /ip_info", s.metered(s.handleIPInfo, true))
 }

@@ -11,6 +11,7 @@ import (
 
 	"secutil/mailer"
 	"secutil/store"
+	"secutil/tools/geo"
 	"secutil/tools/passhash"
 	"secutil/tools/pbe"
 )
@@ -35,6 +36,8 @@ type Deps struct {
 	IsCommonPassword func(string) bool
 	// ServerKey (32 bytes) seals client IPs in the audit log; nil stores no IP.
 	ServerKey []byte
+	// Geo answers /ip_info; nil means no database configured.
+	Geo *geo.Locator
 	// Crypto runs /secure_encrypt and /secure_decrypt; nil means
 	// pbe.DefaultParams with one key derivation per CPU at a time.
 	Crypto *pbe.Engine
@@ -83,6 +86,9 @@ func New(d Deps) http.Handler {
 	}
 	if d.Version == "" {
 		d.Version = APIVersion
+	}
+	if d.Geo == nil {
+		d.Geo, _ = geo.Open(geo.Config{}) // an empty config cannot fail: lookups say which flag to set
 	}
 	if d.Crypto == nil {
 		d.Crypto = pbe.NewEngine(runtime.NumCPU(), pbe.DefaultParams)

@@ -3,98 +3,15 @@ package geo_test
 import (
 	"encoding/json"
 	"errors"
-	"net"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/maxmind/mmdbwriter"
-	"github.com/maxmind/mmdbwriter/mmdbtype"
-
 	"secutil/tools/geo"
+	"secutil/tools/geo/geotest"
 )
-
-type network struct {
-	cidr   string
-	record mmdbtype.Map
-}
-
-// writeDB builds a small .mmdb file with the given networks.
-func writeDB(t testing.TB, path, dbType string, networks []network) {
-	t.Helper()
-	tree, err := mmdbwriter.New(mmdbwriter.Options{DatabaseType: dbType, RecordSize: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range networks {
-		_, ipnet, err := net.ParseCIDR(n.cidr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tree.Insert(ipnet, n.record); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := tree.WriteTo(f); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func en(s string) mmdbtype.Map { return mmdbtype.Map{"names": mmdbtype.Map{"en": mmdbtype.String(s)}} }
-
-func cityRecord(city, region, iso, country string, eu bool, lat, lon float64, tz, postal string) mmdbtype.Map {
-	c := mmdbtype.Map{"iso_code": mmdbtype.String(iso), "names": mmdbtype.Map{"en": mmdbtype.String(country)}}
-	if eu {
-		c["is_in_european_union"] = mmdbtype.Bool(true)
-	}
-	return mmdbtype.Map{
-		"city":         en(city),
-		"subdivisions": mmdbtype.Slice{en(region)},
-		"country":      c,
-		"location": mmdbtype.Map{
-			"latitude": mmdbtype.Float64(lat), "longitude": mmdbtype.Float64(lon), "time_zone": mmdbtype.String(tz),
-		},
-		"postal": mmdbtype.Map{"code": mmdbtype.String(postal)},
-	}
-}
-
-func asnRecord(n uint32, org string) mmdbtype.Map {
-	return mmdbtype.Map{"autonomous_system_number": mmdbtype.Uint32(n), "autonomous_system_organization": mmdbtype.String(org)}
-}
-
-var cityNetworks = []network{
-	{"81.2.69.0/24", cityRecord("London", "England", "GB", "United Kingdom", false, 51.5142, -0.0931, "Europe/London", "EC2V")},
-	{"89.160.20.0/24", cityRecord("Berlin", "Land Berlin", "DE", "Germany", true, 52.52, 13.40, "Europe/Berlin", "10117")},
-	{"2a02:ff0::/32", cityRecord("Paris", "Île-de-France", "FR", "France", true, 48.86, 2.35, "Europe/Paris", "75001")},
-}
-
-// testConfig writes City, ASN and ISP databases into a temporary directory.
-func testConfig(t testing.TB) geo.Config {
-	dir := t.TempDir()
-	cfg := geo.Config{
-		CityPath: filepath.Join(dir, "city.mmdb"),
-		ASNPath:  filepath.Join(dir, "asn.mmdb"),
-		ISPPath:  filepath.Join(dir, "isp.mmdb"),
-	}
-	writeDB(t, cfg.CityPath, "GeoLite2-City", cityNetworks)
-	writeDB(t, cfg.ASNPath, "GeoLite2-ASN", []network{
-		{"81.2.69.0/24", asnRecord(20712, "Andrews & Arnold Ltd")},
-		{"89.160.20.0/24", asnRecord(3320, "Deutsche Telekom AG")},
-		{"2a02:ff0::/32", asnRecord(3215, "Orange")},
-	})
-	isp := asnRecord(3320, "Deutsche Telekom AG")
-	isp["isp"] = mmdbtype.String("Telekom Deutschland")
-	writeDB(t, cfg.ISPPath, "GeoIP2-ISP", []network{{"89.160.20.0/24", isp}})
-	return cfg
-}
 
 func open(t testing.TB, cfg geo.Config) *geo.Locator {
 	t.Helper()
@@ -123,7 +40,7 @@ func str(p *string) string {
 }
 
 func TestLookupGB(t *testing.T) {
-	info := lookup(t, open(t, testConfig(t)), "81.2.69.160")
+	info := lookup(t, open(t, geotest.Databases(t)), "81.2.69.160")
 	for _, c := range []struct{ name, got, want string }{
 		{"ip", str(info.IP), "81.2.69.160"},
 		{"city", str(info.City), "London"},
@@ -155,7 +72,7 @@ func TestLookupGB(t *testing.T) {
 }
 
 func TestLookupDEWithISP(t *testing.T) {
-	info := lookup(t, open(t, testConfig(t)), "89.160.20.112")
+	info := lookup(t, open(t, geotest.Databases(t)), "89.160.20.112")
 	if info.EU == nil || !*info.EU {
 		t.Fatalf("eu: got %v, want true", info.EU)
 	}
@@ -168,7 +85,7 @@ func TestLookupDEWithISP(t *testing.T) {
 }
 
 func TestLookupIPv6(t *testing.T) {
-	info := lookup(t, open(t, testConfig(t)), "2a02:ff0:1::1")
+	info := lookup(t, open(t, geotest.Databases(t)), "2a02:ff0:1::1")
 	if got, want := str(info.City), "Paris"; got != want {
 		t.Fatalf("city: got %q, want %q", got, want)
 	}
@@ -178,7 +95,7 @@ func TestLookupIPv6(t *testing.T) {
 }
 
 func TestIPv4MappedIsUnmapped(t *testing.T) {
-	info := lookup(t, open(t, testConfig(t)), "::ffff:81.2.69.160")
+	info := lookup(t, open(t, geotest.Databases(t)), "::ffff:81.2.69.160")
 	if got, want := str(info.IP), "81.2.69.160"; got != want {
 		t.Fatalf("ip: got %q, want %q", got, want)
 	}
@@ -188,7 +105,7 @@ func TestIPv4MappedIsUnmapped(t *testing.T) {
 }
 
 func TestNonPublicAddresses(t *testing.T) {
-	l := open(t, testConfig(t))
+	l := open(t, geotest.Databases(t))
 	for _, ip := range []string{"10.1.2.3", "192.168.0.1", "127.0.0.1", "::1", "fe80::1", "100.64.0.1", "192.0.2.1", "2001:db8::1", "0.0.0.0", "224.0.0.1", "fd00::1"} {
 		info := lookup(t, l, ip)
 		if info.Note == "" || info.Country != nil || str(info.IP) != ip {
@@ -201,14 +118,14 @@ func TestNonPublicAddresses(t *testing.T) {
 }
 
 func TestNotFoundHasNullsAndNote(t *testing.T) {
-	info := lookup(t, open(t, testConfig(t)), "8.8.8.8")
+	info := lookup(t, open(t, geotest.Databases(t)), "8.8.8.8")
 	if info.Country != nil || info.ASN != nil || info.Note == "" {
 		t.Fatalf("got %+v", info)
 	}
 }
 
 func TestJSONHasEveryFieldNull(t *testing.T) {
-	info := lookup(t, open(t, testConfig(t)), "8.8.8.8")
+	info := lookup(t, open(t, geotest.Databases(t)), "8.8.8.8")
 	raw, err := json.Marshal(info)
 	if err != nil {
 		t.Fatal(err)
@@ -255,8 +172,8 @@ func TestMissingFileNamesFlag(t *testing.T) {
 // Manchester, with a later mtime.
 func replaceCity(t *testing.T, cfg geo.Config) {
 	tmp := cfg.CityPath + ".new"
-	writeDB(t, tmp, "GeoLite2-City", []network{
-		{"81.2.69.0/24", cityRecord("Manchester", "England", "GB", "United Kingdom", false, 53.48, -2.24, "Europe/London", "M1")},
+	geotest.WriteDB(t, tmp, "GeoLite2-City", []geotest.Network{
+		{CIDR: "81.2.69.0/24", Record: geotest.CityRecord("Manchester", "England", "GB", "United Kingdom", false, 53.48, -2.24, "Europe/London", "M1")},
 	})
 	later := time.Now().Add(time.Hour)
 	if err := os.Chtimes(tmp, later, later); err != nil {
@@ -268,7 +185,7 @@ func replaceCity(t *testing.T, cfg geo.Config) {
 }
 
 func TestReload(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := geotest.Databases(t)
 	cfg.CheckInterval = -1 // only explicit reloads
 	l := open(t, cfg)
 	replaceCity(t, cfg)
@@ -284,7 +201,7 @@ func TestReload(t *testing.T) {
 }
 
 func TestReloadOnFileChange(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := geotest.Databases(t)
 	cfg.CheckInterval = time.Nanosecond
 	l := open(t, cfg)
 	replaceCity(t, cfg)
@@ -294,7 +211,7 @@ func TestReloadOnFileChange(t *testing.T) {
 }
 
 func TestFailedReloadKeepsOldDatabases(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := geotest.Databases(t)
 	l := open(t, cfg)
 	// Replace by rename, as geoipupdate does: writing into the mapped file
 	// in place would corrupt the live mapping.
@@ -315,7 +232,7 @@ func TestFailedReloadKeepsOldDatabases(t *testing.T) {
 
 func BenchmarkLookup(b *testing.B) {
 	b.ReportAllocs()
-	l := open(b, testConfig(b))
+	l := open(b, geotest.Databases(b))
 	ip := netip.MustParseAddr("89.160.20.112")
 	for b.Loop() {
 		if _, err := l.Lookup(ip); err != nil {
@@ -325,7 +242,7 @@ func BenchmarkLookup(b *testing.B) {
 }
 
 func TestLookupsDuringReloads(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := geotest.Databases(t)
 	cfg.CheckInterval = -1
 	l := open(t, cfg)
 	done := make(chan struct{})
