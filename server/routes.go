@@ -1,6 +1,10 @@
 package server
 
-import "net/http"
+import (
+	"net/http"
+
+	"secutil/tools/jsonfmt"
+)
 
 // apiScopes are the two prefixes under which every API route is served
 // (SPEC: Versioning).
@@ -23,6 +27,11 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/user_info", s.handleUserInfo()},
 
 		// Utilities (metered).
+		{"/base64", s.metered(handleBase64, false)},
+		{"/generate_random_key", s.metered(handleGenerateRandomKey, false)},
+		{"/jwt_decoder", s.metered(handleJWTDecoder, false)},
+		{"/json_format", s.metered(handleJSON(jsonfmt.Format), false)},
+		{"/json_minify", s.metered(handleJSON(jsonfmt.Minify), false)},
 		{"/suggestion", s.metered(handleSuggestion, false)},
 		{"/secure_encrypt", s.metered(s.handleSecureEncrypt, false)},
 		{"/secure_decrypt", s.metered(s.handleSecureDecrypt, false)},

@@ -1,0 +1,122 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"secutil/tools/codec"
+	"secutil/tools/jwt"
+)
+
+type base64Request struct {
+	Text   string `json:"text"`
+	Option string `json:"option"`
+}
+
+func (q *base64Request) check() error {
+	switch strings.ToLower(strings.TrimSpace(q.Option)) {
+	case "encode", "decode":
+		return nil
+	case "":
+		return newError(http.StatusBadRequest, "invalid_input", "field \"option\" is required: encode or decode")
+	default:
+		return newError(http.StatusBadRequest, "invalid_input", "field \"option\" must be encode or decode, not %q", truncate(q.Option, 40))
+	}
+}
+
+// base64Response carries SPEC's nullable inline error; it is always null
+// on success (failures use the shared error body, which has the same field).
+type base64Response struct {
+	Answer string  `json:"answer"`
+	Error  *string `json:"error"`
+}
+
+func handleBase64(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+	req, err := decode[base64Request](w, r)
+	if err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(strings.TrimSpace(req.Option), "encode") {
+		return base64Response{Answer: codec.Base64Encode(req.Text)}, nil
+	}
+	out, err := codec.Base64Decode(req.Text)
+	if err != nil {
+		return nil, newError(http.StatusBadRequest, "invalid_input", "%s", err.Error())
+	}
+	return base64Response{Answer: out}, nil
+}
+
+type randomKeyResponse struct {
+	RandomKey string `json:"random_key"`
+}
+
+func handleGenerateRandomKey(_ http.ResponseWriter, _ *http.Request, _ *call) (any, error) {
+	key, err := codec.RandomKey()
+	if err != nil {
+		return nil, err
+	}
+	return randomKeyResponse{RandomKey: key}, nil
+}
+
+type jwtRequest struct {
+	Token string `json:"token"`
+}
+
+func (q *jwtRequest) check() error {
+	if strings.TrimSpace(q.Token) == "" {
+		return newError(http.StatusBadRequest, "invalid_jwt", "field \"token\" is required")
+	}
+	return nil
+}
+
+// jwtResponse: answer is the decoded token; error carries a warning (an
+// expired token, alg "none") on a 200, as SPEC allows.
+type jwtResponse struct {
+	Answer string `json:"answer"`
+	Error  string `json:"error,omitempty"`
+}
+
+func handleJWTDecoder(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+	req, err := decode[jwtRequest](w, r)
+	if err != nil {
+		return nil, err
+	}
+	answer, warning, err := jwt.Decode(req.Token, time.Now())
+	if err != nil {
+		return nil, newError(http.StatusBadRequest, "invalid_jwt", "%s", err.Error())
+	}
+	return jwtResponse{Answer: answer, Error: warning}, nil
+}
+
+type jsonRequest struct {
+	Text string `json:"text"`
+}
+
+type jsonResponse struct {
+	Result string `json:"result"`
+}
+
+// handleJSON serves /json_format and /json_minify.
+func handleJSON(transform func(string) (string, error)) utility {
+	return func(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+		req, err := decode[jsonRequest](w, r)
+		if err != nil {
+			return nil, err
+		}
+		out, err := transform(req.Text)
+		if err != nil {
+			return nil, newError(http.StatusBadRequest, "invalid_json", "%s", err.Error())
+		}
+		return jsonResponse{Result: out}, nil
+	}
+}
+
+// truncate shortens user input quoted back in an error message.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,101 @@
+package jwt_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"secutil/tools/jwt"
+)
+
+// The example token of RFC 7519 §3.1 (HS256), whose payload has
+// "exp":1300819380 (2011-03-22T18:43:00Z).
+const rfcToken = "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9." +
+	"eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ." +
+	"dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+
+func TestDecodeRFCExample(t *testing.T) {
+	answer, warning, err := jwt.Decode(rfcToken, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Header    map[string]any `json:"header"`
+		Payload   map[string]any `json:"payload"`
+		Signature string         `json:"signature"`
+	}
+	if err := json.Unmarshal([]byte(answer), &got); err != nil {
+		t.Fatalf("answer is not JSON: %v\n%s", err, answer)
+	}
+	if got.Header["alg"] != "HS256" || got.Payload["iss"] != "joe" || got.Signature != "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" {
+		t.Fatalf("decoded %+v", got)
+	}
+	// Claims keep their order: iss before exp, as in the token.
+	if strings.Index(answer, `"iss"`) > strings.Index(answer, `"exp"`) {
+		t.Fatalf("claim order changed:\n%s", answer)
+	}
+	if warning != "token expired at 2011-03-22T18:43:00Z" {
+		t.Fatalf("warning %q", warning)
+	}
+}
+
+func token(header, payload string) string {
+	return b64url(header) + "." + b64url(payload) + "."
+}
+
+func TestWarnings(t *testing.T) {
+	now := time.Unix(2_000_000_000, 0)
+	for _, tc := range []struct {
+		name, header, payload, want string
+	}{
+		{"clean", `{"alg":"HS256"}`, `{"sub":"1","exp":2000000100}`, ""},
+		{"alg none", `{"alg":"None"}`, `{"sub":"1"}`, `alg is "none"`},
+		{"not yet valid", `{"alg":"RS256"}`, `{"nbf":2000000100}`, "not valid before"},
+		{"expired", `{"alg":"RS256"}`, `{"exp":1999999999}`, "expired at"},
+		{"exp not a number", `{"alg":"RS256"}`, `{"exp":"soon"}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, warning, err := jwt.Decode(token(tc.header, tc.payload), now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (tc.want == "") != (warning == "") || !strings.Contains(warning, tc.want) {
+				t.Fatalf("warning %q, want %q", warning, tc.want)
+			}
+		})
+	}
+}
+
+func TestInvalid(t *testing.T) {
+	for name, tok := range map[string]string{
+		"empty":           "",
+		"two parts":       "a.b",
+		"JWE":             "a.b.c.d.e",
+		"header not b64":  "!!!.e30.",
+		"header not JSON": b64url("nope") + ".e30.",
+		"payload array":   "e30." + b64url("[1]") + ".",
+		"payload null":    "e30." + b64url("null") + ".",
+		"bad signature":   "e30.e30.***",
+		"too long":        "e30.e30." + strings.Repeat("A", jwt.MaxTokenBytes),
+	} {
+		if _, _, err := jwt.Decode(tok, time.Now()); !errors.Is(err, jwt.ErrInvalid) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	if _, _, err := jwt.Decode("Bearer "+rfcToken, time.Now()); err != nil {
+		t.Errorf("Bearer prefix: %v", err)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(rfcToken)
+	f.Add("e30.e30.")
+	f.Fuzz(func(t *testing.T, tok string) {
+		answer, _, err := jwt.Decode(tok, time.Now())
+		if err == nil && !json.Valid([]byte(answer)) {
+			t.Fatalf("answer for %q is not JSON: %s", tok, answer)
+		}
+	})
+}
