@@ -1,6 +1,7 @@
 package server
 
 import (
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -38,8 +39,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 					s.writeError(rec, r, errInternal)
 				}
 			}
-			s.Logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
-				"duration_ms", float64(time.Since(start).Microseconds())/1000)
+			s.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.Int("status", rec.status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 		}()
 		inner.ServeHTTP(rec, r)
 	})
@@ -59,19 +60,37 @@ func (s *Server) routeError(w http.ResponseWriter, r *http.Request, mux *http.Se
 	s.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route %s %s", r.Method, r.URL.Path))
 }
 
-func setSecurityHeaders(h http.Header, path string) {
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	if strings.HasPrefix(path, "/api/") {
-		h.Set("X-API-Version", APIVersion)
-		h.Set("Cache-Control", "no-store")
-		h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-		return
+// Header values are built once; every response shares these slices, which
+// nothing modifies (a handler replacing a header replaces the slice).
+var (
+	commonHeaders = map[string][]string{
+		"X-Content-Type-Options": {"nosniff"},
+		"Referrer-Policy":        {"no-referrer"},
+		"X-Frame-Options":        {"DENY"},
+	}
+	apiHeaders = map[string][]string{
+		"X-Api-Version":           {APIVersion},
+		"Cache-Control":           {"no-store"},
+		"Content-Security-Policy": {"default-src 'none'; frame-ancestors 'none'"},
 	}
 	// Pages: only our own embedded scripts, styles and images; no inline script.
-	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
-		"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+	pageHeaders = map[string][]string{
+		"Content-Security-Policy": {"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+			"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"},
+	}
+)
+
+func setSecurityHeaders(h http.Header, path string) {
+	for k, v := range commonHeaders {
+		h[k] = v
+	}
+	extra := pageHeaders
+	if strings.HasPrefix(path, "/api/") {
+		extra = apiHeaders
+	}
+	for k, v := range extra {
+		h[k] = v
+	}
 }
 
 type statusRecorder struct {

@@ -76,11 +76,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"error":"internal error","code":"internal_error"}` + "\n")
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }
+
+var jsonContentType = []string{"application/json; charset=utf-8"}
 
 // plainText is a handler result sent as text/plain rather than JSON.
 type plainText string

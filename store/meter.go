@@ -18,7 +18,9 @@ var ErrClosed = errors.New("store closed")
 // only after its transaction has committed.
 //
 // The meter also keeps each account's count for the current period in
-// memory, so the pre-check before a metered call reads no database.
+// memory, so neither the pre-check before a metered call nor a batch reads
+// the database for an account it has seen this period: the meter is the
+// only writer of usage.
 type meter struct {
 	s       *Store
 	queue   chan *chargeRequest
@@ -26,11 +28,15 @@ type meter struct {
 	stopped chan struct{}
 	once    sync.Once
 
-	chargeStmt   *sql.Stmt
+	readStmt     *sql.Stmt
+	writeStmt    *sql.Stmt
 	lastUsedStmt *sql.Stmt
 
 	mu     sync.Mutex
 	counts map[int64]periodCount
+	// lastUsed is when the meter last wrote a key's last_used_at; only the
+	// meter goroutine touches it.
+	lastUsed map[int64]time.Time
 }
 
 type periodCount struct {
@@ -51,20 +57,23 @@ type chargeResult struct {
 // maxBatch bounds one transaction, so a flood cannot hold the write lock long.
 const maxBatch = 512
 
+// gatherWindow is how long the meter collects charges before committing.
+const gatherWindow = 200 * time.Microsecond
+
 func startMeter(ctx context.Context, s *Store) (*meter, error) {
 	m := &meter{
-		s:       s,
-		queue:   make(chan *chargeRequest, maxBatch),
-		done:    make(chan struct{}),
-		stopped: make(chan struct{}),
-		counts:  make(map[int64]periodCount),
+		s:        s,
+		queue:    make(chan *chargeRequest, maxBatch),
+		done:     make(chan struct{}),
+		stopped:  make(chan struct{}),
+		counts:   make(map[int64]periodCount),
+		lastUsed: make(map[int64]time.Time),
 	}
-	var err error
-	if m.chargeStmt, err = s.write.PrepareContext(ctx, chargeSQL); err != nil {
-		return nil, err
-	}
-	if m.lastUsedStmt, err = s.write.PrepareContext(ctx, lastUsedSQL); err != nil {
-		return nil, err
+	for stmt, query := range map[**sql.Stmt]string{&m.readStmt: readSQL, &m.writeStmt: writeSQL, &m.lastUsedStmt: lastUsedSQL} {
+		var err error
+		if *stmt, err = s.write.PrepareContext(ctx, query); err != nil {
+			return nil, err
+		}
 	}
 	go m.run()
 	return m, nil
@@ -74,7 +83,8 @@ func (m *meter) stop() {
 	m.once.Do(func() {
 		close(m.done)
 		<-m.stopped
-		m.chargeStmt.Close()
+		m.readStmt.Close()
+		m.writeStmt.Close()
 		m.lastUsedStmt.Close()
 	})
 }
@@ -97,6 +107,7 @@ func (m *meter) submit(ctx context.Context, c Charge) (int, error) {
 
 func (m *meter) run() {
 	defer close(m.stopped)
+	busy := false
 	for {
 		var first *chargeRequest
 		select {
@@ -106,53 +117,122 @@ func (m *meter) run() {
 			return
 		}
 		batch := []*chargeRequest{first}
-	gather:
-		for len(batch) < maxBatch {
-			select {
-			case r := <-m.queue:
-				batch = append(batch, r)
-			default:
-				break gather
+		if busy {
+			// Under concurrency, gather what else arrives within gatherWindow,
+			// so one transaction carries many calls.
+			window := time.NewTimer(gatherWindow)
+		gather:
+			for len(batch) < maxBatch {
+				select {
+				case r := <-m.queue:
+					batch = append(batch, r)
+				case <-window.C:
+					break gather
+				}
 			}
+			window.Stop()
+		} else {
+			// A lone call is committed at once: no waiting when idle.
+			batch = m.drain(batch)
 		}
+		busy = len(batch) > 1
 		m.commit(batch)
 	}
 }
 
-// drainAfterStop commits charges that were queued before Close.
-func (m *meter) drainAfterStop() {
-	for {
+// drain adds whatever is already queued, without waiting.
+func (m *meter) drain(batch []*chargeRequest) []*chargeRequest {
+	for len(batch) < maxBatch {
 		select {
 		case r := <-m.queue:
-			m.commit([]*chargeRequest{r})
+			batch = append(batch, r)
 		default:
-			return
+			return batch
 		}
+	}
+	return batch
+}
+
+// drainAfterStop commits charges that were queued before Close.
+func (m *meter) drainAfterStop() {
+	if batch := m.drain(nil); len(batch) > 0 {
+		m.commit(batch)
 	}
 }
 
-// commit applies a batch in one transaction. A charge refused for its cap
-// changes nothing and does not disturb the others; a charge whose writes
-// fail midway is rolled back to its savepoint alone.
+// commit applies a batch in one transaction. Charges are grouped by
+// account, so a batch costs one read and one write per account however many
+// calls it holds. Each charge still gets its own cap decision, in arrival
+// order: the batch never lets an account past its cap. The meter is the
+// only writer of usage, and the transaction holds SQLite's write lock, so
+// the count read here cannot change before the write.
 func (m *meter) commit(batch []*chargeRequest) {
 	ctx := context.Background() // a client that hung up must not abort others' charges
 	now := m.s.now()
+	period := Period(now)
 	results := make([]chargeResult, len(batch))
+	counts := map[int64]int{}
+	touched := map[int64]bool{}
 	err := m.s.inTx(ctx, func(tx *sql.Tx) error {
-		charge := tx.StmtContext(ctx, m.chargeStmt)
+		read := tx.StmtContext(ctx, m.readStmt)
+		write := tx.StmtContext(ctx, m.writeStmt)
 		lastUsed := tx.StmtContext(ctx, m.lastUsedStmt)
 		for i, req := range batch {
-			results[i].count, results[i].err = m.apply(ctx, tx, charge, lastUsed, req.charge, now)
+			c := req.charge
+			count, seen := counts[c.AccountID]
+			if !seen {
+				var known bool
+				if count, known = m.cachedCount(c.AccountID, period); !known {
+					err := read.QueryRowContext(ctx, c.AccountID, period).Scan(&count)
+					if err != nil && !errors.Is(err, sql.ErrNoRows) {
+						return err
+					}
+				}
+			}
+			if c.Cap != nil && count >= *c.Cap {
+				results[i].err = ErrQuotaExceeded
+				counts[c.AccountID] = count
+				continue
+			}
+			if c.Suggestion != nil {
+				// A failed INSERT changes nothing (SQLite undoes the statement),
+				// so only this charge fails.
+				if err := insertSuggestion(ctx, tx, *c.Suggestion, now); err != nil {
+					results[i].err = err
+					counts[c.AccountID] = count
+					continue
+				}
+			}
+			counts[c.AccountID] = count + 1
+			results[i].count = count + 1
+			if c.KeyID != 0 && now.Sub(m.lastUsed[c.KeyID]) >= time.Minute {
+				touched[c.KeyID] = true
+			}
+		}
+		for account, count := range counts {
+			if _, err := write.ExecContext(ctx, account, period, count); err != nil {
+				return err
+			}
+		}
+		for key := range touched {
+			if _, err := lastUsed.ExecContext(ctx, unix(now), key, unix(now)-60); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
-	period := Period(now)
 	m.mu.Lock()
-	for i, req := range batch {
-		if err != nil {
+	if err != nil {
+		for i := range results {
 			results[i] = chargeResult{err: err}
-		} else if results[i].err == nil {
-			m.counts[req.charge.AccountID] = periodCount{period: period, count: results[i].count}
+		}
+	}
+	if err == nil {
+		for account, count := range counts {
+			m.counts[account] = periodCount{period: period, count: count}
+		}
+		for key := range touched {
+			m.lastUsed[key] = now
 		}
 	}
 	m.mu.Unlock()
@@ -161,60 +241,15 @@ func (m *meter) commit(batch []*chargeRequest) {
 	}
 }
 
-func (m *meter) apply(ctx context.Context, tx *sql.Tx, charge, lastUsed *sql.Stmt, c Charge, now time.Time) (int, error) {
-	limit := int64(1) << 62
-	if c.Cap != nil {
-		limit = int64(*c.Cap)
-	}
-	if limit <= 0 {
-		return 0, ErrQuotaExceeded
-	}
-	if c.Suggestion != nil {
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT charge"); err != nil {
-			return 0, err
-		}
-	}
-	count, err := chargeOne(ctx, tx, charge, lastUsed, c, limit, now)
-	if c.Suggestion != nil {
-		if err != nil {
-			tx.ExecContext(ctx, "ROLLBACK TO charge")
-		}
-		if _, rerr := tx.ExecContext(ctx, "RELEASE charge"); rerr != nil && err == nil {
-			err = rerr
-		}
-	}
-	return count, err
-}
-
-const chargeSQL = `INSERT INTO usage (account_id, period, count) VALUES (?, ?, 1)
-	ON CONFLICT (account_id, period) DO UPDATE SET count = count + 1 WHERE usage.count < ?
-	RETURNING count`
+const (
+	readSQL  = `SELECT count FROM usage WHERE account_id = ? AND period = ?`
+	writeSQL = `INSERT INTO usage (account_id, period, count) VALUES (?, ?, ?)
+		ON CONFLICT (account_id, period) DO UPDATE SET count = excluded.count`
+)
 
 // last_used_at is shown on the dashboard at minute precision; writing it at
-// most once a minute keeps most metered calls to one row change.
+// most once a minute keeps most batches to one row change per account.
 const lastUsedSQL = `UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`
-
-func chargeOne(ctx context.Context, tx *sql.Tx, charge, lastUsed *sql.Stmt, c Charge, limit int64, now time.Time) (int, error) {
-	var count int
-	err := charge.QueryRowContext(ctx, c.AccountID, Period(now), limit).Scan(&count)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ErrQuotaExceeded
-	}
-	if err != nil {
-		return 0, err
-	}
-	if c.KeyID != 0 {
-		if _, err := lastUsed.ExecContext(ctx, unix(now), c.KeyID, unix(now)-60); err != nil {
-			return 0, err
-		}
-	}
-	if c.Suggestion != nil {
-		if err := insertSuggestion(ctx, tx, *c.Suggestion, now); err != nil {
-			return 0, err
-		}
-	}
-	return count, nil
-}
 
 // cachedCount returns the account's count for period if the meter knows it.
 func (m *meter) cachedCount(accountID int64, period string) (int, bool) {
