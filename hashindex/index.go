@@ -1,0 +1,273 @@
+// Package hashindex is a reverse lookup index from unsalted digests (md5, sha1, sha256,
+// sha512, ntlm) to the words that produce them, stored in its own SQLite file.
+//
+// Keys are the first 8 bytes of a digest; every candidate word is rehashed and compared
+// with the full digest before it is returned, so a prefix collision never gives a wrong answer.
+package hashindex
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Limits on user input.
+const (
+	// MaxWordBytes is the longest wordlist line Import indexes; longer lines are skipped.
+	MaxWordBytes = 256
+	// MaxLookupBatch is the most digests LookupMany accepts in one call.
+	MaxLookupBatch = 500
+	// maxProbe bounds the linear probing of word ids when two words share a sha256 prefix.
+	maxProbe = 8
+)
+
+// ErrTooManyDigests is returned by LookupMany for more than MaxLookupBatch digests.
+var ErrTooManyDigests = fmt.Errorf("hashindex: at most %d digests per lookup", MaxLookupBatch)
+
+// InvalidDigestError reports a digest that is not hex of a supported length.
+type InvalidDigestError struct{ Digest string }
+
+func (e *InvalidDigestError) Error() string {
+	return fmt.Sprintf("%q is not a hex md5, sha1, sha256, sha512 or ntlm digest", e.Digest)
+}
+
+// UnknownAlgorithmError reports an algorithm name the index does not hold.
+type UnknownAlgorithmError struct{ Name string }
+
+func (e *UnknownAlgorithmError) Error() string {
+	return fmt.Sprintf("unknown algorithm %q (allowed: %s)", e.Name, strings.Join(Algorithms, ", "))
+}
+
+// Hit is the answer for one digest. Algorithm and Plaintext are empty when Found is false.
+type Hit struct {
+	Hash      string
+	Plaintext string
+	Algorithm string
+	Found     bool
+}
+
+// Index is a reverse hash lookup index. It is safe for concurrent use; lookups proceed
+// while an import is running.
+type Index struct {
+	path   string
+	writer *sql.DB // one connection: SQLite allows one writer
+	reader *sql.DB
+}
+
+const schemaVersion = 1
+
+var migrations = []string{
+	// 1: word ids are sha256 prefixes, so the words table is also the sha256 index.
+	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+	 CREATE TABLE counts(algorithm TEXT PRIMARY KEY, entries INTEGER NOT NULL) WITHOUT ROWID;
+	 CREATE TABLE words(id INTEGER PRIMARY KEY, word BLOB NOT NULL);
+	 CREATE TABLE md5(prefix INTEGER NOT NULL, word_id INTEGER NOT NULL, PRIMARY KEY(prefix, word_id)) WITHOUT ROWID;
+	 CREATE TABLE sha1(prefix INTEGER NOT NULL, word_id INTEGER NOT NULL, PRIMARY KEY(prefix, word_id)) WITHOUT ROWID;
+	 CREATE TABLE sha512(prefix INTEGER NOT NULL, word_id INTEGER NOT NULL, PRIMARY KEY(prefix, word_id)) WITHOUT ROWID;
+	 CREATE TABLE ntlm(prefix INTEGER NOT NULL, word_id INTEGER NOT NULL, PRIMARY KEY(prefix, word_id)) WITHOUT ROWID;`,
+}
+
+// Open opens or creates the index file at path and brings its schema up to date.
+func Open(path string) (*Index, error) {
+	// synchronous=NORMAL in WAL mode fsyncs only at checkpoints, so large import
+	// transactions cost no fsync per commit, and a power loss can lose the last
+	// transactions but never corrupt the file (OFF could).
+	const pragmas = "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	writer, err := sql.Open("sqlite", path+pragmas+"&_pragma=cache_size(-65536)&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	writer.SetMaxOpenConns(1)
+	ix := &Index{path: path, writer: writer}
+	if err := ix.migrate(); err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("hashindex: open %s: %w", path, err)
+	}
+	ix.reader, err = sql.Open("sqlite", path+pragmas+"&_pragma=query_only(1)")
+	if err != nil {
+		writer.Close()
+		return nil, err
+	}
+	ix.reader.SetMaxOpenConns(4)
+	return ix, nil
+}
+
+func (ix *Index) migrate() error {
+	ctx := context.Background()
+	tx, err := ix.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this program (%d)", version, len(migrations))
+	}
+	for ; version < len(migrations); version++ {
+		if _, err := tx.Exec(migrations[version]); err != nil {
+			return fmt.Errorf("migration %d: %w", version+1, err)
+		}
+	}
+	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Close closes the index file.
+func (ix *Index) Close() error {
+	return errors.Join(ix.reader.Close(), ix.writer.Close())
+}
+
+// Size returns the number of index entries (one per word and algorithm) and the bytes the
+// index occupies on disk, including its write-ahead log.
+func (ix *Index) Size(ctx context.Context) (entries int64, bytes int64, err error) {
+	if err := ix.reader.QueryRowContext(ctx, "SELECT COALESCE(SUM(entries), 0) FROM counts").Scan(&entries); err != nil {
+		return 0, 0, err
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(ix.path + suffix); err == nil {
+			bytes += fi.Size()
+		}
+	}
+	return entries, bytes, nil
+}
+
+// Lookup reverses one hex digest. algorithms limits the candidates; nil means every
+// algorithm whose digest length matches (32 hex digits: md5 and ntlm).
+func (ix *Index) Lookup(ctx context.Context, hexDigest string, algorithms []string) (Hit, error) {
+	q, err := parseQuery(hexDigest, algorithms)
+	if err != nil {
+		return Hit{}, err
+	}
+	return lookupOne(ctx, ix.reader, q)
+}
+
+// LookupMany reverses up to MaxLookupBatch hex digests in one read transaction, trying
+// every algorithm whose digest length matches. Results are in input order.
+func (ix *Index) LookupMany(ctx context.Context, hexDigests []string) ([]Hit, error) {
+	if len(hexDigests) > MaxLookupBatch {
+		return nil, ErrTooManyDigests
+	}
+	queries := make([]query, len(hexDigests))
+	for i, h := range hexDigests {
+		q, err := parseQuery(h, nil)
+		if err != nil {
+			return nil, err
+		}
+		queries[i] = q
+	}
+	tx, err := ix.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	hits := make([]Hit, len(queries))
+	for i, q := range queries {
+		if hits[i], err = lookupOne(ctx, tx, q); err != nil {
+			return nil, err
+		}
+	}
+	return hits, nil
+}
+
+type query struct {
+	input      string
+	digest     []byte
+	algorithms []*algorithm
+}
+
+func parseQuery(hexDigest string, names []string) (query, error) {
+	digest, err := hex.DecodeString(strings.TrimSpace(hexDigest))
+	if err != nil {
+		return query{}, &InvalidDigestError{Digest: hexDigest}
+	}
+	q := query{input: hexDigest, digest: digest}
+	if names == nil {
+		names = Algorithms
+	}
+	for _, name := range names {
+		a, ok := algorithmsByName[strings.ToLower(name)]
+		if !ok {
+			return query{}, &UnknownAlgorithmError{Name: name}
+		}
+		if a.size == len(digest) {
+			q.algorithms = append(q.algorithms, a)
+		}
+	}
+	if !slices.ContainsFunc(algorithmList, func(a *algorithm) bool { return a.size == len(digest) }) {
+		return query{}, &InvalidDigestError{Digest: hexDigest}
+	}
+	return q, nil
+}
+
+// querier is what a lookup needs from *sql.DB or *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func lookupOne(ctx context.Context, db querier, q query) (Hit, error) {
+	for _, a := range q.algorithms {
+		word, err := findWord(ctx, db, a, q.digest)
+		if err != nil {
+			return Hit{}, err
+		}
+		if word != nil {
+			return Hit{Hash: q.input, Plaintext: string(word), Algorithm: a.name, Found: true}, nil
+		}
+	}
+	return Hit{Hash: q.input}, nil
+}
+
+// findWord returns the word whose digest under a is digest, or nil.
+func findWord(ctx context.Context, db querier, a *algorithm, digest []byte) ([]byte, error) {
+	key := prefixKey(digest)
+	var rows *sql.Rows
+	var err error
+	if a.table == "" {
+		rows, err = queryProbeRange(ctx, db, key)
+	} else {
+		rows, err = db.QueryContext(ctx,
+			"SELECT w.word FROM "+a.table+" e JOIN words w ON w.id = e.word_id WHERE e.prefix = ?", key)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var word []byte
+		if err := rows.Scan(&word); err != nil {
+			return nil, err
+		}
+		if bytes.Equal(a.sum(word), digest) {
+			return word, nil
+		}
+	}
+	return nil, rows.Err()
+}
+
+// queryProbeRange selects the words whose ids lie in the probe window [key, key+maxProbe),
+// which wraps around at the top of the int64 range like the probing in Import.
+func queryProbeRange(ctx context.Context, db querier, key int64) (*sql.Rows, error) {
+	last := probeID(key, maxProbe-1)
+	if last >= key {
+		return db.QueryContext(ctx, "SELECT word FROM words WHERE id BETWEEN ? AND ?", key, last)
+	}
+	return db.QueryContext(ctx, "SELECT word FROM words WHERE id >= ? OR id <= ?", key, last)
+}
+
+// probeID is the i-th probe slot after key, wrapping from MaxInt64 to MinInt64.
+func probeID(key int64, i int) int64 {
+	return int64(uint64(key) + uint64(i))
+}

@@ -1,0 +1,275 @@
+package hashindex_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"secutil/hashindex"
+)
+
+func mustOpen(t testing.TB) *hashindex.Index {
+	t.Helper()
+	ix, err := hashindex.Open(filepath.Join(t.TempDir(), "hashes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+func mustImport(t testing.TB, ix *hashindex.Index, list string, algorithms []string) hashindex.Stats {
+	t.Helper()
+	stats, err := ix.Import(context.Background(), strings.NewReader(list), algorithms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stats
+}
+
+func mustLookup(t testing.TB, ix *hashindex.Index, digest string, algorithms []string) hashindex.Hit {
+	t.Helper()
+	hit, err := ix.Lookup(context.Background(), digest, algorithms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hit
+}
+
+// Digests of "password".
+var passwordDigests = []struct{ algorithm, digest string }{
+	{"md5", "5f4dcc3b5aa765d61d8327deb882cf99"},
+	{"sha1", "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"},
+	{"sha256", "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8"},
+	{"sha512", "b109f3bbbc244eb82441917ed06d618b9008dd09b3befd1b5e07394c706a8bb980b1d7785e5976ec049b46df5f1326af5a2ea6d103fd07c95385ffab0cacbc86"},
+	{"ntlm", "8846f7eaee8fb117ad06bdd830b7586c"},
+}
+
+func TestImportThenLookup(t *testing.T) {
+	ix := mustOpen(t)
+	list := "password\r\n\nletmein\n" + strings.Repeat("x", hashindex.MaxWordBytes+1) + "\n" +
+		strings.Repeat("y", 100_000) + "\nlast-line-without-newline"
+	stats := mustImport(t, ix, list, nil)
+	if got, want := stats, (hashindex.Stats{Words: 3, NewWords: 3, Entries: 15, Skipped: 2, Duration: stats.Duration}); got != want {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	for _, tc := range passwordDigests {
+		for _, digest := range []string{tc.digest, strings.ToUpper(tc.digest)} {
+			hit := mustLookup(t, ix, digest, nil)
+			if got, want := hit, (hashindex.Hit{Hash: digest, Plaintext: "password", Algorithm: tc.algorithm, Found: true}); got != want {
+				t.Fatalf("got %+v, want %+v", got, want)
+			}
+		}
+	}
+	if hit := mustLookup(t, ix, "00000000000000000000000000000000", nil); hit.Found {
+		t.Fatalf("got %+v, want a miss", hit)
+	}
+	// The md5 digest of "password" is not an ntlm digest.
+	if hit := mustLookup(t, ix, passwordDigests[0].digest, []string{"ntlm"}); hit.Found {
+		t.Fatalf("got %+v, want a miss", hit)
+	}
+	entries, size, err := ix.Size(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := entries, int64(15); got != want {
+		t.Fatalf("entries: got %d, want %d", got, want)
+	}
+	if size <= 0 {
+		t.Fatalf("size: got %d, want > 0", size)
+	}
+}
+
+func TestReimportAddsNothing(t *testing.T) {
+	ix := mustOpen(t)
+	mustImport(t, ix, "password\nletmein\nletmein\n", nil)
+	stats := mustImport(t, ix, "letmein\npassword\n", nil)
+	if got, want := [2]int64{stats.NewWords, stats.Entries}, [2]int64{0, 0}; got != want {
+		t.Fatalf("new words, entries: got %v, want %v", got, want)
+	}
+	entries, _, err := ix.Size(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := entries, int64(10); got != want {
+		t.Fatalf("entries: got %d, want %d", got, want)
+	}
+}
+
+func TestImportSubsetThenMore(t *testing.T) {
+	ix := mustOpen(t)
+	if got, want := mustImport(t, ix, "password\n", []string{"md5"}).Entries, int64(2); got != want {
+		t.Fatalf("entries: got %d, want %d (md5 and the sha256 word key)", got, want)
+	}
+	if hit := mustLookup(t, ix, passwordDigests[1].digest, nil); hit.Found {
+		t.Fatalf("sha1 not imported yet, got %+v", hit)
+	}
+	stats := mustImport(t, ix, "password\n", []string{"SHA1"})
+	if got, want := [2]int64{stats.NewWords, stats.Entries}, [2]int64{0, 1}; got != want {
+		t.Fatalf("new words, entries: got %v, want %v", got, want)
+	}
+	if hit := mustLookup(t, ix, passwordDigests[1].digest, nil); !hit.Found {
+		t.Fatalf("got %+v, want sha1 found", hit)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	ix := mustOpen(t)
+	ctx := context.Background()
+	var invalid *hashindex.InvalidDigestError
+	for _, digest := range []string{"", "xyz", "abc", "5f4dcc3b5aa765d61d8327deb882cf9"} {
+		if _, err := ix.Lookup(ctx, digest, nil); !errors.As(err, &invalid) {
+			t.Fatalf("Lookup(%q): got %v, want InvalidDigestError", digest, err)
+		}
+	}
+	var unknown *hashindex.UnknownAlgorithmError
+	if _, err := ix.Lookup(ctx, passwordDigests[0].digest, []string{"md6"}); !errors.As(err, &unknown) {
+		t.Fatalf("got %v, want UnknownAlgorithmError", err)
+	}
+	if _, err := ix.Import(ctx, strings.NewReader("x"), []string{"md6"}, nil); !errors.As(err, &unknown) {
+		t.Fatalf("got %v, want UnknownAlgorithmError", err)
+	}
+	if _, err := ix.LookupMany(ctx, make([]string, hashindex.MaxLookupBatch+1)); !errors.Is(err, hashindex.ErrTooManyDigests) {
+		t.Fatalf("got %v, want ErrTooManyDigests", err)
+	}
+}
+
+func TestLookupMany(t *testing.T) {
+	ix := mustOpen(t)
+	mustImport(t, ix, "password\n", nil)
+	digests := []string{passwordDigests[4].digest, "00000000000000000000000000000000000000000000000000000000000000ff", passwordDigests[3].digest}
+	hits, err := ix.LookupMany(context.Background(), digests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []hashindex.Hit{
+		{Hash: digests[0], Plaintext: "password", Algorithm: "ntlm", Found: true},
+		{Hash: digests[1]},
+		{Hash: digests[2], Plaintext: "password", Algorithm: "sha512", Found: true},
+	}
+	if len(hits) != len(want) {
+		t.Fatalf("got %d hits, want %d", len(hits), len(want))
+	}
+	for i := range want {
+		if hits[i] != want[i] {
+			t.Fatalf("hit %d: got %+v, want %+v", i, hits[i], want[i])
+		}
+	}
+}
+
+func TestImportCancelKeepsCommittedBatches(t *testing.T) {
+	defer hashindex.SetBatchWords(10)()
+	ix := mustOpen(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	list := strings.Join(wordlist(1000), "\n")
+	_, err := ix.Import(ctx, strings.NewReader(list), []string{"md5"}, func(hashindex.Progress) { cancel() })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	entries, _, err := ix.Size(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries == 0 || entries >= 2000 {
+		t.Fatalf("entries: got %d, want some but not all batches", entries)
+	}
+	// A re-import after the interruption completes the index.
+	stats := mustImport(t, ix, list, []string{"md5"})
+	if got, want := stats.Entries+entries, int64(2000); got != want {
+		t.Fatalf("entries after re-import: got %d, want %d", got, want)
+	}
+}
+
+func TestLookupDuringImport(t *testing.T) {
+	defer hashindex.SetBatchWords(100)()
+	ix := mustOpen(t)
+	mustImport(t, ix, "password\n", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				hits, err := ix.LookupMany(ctx, []string{passwordDigests[0].digest, passwordDigests[2].digest})
+				if ctx.Err() != nil {
+					return
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !hits[0].Found || !hits[1].Found {
+					t.Errorf("got %+v, want both found", hits)
+					return
+				}
+			}
+		})
+	}
+	mustImport(t, ix, strings.Join(wordlist(2000), "\n"), nil)
+	cancel()
+	wg.Wait()
+}
+
+func TestEnsureSeeded(t *testing.T) {
+	ix := mustOpen(t)
+	ctx := context.Background()
+	seed := []string{"password", "123456", "qwerty"}
+	for range 2 {
+		if err := ix.EnsureSeeded(ctx, seed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _, err := ix.Size(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := entries, int64(15); got != want {
+		t.Fatalf("entries: got %d, want %d", got, want)
+	}
+	if hit := mustLookup(t, ix, passwordDigests[4].digest, nil); !hit.Found {
+		t.Fatalf("got %+v, want found", hit)
+	}
+}
+
+func TestReopenKeepsIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hashes.db")
+	ix, err := hashindex.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustImport(t, ix, "password\n", nil)
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix, err = hashindex.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if hit := mustLookup(t, ix, passwordDigests[0].digest, nil); !hit.Found {
+		t.Fatalf("got %+v, want found", hit)
+	}
+}
+
+func FuzzLookup(f *testing.F) {
+	ix := mustOpen(f)
+	mustImport(f, ix, "password\n", nil)
+	for _, tc := range passwordDigests {
+		f.Add(tc.digest)
+	}
+	f.Add("zz")
+	f.Add(" 5f4dcc3b5aa765d61d8327deb882cf99\n")
+	f.Fuzz(func(t *testing.T, digest string) {
+		hit, err := ix.Lookup(context.Background(), digest, nil)
+		var invalid *hashindex.InvalidDigestError
+		if err != nil && !errors.As(err, &invalid) {
+			t.Fatalf("unexpected error %v", err)
+		}
+		if hit.Found && hit.Plaintext != "password" {
+			t.Fatalf("got %+v from an index holding only password", hit)
+		}
+	})
+}

@@ -1,0 +1,92 @@
+package hashindex_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"secutil/hashindex"
+)
+
+func TestUpstreamLookup(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/api/v1/hash_lookup_site" {
+			http.Error(w, "wrong route", http.StatusNotFound)
+			return
+		}
+		var body struct{ Hashes string }
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Hashes != "aa\nbb" {
+			http.Error(w, "bad body", http.StatusBadRequest)
+			return
+		}
+		w.Write([]byte(`{"results":[{"hash":"aa","plaintext":"pw","type":"md5","found":true},
+			{"hash":"bb","plaintext":null,"type":null,"found":false}],
+			"summary":{"total_searched":2,"total_found":1,"success_rate":50}}`))
+	}))
+	defer srv.Close()
+	u := &hashindex.Upstream{BaseURL: srv.URL + "/", Client: srv.Client()}
+	hits, err := u.Lookup(context.Background(), []string{"aa", "bb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []hashindex.Hit{{Hash: "aa", Plaintext: "pw", Algorithm: "md5", Found: true}, {Hash: "bb"}}
+	if len(hits) != len(want) || hits[0] != want[0] || hits[1] != want[1] {
+		t.Fatalf("got %+v, want %+v", hits, want)
+	}
+}
+
+func TestUpstreamFailures(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	tests := []struct {
+		name       string
+		handler    http.HandlerFunc
+		wantStatus int
+	}{
+		{"server error", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) }, 500},
+		{"garbage", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) }, 200},
+		{"no results", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) }, 200},
+		{"oversized", func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"results":[` + strings.Repeat(" ", hashindex.MaxUpstreamResponseBytes) + `]}`))
+		}, 200},
+		{"slow", func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body) // the server notices a client hang-up only once the body is read
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(tc.handler)
+			defer srv.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			u := &hashindex.Upstream{BaseURL: srv.URL, Client: srv.Client()}
+			_, err := u.Lookup(ctx, []string{"aa"})
+			var upstreamErr *hashindex.UpstreamError
+			if !errors.As(err, &upstreamErr) {
+				t.Fatalf("got %v, want *UpstreamError", err)
+			}
+			if got, want := upstreamErr.StatusCode, tc.wantStatus; got != want {
+				t.Fatalf("status: got %d, want %d", got, want)
+			}
+		})
+	}
+	t.Run("unreachable", func(t *testing.T) {
+		srv := httptest.NewServer(http.NotFoundHandler())
+		srv.Close()
+		u := &hashindex.Upstream{BaseURL: srv.URL}
+		var upstreamErr *hashindex.UpstreamError
+		if _, err := u.Lookup(context.Background(), []string{"aa"}); !errors.As(err, &upstreamErr) {
+			t.Fatalf("got %v, want *UpstreamError", err)
+		}
+	})
+}
