@@ -11,6 +11,7 @@ import (
 	"secutil/mailer"
 	"secutil/store"
 	"secutil/tools/passhash"
+	"secutil/web"
 )
 
 // APIVersion is the version of the API contract served under /api and /api/v1.
@@ -22,7 +23,8 @@ type Deps struct {
 	Logger  *slog.Logger
 	Mailer  mailer.Sender
 	Version string // the binary's version, shown by /health
-	// Assets holds templates/ and static/ for the web pages (may be nil in tests).
+	// Assets holds templates/, static/ and openapi.json for the web pages;
+	// nil means the embedded web.FS.
 	Assets fs.FS
 	// PasswordParams are the argon2id costs for account passwords.
 	PasswordParams passhash.Params
@@ -63,10 +65,20 @@ type Server struct {
 	ipLimiter      *limiter
 	accountLimiter *limiter
 	publicLimiter  *limiter
+	pages          *pages
 }
 
 // New returns the secutil HTTP handler.
 func New(d Deps) http.Handler {
+	s := newServer(d)
+	mux := http.NewServeMux()
+	s.routes(mux)
+	return s.middleware(mux)
+}
+
+// newServer fills in the defaults. The embedded pages are part of the
+// binary, so failing to parse them is a bug caught by every test: panic.
+func newServer(d Deps) *Server {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -75,6 +87,9 @@ func New(d Deps) http.Handler {
 	}
 	if d.PasswordParams == (passhash.Params{}) {
 		d.PasswordParams = passhash.Default
+	}
+	if d.Assets == nil {
+		d.Assets = web.FS
 	}
 	if d.Version == "" {
 		d.Version = APIVersion
@@ -89,7 +104,10 @@ func New(d Deps) http.Handler {
 		accountLimiter: newLimiter(limits.PerAccount),
 		publicLimiter:  newLimiter(limits.PublicHash),
 	}
-	mux := http.NewServeMux()
-	s.routes(mux)
-	return s.middleware(mux)
+	p, err := loadPages(d.Assets)
+	if err != nil {
+		panic("server: loading the embedded pages: " + err.Error())
+	}
+	s.pages = p
+	return s
 }
