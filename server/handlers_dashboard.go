@@ -37,12 +37,14 @@ type dashboardData struct {
 	NewKeyName string
 }
 
-// usagePercent rounds used/limit down to a step of 5, 0 to 100.
+// usagePercent rounds used/limit up to a step of 5, 0 to 100, so any use
+// at all shows on the bar.
 func usagePercent(used, limit int) int {
 	if limit <= 0 {
 		return 100
 	}
-	return min(used*100/limit, 100) / 5 * 5
+	percent := (used*100 + limit - 1) / limit
+	return min((percent+4)/5*5, 100)
 }
 
 // renderDashboard shows a's dashboard, with an error or a fresh key.

@@ -131,25 +131,6 @@
     strength.addEventListener("submit", function (ev) { ev.preventDefault(); clearTimeout(timer); check(); });
   }
 
-  // Regenerate the default key in place through the API route.
-  document.querySelectorAll("form[data-regenerate]").forEach(function (form) {
-    form.addEventListener("submit", async function (ev) {
-      ev.preventDefault();
-      const box = document.getElementById("fresh-key");
-      try {
-        const d = await postJSON(form.dataset.regenerate, {});
-        document.getElementById("fresh-key-value").textContent = d.api_key;
-        document.getElementById("fresh-key-name").textContent = "default";
-        box.classList.remove("hidden");
-        box.scrollIntoView({ block: "nearest" });
-      } catch (err) {
-        const msg = document.getElementById("dashboard-error");
-        msg.textContent = err.message;
-        msg.classList.remove("hidden");
-      }
-    });
-  });
-
   // Copy buttons copy the text of the element they name.
   document.querySelectorAll("[data-copy]").forEach(function (btn) {
     btn.classList.remove("hidden");
