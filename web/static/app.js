@@ -16,8 +16,7 @@
     let data = null;
     try { data = JSON.parse(text); } catch (e) { /* not JSON */ }
     if (!res.ok) {
-      let msg = (data && data.error) ? data.error : ("request failed (HTTP " + res.status + ")");
-      if (res.status === 401) msg += " (log in first)";
+      const msg = (data && data.error) ? data.error : ("request failed (HTTP " + res.status + ")");
       throw new Error(msg);
     }
     return data;
