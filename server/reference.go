@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -141,7 +142,11 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 			if len(body.Example) > 0 {
-				curl = append(curl, "-H 'Content-Type: application/json'", "-d '"+strings.ReplaceAll(string(body.Example), "'", `'\''`)+"'")
+				var example bytes.Buffer
+				if err := json.Compact(&example, body.Example); err != nil {
+					return nil, fmt.Errorf("%s: example: %w", path, err)
+				}
+				curl = append(curl, "-H 'Content-Type: application/json'", "-d '"+strings.ReplaceAll(example.String(), "'", `'\''`)+"'")
 			}
 		}
 		rt.Curl = strings.Join(curl, " \\\n     ")
