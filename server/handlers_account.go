@@ -246,10 +246,10 @@ func (s *Server) handleRegister() http.Handler {
 			err = s.register(r, strings.TrimSpace(req.Email), req.Password)
 		}
 		if err != nil {
-			s.writeError(w, r, err)
+			s.formError(w, r, "register", req.Email, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, statusResponse{Status: "verification_sent",
+		formDone(w, r, withEmail("/register/verify", req.Email), statusResponse{Status: "verification_sent",
 			Message: "check your mail for a 6-digit code and send it to /register/verify within 15 minutes"})
 	})
 }
@@ -364,10 +364,10 @@ func (s *Server) handleRegisterVerify() http.Handler {
 			err = s.Store.MarkVerified(r.Context(), a.ID)
 		}
 		if err != nil {
-			s.writeError(w, r, err)
+			s.formError(w, r, "register_verify", req.Email, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, statusResponse{Status: "verified", Message: "account verified; you can log in and get an API key"})
+		formDone(w, r, withEmail("/login", req.Email)+"&notice=verified", statusResponse{Status: "verified", Message: "account verified; you can log in and get an API key"})
 	})
 }
 
@@ -386,7 +386,7 @@ func (s *Server) handleForgotPassword() http.Handler {
 			err = s.throttle(w, r, s.ipLimiter, req.Email)
 		}
 		if err != nil {
-			s.writeError(w, r, err)
+			s.formError(w, r, "forgot", req.Email, err)
 			return
 		}
 		a, err := s.Store.AccountByEmail(r.Context(), req.Email)
@@ -394,10 +394,10 @@ func (s *Server) handleForgotPassword() http.Handler {
 			err = s.sendCode(r, a.ID, a.Email, store.PurposeReset)
 		}
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.writeError(w, r, err)
+			s.formError(w, r, "forgot", req.Email, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, statusResponse{Status: "reset_sent",
+		formDone(w, r, withEmail("/forgot-password/verify", req.Email), statusResponse{Status: "reset_sent",
 			Message: "if an account exists for this email, a reset code has been sent to it"})
 	})
 }
@@ -427,11 +427,11 @@ func (s *Server) handleForgotPasswordVerify() http.Handler {
 			err = s.Store.SetPassword(r.Context(), a.ID, hash)
 		}
 		if err != nil {
-			s.writeError(w, r, err)
+			s.formError(w, r, "forgot_verify", req.Email, err)
 			return
 		}
 		s.audit(r.Context(), r, store.AuditPasswordReset, a.ID, "")
-		writeJSON(w, http.StatusOK, statusResponse{Status: "password_changed", Message: "password changed; all sessions were logged out"})
+		formDone(w, r, withEmail("/login", req.Email)+"&notice=password_changed", statusResponse{Status: "password_changed", Message: "password changed; all sessions were logged out"})
 	})
 }
 
@@ -449,17 +449,17 @@ func (s *Server) handleLogin() http.Handler {
 			err = s.startSession(w, r, a.ID)
 		}
 		if err != nil {
-			s.writeError(w, r, err)
+			s.formError(w, r, "login", req.Email, err)
 			return
 		}
 		s.audit(r.Context(), r, store.AuditLoginOK, a.ID, "")
-		writeJSON(w, http.StatusOK, statusResponse{Status: "logged_in", Message: "logged in as " + a.Email})
+		formDone(w, r, "/dashboard", statusResponse{Status: "logged_in", Message: "logged in as " + a.Email})
 	})
 }
 
 func (s *Server) handleLogout() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.endSession(w, r)
-		writeJSON(w, http.StatusOK, statusResponse{Status: "logged_out", Message: "logged out"})
+		formDone(w, r, "/", statusResponse{Status: "logged_out", Message: "logged out"})
 	})
 }

@@ -52,17 +52,23 @@ type errorBody struct {
 // an *apiError is an internal error: the client sees "internal error" and
 // the detail goes to the log.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	ae := s.publicError(r, err)
+	writeJSON(w, ae.status, errorBody{Error: ae.msg, Code: ae.code})
+}
+
+// publicError is what the client may see of err; internal detail is logged.
+func (s *Server) publicError(r *http.Request, err error) *apiError {
 	var ae *apiError
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &ae):
+		return ae
 	case errors.As(err, &tooBig):
-		ae = newError(http.StatusRequestEntityTooLarge, "request_too_large", "request body is larger than %d bytes", tooBig.Limit)
+		return newError(http.StatusRequestEntityTooLarge, "request_too_large", "request body is larger than %d bytes", tooBig.Limit)
 	default:
 		s.Logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
-		ae = errInternal
+		return errInternal
 	}
-	writeJSON(w, ae.status, errorBody{Error: ae.msg, Code: ae.code})
 }
 
 // writeJSON renders v into a buffer first so an encoding failure can still

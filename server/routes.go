@@ -60,4 +60,28 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Root-level variants of API tools for the web tools page: they accept
 	// the session cookie as well as an API key, and count toward usage.
 	mux.Handle("POST /ip_info", s.metered(s.handleIPInfo, true))
+
+	// Web pages (templates/ and static/ in package web).
+	mux.Handle("GET /{$}", s.handlePage("home"))
+	mux.Handle("GET /static/{name}", s.handleStatic())
+	mux.Handle("GET /login", s.handlePage("login"))
+	mux.Handle("GET /register", s.handlePage("register"))
+	mux.Handle("GET /register/verify", s.handlePage("register_verify"))
+	mux.Handle("GET /forgot-password", s.handlePage("forgot"))
+	mux.Handle("GET /forgot-password/verify", s.handlePage("forgot_verify"))
+	mux.Handle("GET /tools", s.handleTools())
+	mux.Handle("GET /dashboard", s.handleDashboard())
+	mux.Handle("POST /dashboard/keys", s.handleDashboardKey(true))
+	mux.Handle("POST /dashboard/keys/rotate", s.handleDashboardKey(false))
+	mux.Handle("POST /dashboard/keys/revoke", s.handleDashboardRevoke())
+	mux.Handle("GET /api-docs", s.handleOpenAPI())
+	mux.Handle("GET /docs", s.handleReference())
+	mux.Handle("GET /docs/{$}", s.handleReference())
+	for _, name := range docPages {
+		mux.Handle("GET /docs/"+name, s.handlePage("docs/"+name))
+	}
+
+	// TEMPORARY (web branch only): delete with handlers_password_stub.go when
+	// the real root-level POST /password_check is registered.
+	mux.Handle("POST /password_check", s.metered(passwordCheckStub, true))
 }

@@ -14,6 +14,7 @@ import (
 	"secutil/tools/geo"
 	"secutil/tools/passhash"
 	"secutil/tools/pbe"
+	"secutil/web"
 )
 
 // APIVersion is the version of the API contract served under /api and /api/v1.
@@ -25,7 +26,8 @@ type Deps struct {
 	Logger  *slog.Logger
 	Mailer  mailer.Sender
 	Version string // the binary's version, shown by /health
-	// Assets holds templates/ and static/ for the web pages (may be nil in tests).
+	// Assets holds templates/, static/ and openapi.json for the web pages;
+	// nil means the embedded web.FS.
 	Assets fs.FS
 	// PasswordParams are the argon2id costs for account passwords.
 	PasswordParams passhash.Params
@@ -71,10 +73,20 @@ type Server struct {
 	ipLimiter      *limiter
 	accountLimiter *limiter
 	publicLimiter  *limiter
+	pages          *pages
 }
 
 // New returns the secutil HTTP handler.
 func New(d Deps) http.Handler {
+	s := newServer(d)
+	mux := http.NewServeMux()
+	s.routes(mux)
+	return s.middleware(mux)
+}
+
+// newServer fills in the defaults. The embedded pages are part of the
+// binary, so failing to parse them is a bug caught by every test: panic.
+func newServer(d Deps) *Server {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -83,6 +95,9 @@ func New(d Deps) http.Handler {
 	}
 	if d.PasswordParams == (passhash.Params{}) {
 		d.PasswordParams = passhash.Default
+	}
+	if d.Assets == nil {
+		d.Assets = web.FS
 	}
 	if d.Version == "" {
 		d.Version = APIVersion
@@ -103,7 +118,10 @@ func New(d Deps) http.Handler {
 		accountLimiter: newLimiter(limits.PerAccount),
 		publicLimiter:  newLimiter(limits.PublicHash),
 	}
-	mux := http.NewServeMux()
-	s.routes(mux)
-	return s.middleware(mux)
+	p, err := loadPages(d.Assets)
+	if err != nil {
+		panic("server: loading the embedded pages: " + err.Error())
+	}
+	s.pages = p
+	return s
 }

@@ -1,0 +1,46 @@
+package server
+
+import (
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// wantsHTML reports a browser's form post: a urlencoded body from a client
+// that accepts HTML. curl -d sends the same Content-Type but accepts */*, so
+// scripts keep getting JSON from the same routes.
+func wantsHTML(r *http.Request) bool {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mediaType == "application/x-www-form-urlencoded" && strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// formError answers a failed request. A browser gets the form's page again
+// with the message, the error's status and the email it typed (never a
+// password); anyone else gets the JSON error.
+func (s *Server) formError(w http.ResponseWriter, r *http.Request, page, email string, err error) {
+	if !wantsHTML(r) {
+		s.writeError(w, r, err)
+		return
+	}
+	ae := s.publicError(r, err)
+	v := s.newView(r)
+	v.Error = ae.msg
+	v.Email = email
+	s.render(w, r, ae.status, page, v)
+}
+
+// formDone answers a successful request: a browser is sent on to next with
+// 303 See Other (so reloading does not post again); anyone else gets body.
+func formDone(w http.ResponseWriter, r *http.Request, next string, body any) {
+	if wantsHTML(r) {
+		http.Redirect(w, r, next, http.StatusSeeOther)
+		return
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// withEmail is a page path whose form gets email prefilled.
+func withEmail(page, email string) string {
+	return page + "?" + url.Values{"email": {strings.TrimSpace(email)}}.Encode()
+}

@@ -1,0 +1,190 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// apiReference is the readable form of openapi.json that /docs shows.
+type apiReference struct {
+	Version string
+	Routes  []refRoute
+}
+
+type refRoute struct {
+	Path, Summary, Description, Auth, Curl string
+	Request, Response                      []refField
+	Statuses                               []refStatus
+}
+
+type refField struct{ Name, Type, Description string }
+
+type refStatus struct{ Code, Description string }
+
+// The parts of an OpenAPI 3.1 document the reference reads.
+type openAPIDoc struct {
+	Info  struct{ Version string }
+	Paths map[string]struct {
+		Post *openAPIOperation
+	}
+	Components struct {
+		Schemas   map[string]openAPISchema
+		Responses map[string]struct{ Description string }
+	}
+}
+
+type openAPIOperation struct {
+	Summary, Description string
+	Security             []map[string][]string
+	RequestBody          *struct {
+		Content map[string]struct {
+			Schema  openAPISchema
+			Example json.RawMessage
+		}
+	}
+	Responses map[string]struct {
+		Ref         string `json:"$ref"`
+		Description string
+		Content     map[string]struct{ Schema openAPISchema }
+	}
+}
+
+type openAPISchema struct {
+	Ref         string `json:"$ref"`
+	Type        json.RawMessage
+	Description string
+	Required    []string
+	Properties  map[string]openAPISchema
+	Enum        []string
+	Items       *openAPISchema
+}
+
+// typeName renders a 3.1 type ("string" or ["string","null"]).
+func (sc openAPISchema) typeName() string {
+	if sc.Ref != "" {
+		return sc.Ref[strings.LastIndexByte(sc.Ref, '/')+1:]
+	}
+	var one string
+	if json.Unmarshal(sc.Type, &one) == nil {
+		return one
+	}
+	var many []string
+	json.Unmarshal(sc.Type, &many)
+	return strings.Join(many, " or ")
+}
+
+func newAPIReference(raw []byte) (*apiReference, error) {
+	var doc openAPIDoc
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	ref := &apiReference{Version: doc.Info.Version}
+	resolve := func(sc openAPISchema) (openAPISchema, error) {
+		if sc.Ref == "" {
+			return sc, nil
+		}
+		name := strings.TrimPrefix(sc.Ref, "#/components/schemas/")
+		target, ok := doc.Components.Schemas[name]
+		if !ok {
+			return sc, fmt.Errorf("unknown schema %q", sc.Ref)
+		}
+		return target, nil
+	}
+	fields := func(sc openAPISchema) ([]refField, error) {
+		sc, err := resolve(sc)
+		if err != nil {
+			return nil, err
+		}
+		var out []refField
+		for name, p := range sc.Properties {
+			f := refField{Name: name, Type: p.typeName(), Description: p.Description}
+			if len(p.Enum) > 0 {
+				f.Description = strings.TrimSpace("one of: " + strings.Join(p.Enum, ", ") + ". " + f.Description)
+			}
+			for _, req := range sc.Required {
+				if req == name {
+					f.Type += ", required"
+				}
+			}
+			out = append(out, f)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+		return out, nil
+	}
+	for path, item := range doc.Paths {
+		op := item.Post
+		if op == nil {
+			return nil, fmt.Errorf("%s: only POST operations are expected", path)
+		}
+		rt := refRoute{Path: path, Summary: op.Summary, Description: op.Description, Auth: "none"}
+		curl := []string{"curl -s -X POST http://127.0.0.1:8080/api/v1" + path}
+		for _, sec := range op.Security {
+			if _, ok := sec["ApiKey"]; ok {
+				rt.Auth = "X-API-Key header"
+				curl = append(curl, `-H "X-API-Key: $KEY"`)
+			}
+			if _, ok := sec["Session"]; ok {
+				rt.Auth = "auth_session cookie (from POST /login)"
+				curl = append(curl, `-b "auth_session=$SESSION"`)
+			}
+		}
+		if op.RequestBody != nil {
+			body, ok := op.RequestBody.Content["application/json"]
+			if !ok {
+				return nil, fmt.Errorf("%s: request body is not JSON", path)
+			}
+			var err error
+			if rt.Request, err = fields(body.Schema); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			if len(body.Example) > 0 {
+				var example bytes.Buffer
+				if err := json.Compact(&example, body.Example); err != nil {
+					return nil, fmt.Errorf("%s: example: %w", path, err)
+				}
+				curl = append(curl, "-H 'Content-Type: application/json'", "-d '"+strings.ReplaceAll(example.String(), "'", `'\''`)+"'")
+			}
+		}
+		rt.Curl = strings.Join(curl, " \\\n     ")
+		for code, resp := range op.Responses {
+			desc := resp.Description
+			if resp.Ref != "" {
+				desc = doc.Components.Responses[strings.TrimPrefix(resp.Ref, "#/components/responses/")].Description
+			}
+			rt.Statuses = append(rt.Statuses, refStatus{Code: code, Description: desc})
+			if content, ok := resp.Content["application/json"]; ok && code == "200" {
+				var err error
+				if rt.Response, err = fields(content.Schema); err != nil {
+					return nil, fmt.Errorf("%s: %w", path, err)
+				}
+			}
+		}
+		sort.Slice(rt.Statuses, func(i, j int) bool { return rt.Statuses[i].Code < rt.Statuses[j].Code })
+		ref.Routes = append(ref.Routes, rt)
+	}
+	sort.Slice(ref.Routes, func(i, j int) bool { return ref.Routes[i].Path < ref.Routes[j].Path })
+	return ref, nil
+}
+
+// handleOpenAPI serves the OpenAPI document the reference is made from.
+func (s *Server) handleOpenAPI() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(s.pages.openAPI)
+	})
+}
+
+// handleReference renders the API reference at /docs.
+func (s *Server) handleReference() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := s.newView(r)
+		v.Path = "/docs"
+		v.Data = s.pages.reference
+		s.render(w, r, http.StatusOK, "docs_index", v)
+	})
+}
