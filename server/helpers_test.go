@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"secutil/hashindex"
 	"secutil/server"
 	"secutil/store"
 	"secutil/tools/geo"
@@ -26,6 +27,9 @@ import (
 var cheapHash = passhash.Params{MemoryKiB: 64, Time: 1, Parallelism: 1}
 
 const testPassword = "violet tram ladder cinema"
+
+// seedWords stand in for the embedded common-password list in the index.
+var seedWords = []string{"password", "123456", "letmein", "qwerty"}
 
 // cheapKDF keeps encryption tests fast; the envelope records its parameters.
 var cheapKDF = pbe.Params{MemoryKiB: 1024, Time: 1, Parallelism: 1}
@@ -104,6 +108,14 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(locator.Close)
+	hashes, err := hashindex.Open(filepath.Join(t.TempDir(), "hashes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hashes.Close() })
+	if err := hashes.EnsureSeeded(context.Background(), seedWords); err != nil {
+		t.Fatal(err)
+	}
 	deps := server.Deps{
 		Store:            st,
 		Logger:           slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -113,6 +125,7 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 		Crypto:           pbe.NewEngine(2, cheapKDF),
 		ServerKey:        testServerKey,
 		Geo:              locator,
+		Hashes:           hashes,
 	}
 	for _, f := range tweak {
 		f(&deps)

@@ -36,6 +36,8 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/secure_encrypt", s.metered(s.handleSecureEncrypt, false)},
 		{"/secure_decrypt", s.metered(s.handleSecureDecrypt, false)},
 		{"/ip_info", s.metered(s.handleIPInfo, false)},
+		{"/hash_lookup", s.metered(s.handleHashLookup, false)},
+		{"/hash_lookup_site", s.handleHashLookupSite()},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"secutil/hashindex"
 	"secutil/mailer"
 	"secutil/store"
 	"secutil/tools/geo"
@@ -38,6 +39,10 @@ type Deps struct {
 	IsCommonPassword func(string) bool
 	// ServerKey (32 bytes) seals client IPs in the audit log; nil stores no IP.
 	ServerKey []byte
+	// Hashes is the reverse-lookup index of /hash_lookup (required).
+	Hashes *hashindex.Index
+	// HashUpstream, when set, is asked for hashes the local index misses.
+	HashUpstream *hashindex.Upstream
 	// Geo answers /ip_info; nil means no database configured.
 	Geo *geo.Locator
 	// Crypto runs /secure_encrypt and /secure_decrypt; nil means

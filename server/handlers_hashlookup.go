@@ -1,0 +1,146 @@
+package server
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"strings"
+
+	"secutil/hashindex"
+)
+
+type hashLookupRequest struct {
+	Hashes string `json:"hashes"`
+}
+
+// hashTokens splits the hashes field on newlines, commas, semicolons and
+// white space, dropping empty tokens and repeats (first occurrence wins).
+func (q *hashLookupRequest) tokens() ([]string, error) {
+	fields := strings.FieldsFunc(q.Hashes, func(r rune) bool {
+		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
+	})
+	seen := make(map[string]bool, len(fields))
+	tokens := fields[:0]
+	for _, f := range fields {
+		key := strings.ToLower(f)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		tokens = append(tokens, f)
+		if len(tokens) > hashindex.MaxLookupBatch {
+			return nil, newError(http.StatusBadRequest, "invalid_hash_input", "at most %d hashes per request", hashindex.MaxLookupBatch)
+		}
+	}
+	if len(tokens) == 0 {
+		return nil, newError(http.StatusBadRequest, "invalid_hash_input",
+			"field \"hashes\" must hold one or more hashes separated by newlines, commas, semicolons or spaces")
+	}
+	return tokens, nil
+}
+
+type hashResult struct {
+	Hash      string  `json:"hash"`
+	Plaintext *string `json:"plaintext"`
+	Type      *string `json:"type"`
+	Found     bool    `json:"found"`
+}
+
+type hashSummary struct {
+	TotalSearched int     `json:"total_searched"`
+	TotalFound    int     `json:"total_found"`
+	SuccessRate   float64 `json:"success_rate"` // percent, two decimals
+}
+
+type hashLookupOutput struct {
+	Results []hashResult `json:"results"`
+	Summary hashSummary  `json:"summary"`
+}
+
+// lookupHashes answers /hash_lookup and /hash_lookup_site: the local index
+// first, then the configured upstream secutil for what it missed.
+func (s *Server) lookupHashes(w http.ResponseWriter, r *http.Request) (hashLookupOutput, error) {
+	req, err := decode[hashLookupRequest](w, r)
+	if err != nil {
+		return hashLookupOutput{}, err
+	}
+	tokens, err := req.tokens()
+	if err != nil {
+		return hashLookupOutput{}, err
+	}
+	hits, err := s.Hashes.LookupMany(r.Context(), tokens)
+	var invalid *hashindex.InvalidDigestError
+	if errors.As(err, &invalid) {
+		return hashLookupOutput{}, newError(http.StatusBadRequest, "invalid_hash_input",
+			"not a hash this service can look up: %q (md5 or ntlm: 32 hex, sha1: 40, sha256: 64, sha512: 128)", truncate(invalid.Digest, 140))
+	}
+	if err != nil {
+		return hashLookupOutput{}, err
+	}
+	if s.HashUpstream != nil {
+		if err := s.askUpstream(r, hits); err != nil {
+			return hashLookupOutput{}, err
+		}
+	}
+	out := hashLookupOutput{Results: make([]hashResult, len(hits))}
+	for i, h := range hits {
+		res := hashResult{Hash: h.Hash, Found: h.Found}
+		if h.Found {
+			res.Plaintext, res.Type = &hits[i].Plaintext, &hits[i].Algorithm
+			out.Summary.TotalFound++
+		}
+		out.Results[i] = res
+	}
+	out.Summary.TotalSearched = len(hits)
+	out.Summary.SuccessRate = math.Round(10000*float64(out.Summary.TotalFound)/float64(len(hits))) / 100
+	return out, nil
+}
+
+// askUpstream fills misses from the upstream; its failure is SPEC's 502.
+func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) error {
+	var missing []string
+	for _, h := range hits {
+		if !h.Found {
+			missing = append(missing, h.Hash)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	found, err := s.HashUpstream.Lookup(r.Context(), missing)
+	if err != nil {
+		s.Logger.Warn("hash upstream failed", "err", err)
+		return newError(http.StatusBadGateway, "upstream_failed", "the upstream lookup service failed; try again later")
+	}
+	byHash := make(map[string]hashindex.Hit, len(found))
+	for _, h := range found {
+		byHash[strings.ToLower(h.Hash)] = h
+	}
+	for i, h := range hits {
+		if up, ok := byHash[strings.ToLower(h.Hash)]; !h.Found && ok && up.Found {
+			hits[i].Found, hits[i].Plaintext, hits[i].Algorithm = true, up.Plaintext, up.Algorithm
+		}
+	}
+	return nil
+}
+
+func (s *Server) handleHashLookup(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+	return s.lookupHashes(w, r)
+}
+
+// handleHashLookupSite is the public variant: no key, no metering, and a
+// per-IP token bucket instead.
+func (s *Server) handleHashLookupSite() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.throttle(w, r, s.publicLimiter, ""); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		out, err := s.lookupHashes(w, r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+}

@@ -1,0 +1,127 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"secutil/hashindex"
+	"secutil/server"
+	"secutil/store"
+)
+
+// Known digests of "password": RFC 1321-style MD5, SHA-1, and NTLM (MD4 of
+// UTF-16LE), as published in countless cracking references.
+const (
+	md5Password  = "5f4dcc3b5aa765d61d8327deb882cf99"
+	sha1Password = "5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8"
+	ntlmPassword = "8846f7eaee8fb117ad06bdd830b7586c"
+	md5Unknown   = "00000000000000000000000000000000"
+)
+
+type lookupOut struct {
+	Results []struct {
+		Hash      string
+		Plaintext *string
+		Type      *string
+		Found     bool
+	}
+	Summary struct {
+		TotalSearched int     `json:"total_searched"`
+		TotalFound    int     `json:"total_found"`
+		SuccessRate   float64 `json:"success_rate"`
+	}
+}
+
+func decodeLookup(t *testing.T, r response) lookupOut {
+	t.Helper()
+	var out lookupOut
+	if err := json.Unmarshal(r.body, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestHashLookup(t *testing.T) {
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	body := map[string]string{"hashes": md5Password + ",\n" + strings.ToUpper(sha1Password) + "; " + ntlmPassword + " " + md5Unknown + "\n" + md5Password}
+	out := decodeLookup(t, e.post("/api/v1/hash_lookup", body, "X-API-Key", key).want(200))
+	if len(out.Results) != 4 {
+		t.Fatalf("results %+v (a repeated hash is looked up once)", out.Results)
+	}
+	for i, wantType := range []string{"md5", "sha1", "ntlm"} {
+		r := out.Results[i]
+		if !r.Found || *r.Plaintext != "password" || *r.Type != wantType {
+			t.Errorf("result %d: %+v", i, r)
+		}
+	}
+	if r := out.Results[3]; r.Found || r.Plaintext != nil || r.Type != nil || r.Hash != md5Unknown {
+		t.Errorf("miss: %+v", r)
+	}
+	if s := out.Summary; s.TotalSearched != 4 || s.TotalFound != 3 || s.SuccessRate != 75 {
+		t.Errorf("summary %+v", s)
+	}
+	res := e.post("/api/hash_lookup", map[string]string{"hashes": md5Password + ",nothex"}, "X-API-Key", key)
+	if msg := res.wantError(400, "invalid_hash_input")["error"].(string); !strings.Contains(msg, `"nothex"`) {
+		t.Fatalf("error %q does not name the token", msg)
+	}
+	e.post("/api/hash_lookup", map[string]string{"hashes": " ,; "}, "X-API-Key", key).wantError(400, "invalid_hash_input")
+	e.post("/api/hash_lookup", map[string]string{"hashes": strings.Repeat("a", 33)}, "X-API-Key", key).wantError(400, "invalid_hash_input")
+	many := make([]string, 501)
+	for i := range many {
+		many[i] = fmt.Sprintf("%032x", i+1)
+	}
+	e.post("/api/hash_lookup", map[string]string{"hashes": strings.Join(many, "\n")}, "X-API-Key", key).wantError(400, "invalid_hash_input")
+	e.post("/api/hash_lookup", map[string]string{"hashes": md5Password}).wantError(401, "unauthorized")
+}
+
+func TestHashLookupSiteIsPublicAndThrottled(t *testing.T) {
+	e := newEnv(t, func(d *server.Deps) {
+		limits := server.DefaultLimits
+		limits.PublicHash = server.Rate{Burst: 2, Per: 3600e9}
+		d.Limits = &limits
+	})
+	out := decodeLookup(t, e.post("/api/hash_lookup_site", map[string]string{"hashes": md5Password}).want(200))
+	if !out.Results[0].Found {
+		t.Fatalf("%+v", out)
+	}
+	e.post("/api/v1/hash_lookup_site", map[string]string{"hashes": "zz"}).wantError(400, "invalid_hash_input")
+	res := e.post("/api/hash_lookup_site", map[string]string{"hashes": md5Password})
+	res.wantError(429, "rate_limited")
+	if res.header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
+}
+
+func TestHashLookupUpstream(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"results":[{"hash":"` + md5Unknown + `","plaintext":"zeros","type":"md5","found":true}],"summary":{}}`))
+	}))
+	defer upstream.Close()
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusInternalServerError)
+	}))
+	defer broken.Close()
+
+	e := newEnv(t, func(d *server.Deps) { d.HashUpstream = &hashindex.Upstream{BaseURL: upstream.URL} })
+	key := e.key("ann@example.com", store.PlanPro)
+	out := decodeLookup(t, e.post("/api/hash_lookup", map[string]string{"hashes": md5Password + " " + md5Unknown}, "X-API-Key", key).want(200))
+	if !out.Results[1].Found || *out.Results[1].Plaintext != "zeros" || out.Summary.TotalFound != 2 {
+		t.Fatalf("%+v", out)
+	}
+
+	e2 := newEnv(t, func(d *server.Deps) { d.HashUpstream = &hashindex.Upstream{BaseURL: broken.URL} })
+	key2 := e2.key("ann@example.com", store.PlanPro)
+	a, _ := e2.store.AccountByEmail(t.Context(), "ann@example.com")
+	e2.post("/api/hash_lookup", map[string]string{"hashes": md5Unknown}, "X-API-Key", key2).wantError(502, "upstream_failed")
+	e2.post("/api/hash_lookup_site", map[string]string{"hashes": md5Unknown}).wantError(502, "upstream_failed")
+	if e2.usage(a.ID) != 0 {
+		t.Fatal("a failed lookup was counted")
+	}
+	// Local hits need no upstream.
+	e2.post("/api/hash_lookup", map[string]string{"hashes": md5Password}, "X-API-Key", key2).want(200)
+}
