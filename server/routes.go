@@ -36,6 +36,7 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/secure_encrypt", s.metered(s.handleSecureEncrypt, false)},
 		{"/secure_decrypt", s.metered(s.handleSecureDecrypt, false)},
 		{"/ip_info", s.metered(s.handleIPInfo, false)},
+		{"/hash_generator", s.metered(handleHashGenerator, false)},
 		{"/hash_lookup", s.metered(s.handleHashLookup, false)},
 		{"/hash_lookup_site", s.handleHashLookupSite()},
 	}
@@ -62,6 +63,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Root-level variants of API tools for the web tools page: they accept
 	// the session cookie as well as an API key, and count toward usage.
 	mux.Handle("POST /ip_info", s.metered(s.handleIPInfo, true))
+	mux.Handle("POST /hash_generator", s.metered(handleHashGenerator, true))
 
 	// Web pages (templates/ and static/ in package web).
 	mux.Handle("GET /{$}", s.handlePage("home"))

@@ -1,0 +1,41 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"secutil/tools/hashgen"
+)
+
+type hashGeneratorRequest struct {
+	Algorithm string `json:"algorithm"`
+	Plaintext string `json:"plaintext"`
+}
+
+func (q *hashGeneratorRequest) check() error { return required("algorithm", q.Algorithm) }
+
+type hashGeneratorResponse struct {
+	Algorithm string `json:"algorithm"`
+	Hash      string `json:"hash"`
+}
+
+// handleHashGenerator hashes plaintext (which may be empty: the empty
+// string has a hash like any other) with a named algorithm.
+func handleHashGenerator(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+	req, err := decode[hashGeneratorRequest](w, r)
+	if err != nil {
+		return nil, err
+	}
+	name, hash, err := hashgen.Generate(req.Algorithm, req.Plaintext)
+	var unknown *hashgen.UnknownAlgorithmError
+	var input *hashgen.InputError
+	switch {
+	case errors.As(err, &unknown):
+		return nil, newError(http.StatusBadRequest, "unknown_algorithm", "%s", err.Error())
+	case errors.As(err, &input):
+		return nil, newError(http.StatusBadRequest, "invalid_input", "%s", err.Error())
+	case err != nil:
+		return nil, err
+	}
+	return hashGeneratorResponse{Algorithm: name, Hash: hash}, nil
+}

@@ -1,0 +1,216 @@
+// Package hashgen computes the hashes offered by /hash_generator: plain
+// digests as lower-case hex, and the salted password hashes (bcrypt,
+// argon2id, scrypt) as their standard encoded strings.
+package hashgen
+
+import (
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha3"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"strings"
+	"unicode/utf16"
+
+	"golang.org/x/crypto/argon2"
+	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/crypto/blake2b"
+	"golang.org/x/crypto/blake2s"
+	"golang.org/x/crypto/md4" //nolint:staticcheck // MD4 is needed for MD4 and NTLM hashes, not for security
+	"golang.org/x/crypto/ripemd160"
+	"golang.org/x/crypto/scrypt"
+)
+
+// MaxPlaintextBytes bounds the input of any algorithm.
+const MaxPlaintextBytes = 64 << 10
+
+// Costs of the salted algorithms.
+const (
+	BcryptCost = 10
+	// argon2id at OWASP's minimum recommendation: m=19 MiB, t=2, p=1.
+	Argon2Memory = 19 * 1024
+	Argon2Time   = 2
+	// scrypt N=2^15, r=8, p=1.
+	ScryptLogN = 15
+	ScryptR    = 8
+	ScryptP    = 1
+)
+
+type algorithm struct {
+	name string
+	// digest is set for unsalted hashes, salted for the password hashes.
+	digest func([]byte) []byte
+	salted func([]byte) (string, error)
+}
+
+func fromHash(newHash func() hash.Hash) func([]byte) []byte {
+	return func(b []byte) []byte {
+		h := newHash()
+		h.Write(b)
+		return h.Sum(nil)
+	}
+}
+
+// algorithms in DESIGN §6 order.
+var algorithms = []algorithm{
+	{name: "md5", digest: fromHash(md5.New)},
+	{name: "sha1", digest: fromHash(sha1.New)},
+	{name: "sha224", digest: fromHash(sha256.New224)},
+	{name: "sha256", digest: fromHash(sha256.New)},
+	{name: "sha384", digest: fromHash(sha512.New384)},
+	{name: "sha512", digest: fromHash(sha512.New)},
+	{name: "sha512_224", digest: fromHash(sha512.New512_224)},
+	{name: "sha512_256", digest: fromHash(sha512.New512_256)},
+	{name: "sha3_224", digest: func(b []byte) []byte { s := sha3.Sum224(b); return s[:] }},
+	{name: "sha3_256", digest: func(b []byte) []byte { s := sha3.Sum256(b); return s[:] }},
+	{name: "sha3_384", digest: func(b []byte) []byte { s := sha3.Sum384(b); return s[:] }},
+	{name: "sha3_512", digest: func(b []byte) []byte { s := sha3.Sum512(b); return s[:] }},
+	{name: "blake2b_256", digest: func(b []byte) []byte { s := blake2b.Sum256(b); return s[:] }},
+	{name: "blake2b_512", digest: func(b []byte) []byte { s := blake2b.Sum512(b); return s[:] }},
+	{name: "blake2s_256", digest: func(b []byte) []byte { s := blake2s.Sum256(b); return s[:] }},
+	{name: "ripemd160", digest: fromHash(ripemd160.New)},
+	{name: "md4", digest: fromHash(md4.New)},
+	{name: "ntlm", digest: ntlm},
+	{name: "crc32", digest: func(b []byte) []byte { return binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(b)) }},
+	{name: "bcrypt", salted: bcryptHash},
+	{name: "argon2id", salted: argon2idHash},
+	{name: "scrypt", salted: scryptHash},
+}
+
+var byName = func() map[string]*algorithm {
+	m := make(map[string]*algorithm, len(algorithms))
+	for i := range algorithms {
+		m[squash(algorithms[i].name)] = &algorithms[i]
+	}
+	return m
+}()
+
+// squash folds case and drops '-' and '_', so "SHA-256", "sha_256" and
+// "Sha256" name the same algorithm; "sha3-512" stays distinct from
+// "sha512" because its digit 3 survives.
+func squash(name string) string {
+	return strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(strings.TrimSpace(name)))
+}
+
+// Algorithms lists the canonical names.
+func Algorithms() []string {
+	names := make([]string, len(algorithms))
+	for i, a := range algorithms {
+		names[i] = a.name
+	}
+	return names
+}
+
+// UnknownAlgorithmError names the allowed values.
+type UnknownAlgorithmError struct{ Name string }
+
+func (e *UnknownAlgorithmError) Error() string {
+	return fmt.Sprintf("unknown algorithm %q; allowed: %s (case-insensitive, '-' and '_' ignored)",
+		truncate(e.Name, 40), strings.Join(Algorithms(), ", "))
+}
+
+// InputError reports a plaintext the algorithm cannot take.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// Canonical returns the canonical name of an algorithm name or alias.
+func Canonical(name string) (string, bool) {
+	a, ok := byName[squash(name)]
+	if !ok {
+		return "", false
+	}
+	return a.name, true
+}
+
+// Generate hashes plaintext with algorithm and returns the canonical name
+// and the hash.
+func Generate(name, plaintext string) (canonical, encoded string, err error) {
+	a, ok := byName[squash(name)]
+	if !ok {
+		return "", "", &UnknownAlgorithmError{Name: name}
+	}
+	if len(plaintext) > MaxPlaintextBytes {
+		return "", "", &InputError{fmt.Sprintf("plaintext is longer than %d bytes", MaxPlaintextBytes)}
+	}
+	if a.digest != nil {
+		return a.name, hex.EncodeToString(a.digest([]byte(plaintext))), nil
+	}
+	encoded, err = a.salted([]byte(plaintext))
+	return a.name, encoded, err
+}
+
+// ntlm is MD4 over the UTF-16LE encoding of the password.
+func ntlm(b []byte) []byte {
+	units := utf16.Encode([]rune(string(b)))
+	le := make([]byte, 2*len(units))
+	for i, u := range units {
+		binary.LittleEndian.PutUint16(le[2*i:], u)
+	}
+	h := md4.New()
+	h.Write(le)
+	return h.Sum(nil)
+}
+
+// bcryptHash refuses more than 72 bytes rather than silently hashing a
+// prefix, which would make two different passwords collide.
+func bcryptHash(b []byte) (string, error) {
+	if len(b) > 72 {
+		return "", &InputError{"bcrypt takes at most 72 bytes of plaintext; this has " + fmt.Sprint(len(b))}
+	}
+	h, err := bcrypt.GenerateFromPassword(b, BcryptCost)
+	if err != nil {
+		return "", err
+	}
+	// Go writes the $2a$ tag; $2b$ (OpenBSD's fix for long inputs, which
+	// cannot occur at ≤ 72 bytes) is the tag current libraries write. The
+	// hash is identical, and every verifier accepts both.
+	return "$2b$" + strings.TrimPrefix(string(h), "$2a$"), nil
+}
+
+func salt() ([]byte, error) {
+	s := make([]byte, 16)
+	_, err := rand.Read(s)
+	return s, err
+}
+
+var b64 = base64.RawStdEncoding
+
+// argon2idHash returns the PHC string $argon2id$v=19$m=..,t=..,p=..$salt$hash.
+func argon2idHash(b []byte) (string, error) {
+	s, err := salt()
+	if err != nil {
+		return "", err
+	}
+	key := argon2.IDKey(b, s, Argon2Time, Argon2Memory, 1, 32)
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=1$%s$%s", argon2.Version, Argon2Memory, Argon2Time, b64.EncodeToString(s), b64.EncodeToString(key)), nil
+}
+
+// scryptHash returns the PHC-style string $scrypt$ln=15,r=8,p=1$salt$hash
+// (the format of passlib and the PHC reference).
+func scryptHash(b []byte) (string, error) {
+	s, err := salt()
+	if err != nil {
+		return "", err
+	}
+	key, err := scrypt.Key(b, s, 1<<ScryptLogN, ScryptR, ScryptP, 32)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("$scrypt$ln=%d,r=%d,p=%d$%s$%s", ScryptLogN, ScryptR, ScryptP, b64.EncodeToString(s), b64.EncodeToString(key)), nil
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
