@@ -15,13 +15,16 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
+	"secutil/hashindex"
 	"secutil/mailer"
 	"secutil/server"
 	"secutil/store"
@@ -54,6 +57,8 @@ Usage:
   secutil [serve] [flags]          serve the API, dashboard and docs (default)
   secutil user add -email E -password P|- [-plan starter|pro|enterprise] [-admin]
   secutil backup [-db FILE] DEST   write a consistent copy of the database to DEST
+  secutil import-wordlist [-algorithms md5,sha1,sha256,sha512,ntlm] FILE|-
+                                   add a wordlist (one word a line) to the reverse hash lookup index
   secutil version
 
 Every flag can also be given as an environment variable: -db is SECUTIL_DB,
@@ -77,6 +82,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return userAdd(ctx, rest[1:], getenv, stdin, stdout, stderr)
 	case "backup":
 		return backup(ctx, rest, getenv, stdout, stderr)
+	case "import-wordlist":
+		return importWordlist(ctx, rest, getenv, stdin, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "secutil %s (API %s, %s)\n", version, server.APIVersion, runtime.Version())
 		return nil
@@ -121,6 +128,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 
 type serveConfig struct {
 	addr, db, smtpURL, tlsCert, tlsKey, logFormat, serverKey string
+	hashDB, hashUpstream                                     string
 	geo                                                      geo.Config
 }
 
@@ -137,6 +145,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.geo.CityPath, "geoip-city", "", "MaxMind-format City database (.mmdb) for /ip_info; see docs/GEOIP.md")
 	fs.StringVar(&c.geo.ASNPath, "geoip-asn", "", "MaxMind-format ASN database (.mmdb): asn and org")
 	fs.StringVar(&c.geo.ISPPath, "geoip-isp", "", "MaxMind-format ISP database (.mmdb): isp")
+	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
+	fs.StringVar(&c.hashUpstream, "hash-upstream", "", "base URL of another secutil whose /api/v1/hash_lookup_site is asked for local misses")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
@@ -157,6 +167,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	serverKey, err := loadServerKey(ctx, st, c.serverKey)
 	if err != nil {
 		return err
+	}
+
+	hashes, err := openHashIndex(ctx, c.hashDB, c.db)
+	if err != nil {
+		return err
+	}
+	defer hashes.Close()
+	var upstream *hashindex.Upstream
+	if c.hashUpstream != "" {
+		if u, err := url.Parse(c.hashUpstream); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%w: -hash-upstream must be an http(s) URL", errUsage)
+		}
+		upstream = &hashindex.Upstream{BaseURL: c.hashUpstream}
 	}
 
 	locator, err := geo.Open(c.geo)
@@ -181,6 +204,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		SecureCookies: c.tlsCert != "",
 		ServerKey:     serverKey,
 		Geo:           locator,
+		Hashes:        hashes,
+		HashUpstream:  upstream,
 	})
 	srv := &http.Server{
 		Handler: handler,
@@ -226,6 +251,70 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return err
 	}
+	return nil
+}
+
+// hashDBPath is the index file beside the main database: secutil.db →
+// secutil-hashes.db.
+func hashDBPath(given, db string) string {
+	if given != "" {
+		return given
+	}
+	return strings.TrimSuffix(db, filepath.Ext(db)) + "-hashes.db"
+}
+
+// openHashIndex opens the reverse-lookup index and, on first start (or when
+// the embedded list changed), fills it from the common-password list.
+func openHashIndex(ctx context.Context, given, db string) (*hashindex.Index, error) {
+	ix, err := hashindex.Open(hashDBPath(given, db))
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.EnsureSeeded(ctx, commonPasswords()); err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("seeding the hash index: %w", err)
+	}
+	return ix, nil
+}
+
+func importWordlist(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("import-wordlist", stderr)
+	db := fs.String("db", "secutil.db", "SQLite database file (locates the index beside it)")
+	hashDB := fs.String("hash-db", "", "reverse hash lookup index (default: beside -db)")
+	algorithms := fs.String("algorithms", strings.Join(hashindex.Algorithms, ","), "comma-separated algorithms to index")
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: secutil import-wordlist [-algorithms md5,sha1,...] FILE (or - for standard input)", errUsage)
+	}
+	in := stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	ix, err := hashindex.Open(hashDBPath(*hashDB, *db))
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	stats, err := ix.Import(ctx, in, strings.Split(*algorithms, ","), func(p hashindex.Progress) {
+		fmt.Fprintf(stderr, "\r%d words read, %d new, %d entries, %.0f words/s", p.Words, p.NewWords, p.Entries, float64(p.Words)/max(p.Duration.Seconds(), 1e-9))
+	})
+	fmt.Fprintln(stderr)
+	if err != nil {
+		var unknown *hashindex.UnknownAlgorithmError
+		if errors.As(err, &unknown) {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %d words (%d new, %d skipped) as %d index entries in %s\n",
+		stats.Words, stats.NewWords, stats.Skipped, stats.Entries, stats.Duration.Round(time.Millisecond))
 	return nil
 }
 

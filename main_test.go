@@ -240,3 +240,31 @@ func startBinary(t *testing.T, bin, db string) (*exec.Cmd, string, *syncBuffer) 
 	t.Cleanup(func() { cmd.Process.Kill() })
 	return cmd, waitForURL(t, stdout), logs
 }
+
+func TestImportWordlist(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "w.db")
+	list := filepath.Join(dir, "words.txt")
+	os.WriteFile(list, []byte("correcthorse\r\nbatterystaple\n\nTr0ub4dor&3\n"), 0o600)
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-algorithms", "md5,ntlm", list},
+		env(nil), nil, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "imported 3 words") {
+		t.Fatalf("output %q", out.String())
+	}
+	// Standard input, and idempotent: nothing new the second time.
+	out.Reset()
+	if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-"},
+		env(nil), strings.NewReader("correcthorse\n"), &out, io.Discard); err != nil || !strings.Contains(out.String(), "0 new") {
+		t.Fatalf("stdin import: %v %q", err, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "w-hashes.db")); err != nil {
+		t.Fatalf("index not beside the database: %v", err)
+	}
+	if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-algorithms", "crc99", list},
+		env(nil), nil, io.Discard, io.Discard); err == nil {
+		t.Fatal("unknown algorithm accepted")
+	}
+}
