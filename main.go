@@ -117,7 +117,12 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 
 type serveConfig struct {
 	addr, db, smtpURL, tlsCert, tlsKey, logFormat string
+	adminToken, billingSecret, checkoutURL        string
 }
+
+// minSecretLen is the shortest -admin-token or -billing-secret accepted:
+// either one is a password that is never rate limited.
+const minSecretLen = 24
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var c serveConfig
@@ -128,7 +133,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (serve HTTPS; cookies become Secure)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&c.adminToken, "admin-token", "", "token that opens /boss/* as \"Authorization: Bearer <token>\" (default: admin accounts' sessions only; prefer SECUTIL_ADMIN_TOKEN)")
+	fs.StringVar(&c.billingSecret, "billing-secret", "", "HMAC secret of the billing webhook (default: webhook disabled; prefer SECUTIL_BILLING_SECRET)")
+	fs.StringVar(&c.checkoutURL, "checkout-url", "", "hosted-checkout URL template, e.g. https://pay.example/checkout?product={product_id}&email={email}&ref={ref} (default: no checkout)")
 	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	checkout, err := c.billing()
+	if err != nil {
 		return err
 	}
 	logger, err := newLogger(c.logFormat, stderr)
@@ -158,6 +170,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Mailer:        sender,
 		Version:       version,
 		SecureCookies: c.tlsCert != "",
+		AdminToken:    c.adminToken,
+		BillingSecret: c.billingSecret,
+		Checkout:      checkout,
 	})
 	srv := &http.Server{
 		Handler: handler,
@@ -204,6 +219,24 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	return nil
+}
+
+// billing checks the billing and admin settings and returns the checkout
+// provider, nil when none is configured.
+func (c serveConfig) billing() (server.CheckoutProvider, error) {
+	for name, secret := range map[string]string{"-admin-token": c.adminToken, "-billing-secret": c.billingSecret} {
+		if secret != "" && len(secret) < minSecretLen {
+			return nil, fmt.Errorf("%w: %s must be at least %d characters (try: openssl rand -hex 32)", errUsage, name, minSecretLen)
+		}
+	}
+	if c.checkoutURL == "" {
+		return nil, nil
+	}
+	checkout, err := server.NewTemplateCheckout(c.checkoutURL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: -checkout-url: %v", errUsage, err)
+	}
+	return checkout, nil
 }
 
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {
