@@ -338,3 +338,14 @@ func TestSwitchTier(t *testing.T) {
 		t.Fatalf("plan before payment: got %v, want starter", got)
 	}
 }
+
+func TestNewTemplateCheckoutNeedsAnAbsoluteHTTPURL(t *testing.T) {
+	for _, tmpl := range []string{"", "pay.example/checkout", "/checkout?p={product_id}", "javascript:alert(1)", "ftp://pay.example/{ref}"} {
+		if _, err := server.NewTemplateCheckout(tmpl); err == nil {
+			t.Errorf("NewTemplateCheckout(%q) accepted it", tmpl)
+		}
+	}
+	if _, err := server.NewTemplateCheckout(checkoutTemplate); err != nil {
+		t.Fatal(err)
+	}
+}

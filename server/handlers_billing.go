@@ -146,7 +146,9 @@ func (s *Server) handleSwitchTier() http.Handler {
 				s.writeError(w, r, err)
 				return
 			}
-			s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
+			if a.Plan != store.PlanStarter {
+				s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
+			}
 			if wantsHTML(r) {
 				http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
 				return
