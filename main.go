@@ -130,7 +130,12 @@ type serveConfig struct {
 	addr, db, smtpURL, tlsCert, tlsKey, logFormat, serverKey string
 	hashDB, hashUpstream                                     string
 	geo                                                      geo.Config
+	adminToken, billingSecret, checkoutURL                   string
 }
+
+// minSecretLen is the shortest -admin-token or -billing-secret accepted:
+// either one is a password that is never rate limited.
+const minSecretLen = 24
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var c serveConfig
@@ -147,7 +152,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.geo.ISPPath, "geoip-isp", "", "MaxMind-format ISP database (.mmdb): isp")
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
 	fs.StringVar(&c.hashUpstream, "hash-upstream", "", "base URL of another secutil whose /api/v1/hash_lookup_site is asked for local misses")
+	fs.StringVar(&c.adminToken, "admin-token", "", "token that opens /boss/* as \"Authorization: Bearer <token>\" (default: admin accounts' sessions only; prefer SECUTIL_ADMIN_TOKEN)")
+	fs.StringVar(&c.billingSecret, "billing-secret", "", "HMAC secret of the billing webhook (default: webhook disabled; prefer SECUTIL_BILLING_SECRET)")
+	fs.StringVar(&c.checkoutURL, "checkout-url", "", "hosted-checkout URL template, e.g. https://pay.example/checkout?product={product_id}&email={email}&ref={ref} (default: no checkout)")
 	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	checkout, err := c.billing()
+	if err != nil {
 		return err
 	}
 	logger, err := newLogger(c.logFormat, stderr)
@@ -158,22 +170,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return fmt.Errorf("%w: -tls-cert and -tls-key go together", errUsage)
 	}
 
-	st, err := store.Open(ctx, c.db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-
-	serverKey, err := loadServerKey(ctx, st, c.serverKey)
-	if err != nil {
-		return err
-	}
-
-	hashes, err := openHashIndex(ctx, c.hashDB, c.db)
-	if err != nil {
-		return err
-	}
-	defer hashes.Close()
+	// Everything that can be checked without touching the disk is checked
+	// first, so a mistyped flag never leaves a new database behind.
 	var upstream *hashindex.Upstream
 	if c.hashUpstream != "" {
 		if u, err := url.Parse(c.hashUpstream); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -181,7 +179,16 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 		upstream = &hashindex.Upstream{BaseURL: c.hashUpstream}
 	}
-
+	var sender mailer.Sender = mailer.Log{Logger: logger}
+	if c.smtpURL != "" {
+		if sender, err = mailer.NewSMTP(c.smtpURL); err != nil {
+			return fmt.Errorf("%w: -smtp-url: %v", errUsage, err)
+		}
+	}
+	serverKey, err := parseServerKey(c.serverKey)
+	if err != nil {
+		return err
+	}
 	locator, err := geo.Open(c.geo)
 	if err != nil {
 		return err
@@ -189,12 +196,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer locator.Close()
 	go reloadOnHangup(ctx, locator, logger)
 
-	var sender mailer.Sender = mailer.Log{Logger: logger}
-	if c.smtpURL != "" {
-		if sender, err = mailer.NewSMTP(c.smtpURL); err != nil {
-			return fmt.Errorf("%w: -smtp-url: %v", errUsage, err)
+	st, err := store.Open(ctx, c.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if serverKey == nil {
+		if serverKey, err = storedServerKey(ctx, st); err != nil {
+			return err
 		}
 	}
+	hashes, err := openHashIndex(ctx, c.hashDB, c.db)
+	if err != nil {
+		return err
+	}
+	defer hashes.Close()
 
 	handler := server.New(server.Deps{
 		Store:         st,
@@ -206,6 +222,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Geo:           locator,
 		Hashes:        hashes,
 		HashUpstream:  upstream,
+		AdminToken:    c.adminToken,
+		BillingSecret: c.billingSecret,
+		Checkout:      checkout,
 	})
 	srv := &http.Server{
 		Handler: handler,
@@ -338,21 +357,44 @@ func reloadOnHangup(ctx context.Context, locator *geo.Locator, logger *slog.Logg
 	}
 }
 
-// loadServerKey decodes -server-key, or else returns the key kept in the
-// database, generating it on first start.
-func loadServerKey(ctx context.Context, st *store.Store, given string) ([]byte, error) {
-	if given != "" {
-		key, err := hex.DecodeString(given)
-		if err != nil || len(key) != seal.KeySize {
-			return nil, fmt.Errorf("%w: -server-key must be %d bytes as %d hex characters", errUsage, seal.KeySize, 2*seal.KeySize)
-		}
-		return key, nil
+// parseServerKey decodes -server-key; nil when none was given.
+func parseServerKey(given string) ([]byte, error) {
+	if given == "" {
+		return nil, nil
 	}
+	key, err := hex.DecodeString(given)
+	if err != nil || len(key) != seal.KeySize {
+		return nil, fmt.Errorf("%w: -server-key must be %d bytes as %d hex characters", errUsage, seal.KeySize, 2*seal.KeySize)
+	}
+	return key, nil
+}
+
+// storedServerKey returns the key kept in the database, generating it on
+// first start.
+func storedServerKey(ctx context.Context, st *store.Store) ([]byte, error) {
 	return st.SettingOrCreate(ctx, "server_key", func() []byte {
 		key := make([]byte, seal.KeySize)
 		rand.Read(key)
 		return key
 	})
+}
+
+// billing checks the billing and admin settings and returns the checkout
+// provider, nil when none is configured.
+func (c serveConfig) billing() (server.CheckoutProvider, error) {
+	for name, secret := range map[string]string{"-admin-token": c.adminToken, "-billing-secret": c.billingSecret} {
+		if secret != "" && len(secret) < minSecretLen {
+			return nil, fmt.Errorf("%w: %s must be at least %d characters (try: openssl rand -hex 32)", errUsage, name, minSecretLen)
+		}
+	}
+	if c.checkoutURL == "" {
+		return nil, nil
+	}
+	checkout, err := server.NewTemplateCheckout(c.checkoutURL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: -checkout-url: %v", errUsage, err)
+	}
+	return checkout, nil
 }
 
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {

@@ -129,10 +129,21 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		{"secutil", "backup"},
 		{"secutil", "serve", "-log-format", "xml"},
 		{"secutil", "serve", "-no-such-flag"},
+		{"secutil", "serve", "-admin-token", "short"},
+		{"secutil", "serve", "-billing-secret", "short"},
+		{"secutil", "serve", "-checkout-url", "ftp://pay.example/{product_id}"},
+		{"secutil", "serve", "-server-key", "abcd"},
+		{"secutil", "serve", "-hash-upstream", "not a url"},
+		{"secutil", "serve", "-geoip-city", "/no/such/file.mmdb"},
 	} {
-		err := run(context.Background(), args, env(nil), strings.NewReader(""), io.Discard, io.Discard)
+		dir := t.TempDir()
+		db := filepath.Join(dir, "never.db")
+		err := run(context.Background(), args, env(map[string]string{"SECUTIL_DB": db}), strings.NewReader(""), io.Discard, io.Discard)
 		if err == nil {
 			t.Errorf("run(%q) succeeded", args)
+		}
+		if _, statErr := os.Stat(db); statErr == nil && args[1] == "serve" {
+			t.Errorf("run(%q) created the database before refusing its flags", args)
 		}
 	}
 	var out bytes.Buffer

@@ -88,4 +88,20 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// TEMPORARY (web branch only): delete with handlers_password_stub.go when
 	// the real root-level POST /password_check is registered.
 	mux.Handle("POST /password_check", s.metered(passwordCheckStub, true))
+	s.billingRoutes(mux)
+}
+
+// billingRoutes are billing and administration (handlers_billing.go,
+// handlers_admin.go). Every /boss/ route goes through adminOnly.
+func (s *Server) billingRoutes(mux *http.ServeMux) {
+	mux.Handle("POST /switch_tier", s.handleSwitchTier())
+	mux.Handle("POST /billing/create_checkout_session", s.handleCreateCheckoutSession())
+	mux.Handle("POST /billing/payments/webhook", s.handleWebhook())
+
+	mux.Handle("POST /boss/payments/create_product", s.adminOnly(s.handleCreateProduct()))
+	mux.Handle("POST /boss/accounts/list", s.adminOnly(s.listHandler(s.listAccounts)))
+	mux.Handle("POST /boss/accounts/set_plan", s.adminOnly(s.handleSetPlan()))
+	mux.Handle("POST /boss/suggestions/list", s.adminOnly(s.listHandler(s.listSuggestions)))
+	mux.Handle("POST /boss/audit/list", s.adminOnly(s.listHandler(s.listAuditEvents)))
+	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(s.handleDecryptGeoInfo()))
 }

@@ -50,6 +50,15 @@ type Deps struct {
 	Crypto *pbe.Engine
 	// Limits overrides the brute-force limits (tests lower them).
 	Limits *Limits
+
+	// Billing and administration (all optional: air-gapped servers run
+	// without a payment provider).
+	// AdminToken, when set, lets "Authorization: Bearer <token>" use /boss/*.
+	AdminToken string
+	// BillingSecret is the HMAC key of the billing webhook; empty disables it.
+	BillingSecret string
+	// Checkout makes payment pages; nil answers checkout requests with 503.
+	Checkout CheckoutProvider
 }
 
 // Limits are the token-bucket sizes of the brute-force protection.

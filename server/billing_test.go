@@ -1,0 +1,351 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"secutil/server"
+	"secutil/store"
+	"secutil/tools/webhooksig"
+)
+
+const billingSecret = "whsec_test_secret_0123456789"
+
+const checkoutTemplate = "https://pay.example/checkout?product={product_id}&price={price_cents}&currency={currency}&email={email}&ref={ref}"
+
+func withBilling(d *server.Deps) {
+	d.BillingSecret = billingSecret
+	checkout, err := server.NewTemplateCheckout(checkoutTemplate)
+	if err != nil {
+		panic(err)
+	}
+	d.Checkout = checkout
+}
+
+// event is a webhook body.
+func event(id, typ string, data map[string]any) []byte {
+	raw, err := json.Marshal(map[string]any{"id": id, "type": typ, "data": data})
+	if err != nil {
+		panic(err)
+	}
+	return raw
+}
+
+// webhook posts body signed now with the test secret.
+func (e *env) webhook(body []byte) response {
+	e.t.Helper()
+	return e.post("/billing/payments/webhook", body,
+		webhooksig.HeaderName, webhooksig.Format(time.Now().Unix(), body, []byte(billingSecret)))
+}
+
+func (e *env) accountOf(email string) *store.Account {
+	e.t.Helper()
+	a, err := e.store.AccountByEmail(context.Background(), email)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return a
+}
+
+func (e *env) planChanges() []store.AuditEvent {
+	e.t.Helper()
+	all, err := e.store.AuditEvents(context.Background(), 1000, 0)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var out []store.AuditEvent
+	for _, ev := range all {
+		if ev.Kind == store.AuditPlanChanged {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func rfc(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
+
+func TestWebhookWithoutSecretIsDisabled(t *testing.T) {
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	body := event("evt_1", "subscription.canceled", map[string]any{"email": "ann@example.com"})
+	e.webhook(body).wantError(http.StatusServiceUnavailable, "billing_not_configured")
+	e.post("/billing/payments/webhook", body).wantError(http.StatusServiceUnavailable, "billing_not_configured")
+}
+
+func TestWebhookSignatureEdgeCases(t *testing.T) {
+	e := newEnv(t, withBilling)
+	e.account("ann@example.com", store.PlanStarter)
+	body := event("evt_sig", "subscription.activated", map[string]any{
+		"email": "ann@example.com", "plan": "pro", "paid_until": rfc(time.Now().Add(30 * 24 * time.Hour))})
+	now := time.Now().Unix()
+	good := webhooksig.Format(now, body, []byte(billingSecret))
+	refused := []struct {
+		name, header string
+		body         []byte
+		code         string
+	}{
+		{"missing header", "", body, "invalid_signature"},
+		{"malformed header", "v1=abc;t=1", body, "invalid_signature"},
+		{"wrong secret", webhooksig.Format(now, body, []byte("not the secret")), body, "invalid_signature"},
+		{"tampered body", good, []byte(strings.Replace(string(body), `"pro"`, `"enterprise"`, 1)), "invalid_signature"},
+		{"stale timestamp", webhooksig.Format(now-6*60, body, []byte(billingSecret)), body, "stale_signature"},
+		{"future timestamp", webhooksig.Format(now+6*60, body, []byte(billingSecret)), body, "stale_signature"},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			e.t = t
+			e.post("/billing/payments/webhook", tt.body, webhooksig.HeaderName, tt.header).wantError(http.StatusUnauthorized, tt.code)
+		})
+	}
+	e.t = t
+	if got := e.accountOf("ann@example.com").Plan; got != store.PlanStarter {
+		t.Fatalf("plan after refused events: got %v, want starter", got)
+	}
+	// Two signatures (a secret rotation), one valid: accepted.
+	rotating := webhooksig.Format(now, body, []byte("old secret"), []byte(billingSecret))
+	res := e.post("/billing/payments/webhook", body, webhooksig.HeaderName, rotating).want(http.StatusOK)
+	if got := res.json()["status"]; got != "applied" {
+		t.Fatalf("status %v, want applied", got)
+	}
+	if got := e.accountOf("ann@example.com").Plan; got != store.PlanPro {
+		t.Fatalf("plan: got %v, want pro", got)
+	}
+}
+
+func TestWebhookSubscriptionLifecycle(t *testing.T) {
+	e := newEnv(t, withBilling)
+	key := e.key("ann@example.com", store.PlanStarter)
+	until := time.Now().Add(30 * 24 * time.Hour)
+	activate := event("evt_a", "subscription.activated", map[string]any{"email": "ann@example.com", "plan": "pro", "paid_until": rfc(until)})
+	e.webhook(activate).want(http.StatusOK)
+	info := e.post("/api/user_info", nil, "X-API-Key", key).want(http.StatusOK).json()
+	if info["plan"] != "pro" || info["paid_until"] != rfc(until) || info["max_usage_for_plan"] != nil {
+		t.Fatalf("after activation: %v", info)
+	}
+
+	later := until.Add(30 * 24 * time.Hour)
+	e.webhook(event("evt_r", "subscription.renewed", map[string]any{"email": "ann@example.com", "paid_until": rfc(later)})).want(http.StatusOK)
+	if got := e.post("/api/user_info", nil, "X-API-Key", key).json()["paid_until"]; got != rfc(later) {
+		t.Fatalf("paid_until after renewal: got %v, want %v", got, rfc(later))
+	}
+
+	e.webhook(event("evt_c", "subscription.canceled", map[string]any{"email": "ann@example.com"})).want(http.StatusOK)
+	info = e.post("/api/user_info", nil, "X-API-Key", key).json()
+	if info["plan"] != "starter" || info["paid_until"] != nil || info["max_usage_for_plan"] != float64(100) {
+		t.Fatalf("after cancellation: %v", info)
+	}
+
+	// A replayed activation answers 200 and changes nothing.
+	res := e.webhook(activate).want(http.StatusOK)
+	if got := res.json()["status"]; got != "duplicate" {
+		t.Fatalf("replay status %v, want duplicate", got)
+	}
+	if got := e.accountOf("ann@example.com").Plan; got != store.PlanStarter {
+		t.Fatalf("plan after a replay: got %v, want starter", got)
+	}
+	if got, want := len(e.planChanges()), 3; got != want {
+		t.Fatalf("plan_changed audit events: got %v, want %v", got, want)
+	}
+}
+
+func TestWebhookIgnoresUnknownTypesAndEmails(t *testing.T) {
+	e := newEnv(t, withBilling)
+	e.account("ann@example.com", store.PlanStarter)
+	tests := []struct {
+		name, status, log string
+		body              []byte
+	}{
+		{"unknown type", "ignored", "unknown type", event("evt_x", "invoice.paid", map[string]any{"email": "ann@example.com"})},
+		{"unknown email", "unknown_account", "no account", event("evt_y", "subscription.canceled", map[string]any{"email": "nobody@example.com"})},
+	}
+	for _, tt := range tests {
+		res := e.webhook(tt.body).want(http.StatusOK)
+		if got := res.json()["status"]; got != tt.status {
+			t.Fatalf("%s: status %v, want %v", tt.name, got, tt.status)
+		}
+		if !strings.Contains(e.logs.String(), tt.log) {
+			t.Fatalf("%s: log lacks %q:\n%s", tt.name, tt.log, e.logs)
+		}
+	}
+}
+
+func TestWebhookRefusesBadEvents(t *testing.T) {
+	e := newEnv(t, withBilling)
+	e.account("ann@example.com", store.PlanStarter)
+	future := rfc(time.Now().Add(time.Hour))
+	tests := []struct {
+		name string
+		body []byte
+	}{
+		{"not JSON", []byte("hello")},
+		{"no id", event("", "subscription.canceled", map[string]any{"email": "ann@example.com"})},
+		{"no email", event("evt_1", "subscription.canceled", map[string]any{})},
+		{"starter activation", event("evt_2", "subscription.activated", map[string]any{"email": "ann@example.com", "plan": "starter", "paid_until": future})},
+		{"bad paid_until", event("evt_3", "subscription.renewed", map[string]any{"email": "ann@example.com", "paid_until": "tomorrow"})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e.t = t
+			e.webhook(tt.body).wantError(http.StatusBadRequest, "invalid_request")
+		})
+	}
+	e.t = t
+	big := []byte(`{"id":"evt_big","type":"x","data":"` + strings.Repeat("a", 70<<10) + `"}`)
+	e.webhook(big).wantError(http.StatusRequestEntityTooLarge, "request_too_large")
+}
+
+func TestWebhookIsExemptFromCSRF(t *testing.T) {
+	e := newEnv(t, withBilling)
+	e.account("ann@example.com", store.PlanPro)
+	body := event("evt_1", "subscription.canceled", map[string]any{"email": "ann@example.com"})
+	e.post("/billing/payments/webhook", body,
+		webhooksig.HeaderName, webhooksig.Format(time.Now().Unix(), body, []byte(billingSecret)),
+		"Sec-Fetch-Site", "cross-site", "Origin", "https://pay.example").want(http.StatusOK)
+}
+
+func TestConcurrentWebhookDeliveryAppliesOnce(t *testing.T) {
+	e := newEnv(t, withBilling)
+	e.account("ann@example.com", store.PlanStarter)
+	body := event("evt_once", "subscription.activated", map[string]any{
+		"email": "ann@example.com", "plan": "enterprise", "paid_until": rfc(time.Now().Add(time.Hour))})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[string]int{}
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := e.webhook(body)
+			var m map[string]any
+			json.Unmarshal(res.body, &m)
+			mu.Lock()
+			statuses[fmt.Sprintf("%d %v", res.status, m["status"])]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if statuses["200 applied"] != 1 || statuses["200 duplicate"] != 19 {
+		t.Fatalf("statuses %v, want 1 applied and 19 duplicates", statuses)
+	}
+	if got, want := len(e.planChanges()), 1; got != want {
+		t.Fatalf("plan_changed audit events: got %v, want %v", got, want)
+	}
+}
+
+func TestExpiredPaidPlanActsAsStarter(t *testing.T) {
+	e := newEnv(t, withBilling)
+	key := e.key("ann@example.com", store.PlanStarter)
+	a := e.accountOf("ann@example.com")
+	past := time.Now().Add(-time.Hour)
+	if err := e.store.SetPlan(context.Background(), a.ID, store.PlanPro, &past, nil); err != nil {
+		t.Fatal(err)
+	}
+	info := e.post("/api/user_info", nil, "X-API-Key", key).want(http.StatusOK).json()
+	if info["plan"] != "starter" || info["max_usage_for_plan"] != float64(store.StarterCap) {
+		t.Fatalf("after expiry: %v", info)
+	}
+	e.fill(a.ID, store.StarterCap)
+	e.meteredCall(key).wantError(http.StatusTooManyRequests, "plan_limit_reached")
+
+	// A renewal lifts the cap again.
+	e.webhook(event("evt_r", "subscription.renewed", map[string]any{"email": "ann@example.com", "paid_until": rfc(time.Now().Add(time.Hour))})).want(http.StatusOK)
+	if got := e.post("/api/user_info", nil, "X-API-Key", key).json()["plan"]; got != "pro" {
+		t.Fatalf("plan after renewal: got %v, want pro", got)
+	}
+	e.meteredCall(key).want(http.StatusOK)
+}
+
+// createProduct stores a product directly.
+func (e *env) createProduct(plan string, cents int64) int64 {
+	e.t.Helper()
+	id, err := e.store.CreateProduct(context.Background(), store.Product{Name: plan + " monthly", Plan: plan, PriceCents: cents, Currency: "EUR", Interval: "month"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
+func TestCreateCheckoutSession(t *testing.T) {
+	e := newEnv(t, withBilling)
+	id := e.account("ann+x@example.com", store.PlanStarter)
+	session := e.login("ann+x@example.com")
+	pro := map[string]string{"plan": "pro"}
+
+	e.post("/billing/create_checkout_session", pro).wantError(http.StatusUnauthorized, "login_required")
+	e.post("/billing/create_checkout_session", map[string]string{"plan": "gold"}, "Cookie", session).wantError(http.StatusBadRequest, "invalid_request")
+	m := e.post("/billing/create_checkout_session", pro, "Cookie", session).wantError(http.StatusBadRequest, "invalid_request")
+	if !strings.Contains(m["error"].(string), "admin must create") {
+		t.Fatalf("no-product error %q does not tell who must act", m["error"])
+	}
+	pid := e.createProduct(store.PlanPro, 1299)
+	got := e.post("/billing/create_checkout_session", pro, "Cookie", session).want(http.StatusOK).json()["url"]
+	want := fmt.Sprintf("https://pay.example/checkout?product=%d&price=1299&currency=EUR&email=ann%%2Bx%%40example.com&ref=account-%s", pid, strconv.FormatInt(id, 10))
+	if got != want {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestCheckoutWithoutProviderIs503(t *testing.T) {
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	session := e.login("ann@example.com")
+	e.createProduct(store.PlanPro, 1299)
+	e.post("/billing/create_checkout_session", map[string]string{"plan": "pro"}, "Cookie", session).wantError(http.StatusServiceUnavailable, "billing_not_configured")
+	e.post("/switch_tier", map[string]string{"plan": "pro"}, "Cookie", session).wantError(http.StatusServiceUnavailable, "billing_not_configured")
+	// Downgrading needs no provider.
+	e.post("/switch_tier", map[string]string{"plan": "starter"}, "Cookie", session).want(http.StatusOK)
+}
+
+func TestSwitchTier(t *testing.T) {
+	e := newEnv(t, withBilling)
+	key := e.key("ann@example.com", store.PlanPro)
+	session := e.login("ann@example.com")
+	e.createProduct(store.PlanEnterprise, 99900)
+
+	e.post("/switch_tier", map[string]string{"plan": "starter"}).wantError(http.StatusUnauthorized, "login_required")
+	e.post("/switch_tier", map[string]string{}, "Cookie", session).wantError(http.StatusBadRequest, "invalid_request")
+
+	res := e.post("/switch_tier", map[string]string{"plan": "starter"}, "Cookie", session).want(http.StatusOK)
+	if got := res.json()["plan"]; got != "starter" {
+		t.Fatalf("got %v, want starter", got)
+	}
+	if got := e.post("/api/user_info", nil, "X-API-Key", key).json()["plan"]; got != "starter" {
+		t.Fatalf("user_info plan after downgrade: got %v, want starter", got)
+	}
+	if got, want := len(e.planChanges()), 1; got != want {
+		t.Fatalf("plan_changed audit events: got %v, want %v", got, want)
+	}
+
+	u := e.post("/switch_tier", map[string]string{"plan": "enterprise"}, "Cookie", session).want(http.StatusOK).json()["url"]
+	if s, _ := u.(string); !strings.HasPrefix(s, "https://pay.example/checkout?") || !strings.Contains(s, "price=99900") {
+		t.Fatalf("checkout url %v", u)
+	}
+	// A browser's form post is redirected to the payment page.
+	res = e.post("/switch_tier", "plan=enterprise", "Cookie", session,
+		"Content-Type", "application/x-www-form-urlencoded", "Accept", "text/html,application/xhtml+xml").want(http.StatusSeeOther)
+	if got := res.header.Get("Location"); got != u {
+		t.Fatalf("Location %q, want %q", got, u)
+	}
+	// Upgrading does not change the plan until the payment is reported.
+	if got := e.accountOf("ann@example.com").Plan; got != store.PlanStarter {
+		t.Fatalf("plan before payment: got %v, want starter", got)
+	}
+}
+
+func TestNewTemplateCheckoutNeedsAnAbsoluteHTTPURL(t *testing.T) {
+	for _, tmpl := range []string{"", "pay.example/checkout", "/checkout?p={product_id}", "javascript:alert(1)", "ftp://pay.example/{ref}"} {
+		if _, err := server.NewTemplateCheckout(tmpl); err == nil {
+			t.Errorf("NewTemplateCheckout(%q) accepted it", tmpl)
+		}
+	}
+	if _, err := server.NewTemplateCheckout(checkoutTemplate); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,332 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"secutil/store"
+)
+
+var (
+	errAdminUnauthorized = newError(http.StatusUnauthorized, "unauthorized",
+		"admin routes need an admin account's session or the header Authorization: Bearer <admin token>")
+	errForbidden = newError(http.StatusForbidden, "forbidden", "this account is not an administrator")
+)
+
+// adminOnly lets through an admin account's session, or the admin bearer
+// token. A wrong or unconfigured token, or no credential at all, is 401; a
+// session of a non-admin account is 403.
+func (s *Server) adminOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+			if !s.validAdminToken(token) {
+				s.writeError(w, r, errAdminUnauthorized)
+				return
+			}
+			h.ServeHTTP(w, r)
+			return
+		}
+		a, err := s.sessionAccount(r)
+		switch {
+		case errors.Is(err, errLoginRequired):
+			s.writeError(w, r, errAdminUnauthorized)
+		case err != nil:
+			s.writeError(w, r, err)
+		case !a.Admin:
+			s.writeError(w, r, errForbidden)
+		default:
+			h.ServeHTTP(w, r)
+		}
+	})
+}
+
+// validAdminToken compares hashes in constant time, so neither the token's
+// content nor its length leaks through timing. No configured token means
+// no token is valid.
+func (s *Server) validAdminToken(token string) bool {
+	if s.AdminToken == "" {
+		return false
+	}
+	got, want := sha256.Sum256([]byte(token)), sha256.Sum256([]byte(s.AdminToken))
+	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+}
+
+var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// maxProductNameChars bounds a product name.
+const maxProductNameChars = 200
+
+type productRequest struct {
+	Name       string `json:"name"`
+	Plan       string `json:"plan"`
+	PriceCents int64  `json:"price_cents"`
+	Currency   string `json:"currency"`
+	Interval   string `json:"interval"`
+}
+
+func (p *productRequest) check() error {
+	p.Name = strings.TrimSpace(p.Name)
+	switch {
+	case p.Name == "" || len(p.Name) > maxProductNameChars:
+		return badRequest("field \"name\" is required (at most %d bytes)", maxProductNameChars)
+	case p.Plan != store.PlanPro && p.Plan != store.PlanEnterprise:
+		return badRequest("field \"plan\" must be pro or enterprise")
+	case p.PriceCents <= 0:
+		return badRequest("field \"price_cents\" must be a whole number of cents above 0")
+	case !currencyPattern.MatchString(p.Currency):
+		return badRequest("field \"currency\" must be an ISO 4217 code of 3 upper-case letters, like EUR")
+	case p.Interval != "month" && p.Interval != "year":
+		return badRequest("field \"interval\" must be month or year")
+	}
+	return nil
+}
+
+type productResponse struct {
+	ID         int64  `json:"id"`
+	Name       string `json:"name"`
+	Plan       string `json:"plan"`
+	PriceCents int64  `json:"price_cents"`
+	Currency   string `json:"currency"`
+	Interval   string `json:"interval"`
+}
+
+func (s *Server) handleCreateProduct() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[productRequest](w, r)
+		var id int64
+		if err == nil {
+			id, err = s.Store.CreateProduct(r.Context(), store.Product{Name: req.Name, Plan: req.Plan,
+				PriceCents: req.PriceCents, Currency: req.Currency, Interval: req.Interval})
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, productResponse{ID: id, Name: req.Name, Plan: req.Plan,
+			PriceCents: req.PriceCents, Currency: req.Currency, Interval: req.Interval})
+	})
+}
+
+// Page sizes of the admin lists.
+const (
+	defaultPageLimit = 50
+	maxPageLimit     = 500
+)
+
+type pageRequest struct {
+	Limit  *int `json:"limit"`
+	Offset int  `json:"offset"`
+}
+
+func (p *pageRequest) check() error {
+	if p.Limit != nil && (*p.Limit < 1 || *p.Limit > maxPageLimit) {
+		return badRequest("field \"limit\" must be 1 to %d", maxPageLimit)
+	}
+	if p.Offset < 0 {
+		return badRequest("field \"offset\" must be 0 or more")
+	}
+	return nil
+}
+
+// page reads an optional {"limit","offset"} body; no body means the first
+// page of defaultPageLimit.
+func page(w http.ResponseWriter, r *http.Request) (limit, offset int, err error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return defaultPageLimit, 0, nil
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	req, err := decode[pageRequest](w, r)
+	if err != nil {
+		return 0, 0, err
+	}
+	limit = defaultPageLimit
+	if req.Limit != nil {
+		limit = *req.Limit
+	}
+	return limit, req.Offset, nil
+}
+
+type listResponse struct {
+	Items  any `json:"items"`
+	Limit  int `json:"limit"`
+	Offset int `json:"offset"`
+}
+
+// listHandler serves one paginated admin list.
+func (s *Server) listHandler(list func(r *http.Request, limit, offset int) (any, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		limit, offset, err := page(w, r)
+		var items any
+		if err == nil {
+			items, err = list(r, limit, offset)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, listResponse{Items: items, Limit: limit, Offset: offset})
+	})
+}
+
+type adminAccount struct {
+	Email           string  `json:"email"`
+	Plan            string  `json:"plan"`
+	EffectivePlan   string  `json:"effective_plan"`
+	APIUsage        int     `json:"api_usage"`
+	MaxUsageForPlan *int    `json:"max_usage_for_plan"`
+	UsageCap        *int    `json:"usage_cap"`
+	PaidUntil       *string `json:"paid_until"`
+	CreatedAt       string  `json:"created_at"`
+	Admin           bool    `json:"admin"`
+	Verified        bool    `json:"verified"`
+}
+
+func toAdminAccount(a *store.Account, used int, now time.Time) adminAccount {
+	return adminAccount{
+		Email: a.Email, Plan: a.Plan, EffectivePlan: a.EffectivePlan(now), APIUsage: used,
+		MaxUsageForPlan: a.Cap(now), UsageCap: a.UsageCap, PaidUntil: rfc3339(a.PaidUntil),
+		CreatedAt: a.CreatedAt.Format(time.RFC3339), Admin: a.Admin, Verified: a.Verified,
+	}
+}
+
+func (s *Server) listAccounts(r *http.Request, limit, offset int) (any, error) {
+	list, err := s.Store.Accounts(r.Context(), limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Store.Now()
+	out := make([]adminAccount, 0, len(list))
+	for _, a := range list {
+		out = append(out, toAdminAccount(&a.Account, a.Usage, now))
+	}
+	return out, nil
+}
+
+type adminSuggestion struct {
+	ID        int64  `json:"id"`
+	AccountID int64  `json:"account_id"`
+	Email     string `json:"email"`
+	Message   string `json:"message"`
+	CreatedAt string `json:"created_at"`
+}
+
+func (s *Server) listSuggestions(r *http.Request, limit, offset int) (any, error) {
+	list, err := s.Store.Suggestions(r.Context(), limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adminSuggestion, 0, len(list))
+	for _, sg := range list {
+		out = append(out, adminSuggestion{ID: sg.ID, AccountID: sg.AccountID, Email: sg.Email,
+			Message: sg.Message, CreatedAt: sg.CreatedAt.Format(time.RFC3339)})
+	}
+	return out, nil
+}
+
+type adminAuditEvent struct {
+	ID        int64  `json:"id"`
+	At        string `json:"at"`
+	Kind      string `json:"kind"`
+	AccountID int64  `json:"account_id"`
+	SealedIP  string `json:"sealed_ip"` // open with POST /boss/decrypt_geoinfo2
+	Detail    string `json:"detail"`
+}
+
+func (s *Server) listAuditEvents(r *http.Request, limit, offset int) (any, error) {
+	list, err := s.Store.AuditEvents(r.Context(), limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adminAuditEvent, 0, len(list))
+	for _, e := range list {
+		out = append(out, adminAuditEvent{ID: e.ID, At: e.At.Format(time.RFC3339), Kind: e.Kind,
+			AccountID: e.AccountID, SealedIP: e.SealedIP, Detail: e.Detail})
+	}
+	return out, nil
+}
+
+type setPlanRequest struct {
+	Email     string  `json:"email"`
+	Plan      string  `json:"plan"`
+	UsageCap  *int    `json:"usage_cap"`
+	PaidUntil *string `json:"paid_until"`
+}
+
+func (q *setPlanRequest) check() error {
+	if err := required("email", q.Email); err != nil {
+		return err
+	}
+	if !store.ValidPlan(q.Plan) {
+		return badRequest("field \"plan\" must be starter, pro or enterprise")
+	}
+	if q.UsageCap != nil && q.Plan != store.PlanEnterprise {
+		return badRequest("field \"usage_cap\" applies only to the enterprise plan")
+	}
+	if q.UsageCap != nil && *q.UsageCap < 1 {
+		return badRequest("field \"usage_cap\" must be 1 or more (omit it for no cap)")
+	}
+	if q.PaidUntil != nil && q.Plan == store.PlanStarter {
+		return badRequest("field \"paid_until\" applies only to paid plans")
+	}
+	return nil
+}
+
+// handleSetPlan sets an account's plan, enterprise cap and paid_until. A
+// paid plan without paid_until never expires (air-gapped installations
+// grant plans by hand).
+func (s *Server) handleSetPlan() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[setPlanRequest](w, r)
+		var paidUntil *time.Time
+		if err == nil && req.PaidUntil != nil {
+			var t time.Time
+			t, err = parseTime("paid_until", *req.PaidUntil)
+			paidUntil = &t
+		}
+		var a *store.Account
+		if err == nil {
+			a, err = s.Store.AccountByEmail(r.Context(), req.Email)
+			if errors.Is(err, store.ErrNotFound) {
+				err = newError(http.StatusNotFound, "account_not_found", "no account has the email %q", req.Email)
+			}
+		}
+		var oldPlan string
+		if err == nil {
+			oldPlan = a.Plan
+			err = s.Store.SetPlan(r.Context(), a.ID, req.Plan, paidUntil, req.UsageCap)
+		}
+		if err == nil {
+			a, err = s.Store.AccountByID(r.Context(), a.ID)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("admin", oldPlan, a.Plan, paidUntil))
+		used, err := s.Store.Usage(r.Context(), a.ID)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, toAdminAccount(a, used, s.Store.Now()))
+	})
+}
+
+func rfc3339(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339)
+	return &s
+}

@@ -1,0 +1,325 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"secutil/store"
+	"secutil/tools/webhooksig"
+)
+
+// maxWebhookBytes bounds a webhook body; payment events are small.
+const maxWebhookBytes = 64 << 10
+
+// CheckoutProvider turns a product and a buyer into the URL of a payment
+// page. The provider later reports the payment to the webhook.
+type CheckoutProvider interface {
+	CheckoutURL(ctx context.Context, c Checkout) (string, error)
+}
+
+// Checkout is one purchase to start.
+type Checkout struct {
+	Product store.Product
+	Email   string
+	Ref     string // identifies the account to the relay: "account-<id>"
+}
+
+// TemplateCheckout builds a hosted-checkout URL from a template whose
+// placeholders {product_id} {plan} {price_cents} {currency} {interval}
+// {email} {ref} are replaced by URL-escaped values.
+type TemplateCheckout struct {
+	template string
+}
+
+// NewTemplateCheckout checks that template is an absolute http(s) URL.
+func NewTemplateCheckout(template string) (*TemplateCheckout, error) {
+	u, err := url.Parse(template)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("checkout URL template %q must be an absolute http(s) URL", template)
+	}
+	return &TemplateCheckout{template: template}, nil
+}
+
+// CheckoutURL fills in the template.
+func (t *TemplateCheckout) CheckoutURL(_ context.Context, c Checkout) (string, error) {
+	esc := url.QueryEscape
+	return strings.NewReplacer(
+		"{product_id}", esc(strconv.FormatInt(c.Product.ID, 10)),
+		"{plan}", esc(c.Product.Plan),
+		"{price_cents}", esc(strconv.FormatInt(c.Product.PriceCents, 10)),
+		"{currency}", esc(c.Product.Currency),
+		"{interval}", esc(c.Product.Interval),
+		"{email}", esc(c.Email),
+		"{ref}", esc(c.Ref),
+	).Replace(t.template), nil
+}
+
+var errCheckoutNotConfigured = newError(http.StatusServiceUnavailable, "billing_not_configured",
+	"no payment provider is configured on this server (start it with -checkout-url); an admin can set plans with POST /boss/accounts/set_plan")
+
+type planRequest struct {
+	Plan string `json:"plan"`
+}
+
+func (p *planRequest) check() error {
+	if err := required("plan", p.Plan); err != nil {
+		return err
+	}
+	if !store.ValidPlan(p.Plan) {
+		return badRequest("field \"plan\" must be starter, pro or enterprise")
+	}
+	return nil
+}
+
+type urlResponse struct {
+	URL string `json:"url"`
+}
+
+// checkoutURL asks the provider for a payment page selling plan to a.
+func (s *Server) checkoutURL(r *http.Request, a *store.Account, plan string) (string, error) {
+	if plan == store.PlanStarter {
+		return "", badRequest("field \"plan\": starter is free and needs no checkout; use /switch_tier")
+	}
+	if s.Checkout == nil {
+		return "", errCheckoutNotConfigured
+	}
+	p, err := s.Store.ProductForPlan(r.Context(), plan)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", badRequest("there is no product for the %s plan yet: an admin must create one with POST /boss/payments/create_product", plan)
+	}
+	if err != nil {
+		return "", err
+	}
+	return s.Checkout.CheckoutURL(r.Context(), Checkout{Product: *p, Email: a.Email, Ref: "account-" + strconv.FormatInt(a.ID, 10)})
+}
+
+// handleCreateCheckoutSession answers {"url"} of a payment page for the
+// session's account.
+func (s *Server) handleCreateCheckoutSession() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, err := s.sessionAccount(r)
+		var req planRequest
+		if err == nil {
+			req, err = decode[planRequest](w, r)
+		}
+		var u string
+		if err == nil {
+			u, err = s.checkoutURL(r, a, req.Plan)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, urlResponse{URL: u})
+	})
+}
+
+type switchTierResponse struct {
+	Status string `json:"status"`
+	Plan   string `json:"plan"`
+}
+
+// handleSwitchTier moves the session's account to starter at once, or
+// sends it to checkout for a paid plan: {"url"} for JSON clients, a 303 to
+// the payment page for a browser's form post.
+func (s *Server) handleSwitchTier() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, err := s.sessionAccount(r)
+		var req planRequest
+		if err == nil {
+			req, err = decode[planRequest](w, r)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if req.Plan == store.PlanStarter {
+			if err := s.Store.SetPlan(r.Context(), a.ID, store.PlanStarter, nil, nil); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+			if a.Plan != store.PlanStarter {
+				s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
+			}
+			if wantsHTML(r) {
+				http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
+				return
+			}
+			writeJSON(w, http.StatusOK, switchTierResponse{Status: "switched", Plan: store.PlanStarter})
+			return
+		}
+		u, err := s.checkoutURL(r, a, req.Plan)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if wantsHTML(r) {
+			http.Redirect(w, r, u, http.StatusSeeOther)
+			return
+		}
+		writeJSON(w, http.StatusOK, urlResponse{URL: u})
+	})
+}
+
+// planChangeDetail is the audit detail of a plan change.
+func planChangeDetail(source, from, to string, paidUntil *time.Time) string {
+	d := fmt.Sprintf("%s: %s -> %s", source, from, to)
+	if paidUntil != nil {
+		d += ", paid_until " + paidUntil.UTC().Format(time.RFC3339)
+	}
+	return d
+}
+
+// Billing event types the webhook acts on.
+const (
+	eventActivated = "subscription.activated"
+	eventRenewed   = "subscription.renewed"
+	eventCanceled  = "subscription.canceled"
+)
+
+type webhookEvent struct {
+	ID   string          `json:"id"`
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+type webhookData struct {
+	Email     string `json:"email"`
+	Plan      string `json:"plan"`
+	PaidUntil string `json:"paid_until"`
+}
+
+type webhookResponse struct {
+	Status string `json:"status"` // applied, duplicate, ignored, unknown_account
+}
+
+var errBillingNotConfigured = newError(http.StatusServiceUnavailable, "billing_not_configured",
+	"billing webhooks are disabled: this server has no -billing-secret, and it never accepts unsigned events")
+
+// handleWebhook applies a signed billing event once. The body is read
+// whole (bounded), its signature checked, and only then parsed.
+func (s *Server) handleWebhook() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.BillingSecret == "" {
+			s.writeError(w, r, errBillingNotConfigured)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBytes))
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := s.verifyWebhook(r, body); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		ev, err := parseWebhookEvent(body)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		res, err := s.Store.ApplyPaymentEvent(r.Context(), ev)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		log := s.Logger.With("event_id", ev.ID, "event_type", ev.Type, "outcome", res.Outcome)
+		switch res.Outcome {
+		case store.PaymentApplied:
+			log.Info("billing event applied", "account_id", res.AccountID, "from", res.OldPlan, "to", res.NewPlan)
+			s.audit(r.Context(), r, store.AuditPlanChanged, res.AccountID, planChangeDetail("webhook "+ev.ID, res.OldPlan, res.NewPlan, ev.Change.PaidUntil))
+		case store.PaymentIgnored:
+			log.Warn("billing event of an unknown type ignored")
+		case store.PaymentUnknownAccount:
+			log.Warn("billing event for an email with no account ignored")
+		default:
+			log.Info("billing event already processed; nothing changed")
+		}
+		writeJSON(w, http.StatusOK, webhookResponse{Status: res.Outcome})
+	})
+}
+
+func (s *Server) verifyWebhook(r *http.Request, body []byte) error {
+	err := webhooksig.Verify(r.Header.Get(webhooksig.HeaderName), []byte(s.BillingSecret), body, s.Store.Now())
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, webhooksig.ErrStale):
+		return newError(http.StatusUnauthorized, "stale_signature", "%s; check the sender's clock", err.Error())
+	case errors.Is(err, webhooksig.ErrMalformed), errors.Is(err, webhooksig.ErrMismatch):
+		return newError(http.StatusUnauthorized, "invalid_signature", "%s", err.Error())
+	default:
+		return err
+	}
+}
+
+// maxEventIDLen bounds an event id (providers use ~30 characters).
+const maxEventIDLen = 255
+
+// parseWebhookEvent turns a verified body into the change it asks for.
+// A known type with bad data is a 400: the sender has a bug to see.
+func parseWebhookEvent(body []byte) (store.PaymentEvent, error) {
+	var raw webhookEvent
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return store.PaymentEvent{}, jsonDecodeError(err)
+	}
+	if err := required("id", raw.ID); err != nil {
+		return store.PaymentEvent{}, err
+	}
+	if len(raw.ID) > maxEventIDLen {
+		return store.PaymentEvent{}, badRequest("field \"id\" is longer than %d bytes", maxEventIDLen)
+	}
+	if err := required("type", raw.Type); err != nil {
+		return store.PaymentEvent{}, err
+	}
+	ev := store.PaymentEvent{ID: raw.ID, Type: raw.Type}
+	if raw.Type != eventActivated && raw.Type != eventRenewed && raw.Type != eventCanceled {
+		return ev, nil // recorded and ignored
+	}
+	var data webhookData
+	if len(raw.Data) == 0 || json.Unmarshal(raw.Data, &data) != nil {
+		return ev, badRequest("field \"data\" must be an object")
+	}
+	if err := required("data.email", data.Email); err != nil {
+		return ev, err
+	}
+	ev.Email = data.Email
+	switch raw.Type {
+	case eventCanceled:
+		ev.Change = &store.PlanChange{Plan: store.PlanStarter}
+		return ev, nil
+	case eventActivated:
+		if data.Plan != store.PlanPro && data.Plan != store.PlanEnterprise {
+			return ev, badRequest("field \"data.plan\" must be pro or enterprise")
+		}
+	}
+	until, err := parseTime("data.paid_until", data.PaidUntil)
+	if err != nil {
+		return ev, err
+	}
+	ev.Change = &store.PlanChange{PaidUntil: &until}
+	if raw.Type == eventActivated {
+		ev.Change.Plan = data.Plan
+	}
+	return ev, nil
+}
+
+// parseTime parses a required RFC 3339 field.
+func parseTime(field, value string) (time.Time, error) {
+	if err := required(field, value); err != nil {
+		return time.Time{}, err
+	}
+	t, err := time.Parse(time.RFC3339, value)
+	if err != nil {
+		return time.Time{}, badRequest("field %q must be an RFC 3339 time like 2026-12-31T23:59:59Z", field)
+	}
+	return t.UTC(), nil
+}

@@ -1,0 +1,170 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Product is a paid plan offered at a price; the checkout provider sells it.
+type Product struct {
+	ID         int64
+	Name       string
+	Plan       string // pro or enterprise
+	PriceCents int64
+	Currency   string // ISO 4217, e.g. EUR
+	Interval   string // month or year
+	CreatedAt  time.Time
+}
+
+// CreateProduct stores a product and returns its id. Validation is the
+// caller's; the table's CHECKs are the last line.
+func (s *Store) CreateProduct(ctx context.Context, p Product) (int64, error) {
+	res, err := s.write.ExecContext(ctx,
+		`INSERT INTO products (name, plan, price_cents, currency, interval, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		p.Name, p.Plan, p.PriceCents, p.Currency, p.Interval, unix(s.now()))
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// ProductForPlan returns the newest product of plan, or ErrNotFound.
+func (s *Store) ProductForPlan(ctx context.Context, plan string) (*Product, error) {
+	var p Product
+	var created int64
+	err := s.read.QueryRowContext(ctx,
+		`SELECT id, name, plan, price_cents, currency, interval, created_at FROM products WHERE plan = ? ORDER BY id DESC LIMIT 1`, plan).
+		Scan(&p.ID, &p.Name, &p.Plan, &p.PriceCents, &p.Currency, &p.Interval, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.CreatedAt = time.Unix(created, 0).UTC()
+	return &p, nil
+}
+
+// PlanChange is what a payment event does to an account.
+type PlanChange struct {
+	Plan      string     // the new plan; "" keeps the current one
+	PaidUntil *time.Time // the new paid_until; nil clears it
+}
+
+// PaymentEvent is one verified billing event. Change nil records the event
+// without acting on it (a type this version does not handle).
+type PaymentEvent struct {
+	ID     string
+	Type   string
+	Email  string
+	Change *PlanChange
+}
+
+// Outcomes of ApplyPaymentEvent.
+const (
+	PaymentApplied        = "applied"
+	PaymentDuplicate      = "duplicate"       // this event id was seen before; nothing changed
+	PaymentIgnored        = "ignored"         // Change was nil
+	PaymentUnknownAccount = "unknown_account" // no account has the email
+)
+
+// PaymentResult says what ApplyPaymentEvent did.
+type PaymentResult struct {
+	Outcome   string
+	AccountID int64  // when applied
+	OldPlan   string // when applied
+	NewPlan   string // when applied
+}
+
+// ApplyPaymentEvent records the event id and applies its change in one
+// transaction. The id is inserted first, with INSERT OR IGNORE: of any
+// number of concurrent deliveries of one event exactly one inserts it and
+// applies the change; the others see a duplicate. Every event is recorded,
+// also an ignored one, so an id means the same thing forever.
+func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (PaymentResult, error) {
+	defer s.auth.invalidate() // the event may change a plan the auth cache holds
+	var result PaymentResult
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		result = PaymentResult{}
+		var account *Account
+		var err error
+		switch {
+		case ev.Change == nil:
+			result.Outcome = PaymentIgnored
+		default:
+			account, err = scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = ?`, strings.TrimSpace(ev.Email)))
+			switch {
+			case errors.Is(err, ErrNotFound):
+				result.Outcome = PaymentUnknownAccount
+			case err != nil:
+				return err
+			default:
+				result.Outcome = PaymentApplied
+			}
+		}
+		res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO webhook_events (id, type, outcome, received_at) VALUES (?, ?, ?, ?)`,
+			ev.ID, ev.Type, result.Outcome, unix(s.now()))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			result = PaymentResult{Outcome: PaymentDuplicate}
+			return nil
+		}
+		if result.Outcome != PaymentApplied {
+			return nil
+		}
+		plan := account.Plan
+		if ev.Change.Plan != "" {
+			plan = ev.Change.Plan
+		}
+		var paid, usageCap any
+		if ev.Change.PaidUntil != nil {
+			paid = unix(*ev.Change.PaidUntil)
+		}
+		if plan == PlanEnterprise && account.UsageCap != nil {
+			usageCap = *account.UsageCap // an admin's cap survives renewals
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET plan = ?, paid_until = ?, usage_cap = ? WHERE id = ?`,
+			plan, paid, usageCap, account.ID); err != nil {
+			return err
+		}
+		result.AccountID, result.OldPlan, result.NewPlan = account.ID, account.Plan, plan
+		return nil
+	})
+	return result, err
+}
+
+// AccountUsage is an account with its metered calls this month.
+type AccountUsage struct {
+	Account
+	Usage int
+}
+
+// Accounts lists accounts by id, at most limit from offset, each with its
+// usage in the current period.
+func (s *Store) Accounts(ctx context.Context, limit, offset int) ([]AccountUsage, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT coalesce(u.count, 0), `+accountColumnsOf("a")+` FROM accounts a
+		 LEFT JOIN usage u ON u.account_id = a.id AND u.period = ?
+		 ORDER BY a.id LIMIT ? OFFSET ?`, Period(s.now()), limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AccountUsage
+	for rows.Next() {
+		var used int
+		a, err := scanAccount(rows, &used)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, AccountUsage{Account: *a, Usage: used})
+	}
+	return out, rows.Err()
+}
