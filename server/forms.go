@@ -1,7 +1,6 @@
 package server
 
 import (
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,8 +10,7 @@ import (
 // that accepts HTML. curl -d sends the same Content-Type but accepts */*, so
 // scripts keep getting JSON from the same routes.
 func wantsHTML(r *http.Request) bool {
-	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return mediaType == "application/x-www-form-urlencoded" && strings.Contains(r.Header.Get("Accept"), "text/html")
+	return mediaType(r.Header.Get("Content-Type")) == "application/x-www-form-urlencoded" && strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
 // formError answers a failed request. A browser gets the form's page again

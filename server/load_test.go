@@ -124,14 +124,25 @@ func TestLoadMeteredVsBare(t *testing.T) {
 
 	drive(t, bare.URL, "", clients, time.Second) // warm up both
 	drive(t, metered.URL+"/api/v1/base64", key, clients, time.Second)
-	b := drive(t, bare.URL, "", clients, d)
-	m := drive(t, metered.URL+"/api/v1/base64", key, clients, d)
-	a, _ := e.store.AccountByEmail(t.Context(), "load@example.com")
-	if got := e.usage(a.ID); got < m.requests {
-		t.Fatalf("usage %d is below the %d acknowledged calls", got, m.requests)
+	// Interleaved rounds, so a burst of other work on the machine hits both
+	// sides alike; the median ratio is the figure.
+	rounds := envInt("SECUTIL_LOAD_ROUNDS", 3)
+	var ratios []float64
+	acknowledged := 0
+	for round := 1; round <= rounds; round++ {
+		b := drive(t, bare.URL, "", clients, d)
+		m := drive(t, metered.URL+"/api/v1/base64", key, clients, d)
+		acknowledged += m.requests
+		ratios = append(ratios, m.perSec/b.perSec)
+		fmt.Printf("round %d\n  bare    %v\n  metered %v\n  ratio   %.2f\n", round, b, m, m.perSec/b.perSec)
 	}
-	ratio := m.perSec / b.perSec
-	fmt.Printf("clients %d, %v each\nbare    %v\nmetered %v\nratio   %.2f (metered / bare)\n", clients, d, b, m, ratio)
+	a, _ := e.store.AccountByEmail(t.Context(), "load@example.com")
+	if got := e.usage(a.ID); got < acknowledged {
+		t.Fatalf("usage %d is below the %d acknowledged calls", got, acknowledged)
+	}
+	slices.Sort(ratios)
+	ratio := ratios[len(ratios)/2]
+	fmt.Printf("clients %d, %d rounds of %v each: median ratio %.2f (metered / bare)\n", clients, rounds, d, ratio)
 	if min := 0.7; ratio < min {
 		t.Errorf("metered throughput is %.2f of bare, want ≥ %.2f", ratio, min)
 	}

@@ -58,7 +58,7 @@ type chargeResult struct {
 const maxBatch = 512
 
 // gatherWindow is how long the meter collects charges before committing.
-const gatherWindow = 200 * time.Microsecond
+const gatherWindow = 300 * time.Microsecond
 
 func startMeter(ctx context.Context, s *Store) (*meter, error) {
 	m := &meter{
