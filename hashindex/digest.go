@@ -6,9 +6,10 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/binary"
-	"unicode/utf16"
 
 	"golang.org/x/crypto/md4"
+
+	"secutil/tools/hashgen"
 )
 
 // Algorithms is the default set of unsalted digests the index holds.
@@ -29,7 +30,7 @@ var algorithmList = []*algorithm{
 	{name: "sha1", table: "sha1", size: sha1.Size, sum: func(w []byte) []byte { d := sha1.Sum(w); return d[:] }},
 	{name: "sha256", size: sha256.Size, sum: func(w []byte) []byte { d := sha256.Sum256(w); return d[:] }},
 	{name: "sha512", table: "sha512", size: sha512.Size, sum: func(w []byte) []byte { d := sha512.Sum512(w); return d[:] }},
-	{name: "ntlm", table: "ntlm", size: md4.Size, sum: ntlm},
+	{name: "ntlm", table: "ntlm", size: md4.Size, sum: hashgen.NTLM},
 }
 
 var algorithmsByName = func() map[string]*algorithm {
@@ -39,18 +40,6 @@ var algorithmsByName = func() map[string]*algorithm {
 	}
 	return m
 }()
-
-// ntlm is MD4 over the UTF-16LE encoding of the word (invalid UTF-8 becomes U+FFFD).
-func ntlm(word []byte) []byte {
-	units := utf16.Encode([]rune(string(word)))
-	buf := make([]byte, 2*len(units))
-	for i, u := range units {
-		binary.LittleEndian.PutUint16(buf[2*i:], u)
-	}
-	h := md4.New()
-	h.Write(buf)
-	return h.Sum(nil)
-}
 
 // prefixKey is the index key of a digest: its first 8 bytes as a big-endian signed integer,
 // which SQLite stores in at most 8 bytes and compares natively.

@@ -27,30 +27,20 @@ type cryptoResponse struct {
 	Result string `json:"result"`
 }
 
-// handleSecureEncrypt seals text under a password-derived key (argon2id →
-// XChaCha20-Poly1305; the envelope is described in docs/ENVELOPE.md).
-func (s *Server) handleSecureEncrypt(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	req, err := decode[cryptoRequest](w, r)
-	if err != nil {
-		return nil, err
+// handleCrypto serves /secure_encrypt and /secure_decrypt: argon2id →
+// XChaCha20-Poly1305, the envelope described in docs/ENVELOPE.md.
+func handleCrypto(op func(ctx context.Context, text, password string) (string, error), failed string) utility {
+	return func(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+		req, err := decode[cryptoRequest](w, r)
+		if err != nil {
+			return nil, err
+		}
+		out, err := op(r.Context(), req.Text, req.Password)
+		if err != nil {
+			return nil, cryptoError(err, failed)
+		}
+		return cryptoResponse{Result: out}, nil
 	}
-	out, err := s.Crypto.Encrypt(r.Context(), req.Text, req.Password)
-	if err != nil {
-		return nil, cryptoError(err, "encryption failed")
-	}
-	return cryptoResponse{Result: out}, nil
-}
-
-func (s *Server) handleSecureDecrypt(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	req, err := decode[cryptoRequest](w, r)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.Crypto.Decrypt(r.Context(), req.Text, req.Password)
-	if err != nil {
-		return nil, cryptoError(err, "decryption failed")
-	}
-	return cryptoResponse{Result: out}, nil
 }
 
 // cryptoError maps the engine's errors to SPEC's 400s; a wrong password and

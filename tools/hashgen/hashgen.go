@@ -77,7 +77,7 @@ var algorithms = []algorithm{
 	{name: "blake2s_256", digest: func(b []byte) []byte { s := blake2s.Sum256(b); return s[:] }},
 	{name: "ripemd160", digest: fromHash(ripemd160.New)},
 	{name: "md4", digest: fromHash(md4.New)},
-	{name: "ntlm", digest: ntlm},
+	{name: "ntlm", digest: NTLM},
 	{name: "crc32", digest: func(b []byte) []byte { return binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(b)) }},
 	{name: "bcrypt", salted: bcryptHash},
 	{name: "argon2id", salted: argon2idHash},
@@ -147,8 +147,9 @@ func Generate(name, plaintext string) (canonical, encoded string, err error) {
 	return a.name, encoded, err
 }
 
-// ntlm is MD4 over the UTF-16LE encoding of the password.
-func ntlm(b []byte) []byte {
+// NTLM is MD4 over the UTF-16LE encoding of the password (invalid UTF-8
+// becomes U+FFFD), the hash Windows stores.
+func NTLM(b []byte) []byte {
 	units := utf16.Encode([]rune(string(b)))
 	le := make([]byte, 2*len(units))
 	for i, u := range units {
