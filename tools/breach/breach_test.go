@@ -388,3 +388,9 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestOpenFileDirectory(t *testing.T) {
+	if _, err := breach.OpenFile(t.TempDir(), breach.KindSHA1); err == nil {
+		t.Fatal("directory: got nil error")
+	}
+}

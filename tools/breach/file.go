@@ -55,6 +55,10 @@ func OpenFile(path string, kind Kind) (*File, error) {
 	if err == nil {
 		_, _, err = f.parseLine(line)
 	}
+	if err != nil && err != io.EOF && !errors.Is(err, ErrMalformed) {
+		osf.Close()
+		return nil, err // an I/O error, e.g. the path is a directory
+	}
 	if err != nil {
 		osf.Close()
 		return nil, fmt.Errorf("breach: %s is not a Pwned Passwords %s file: each line must be %d hex digits, ':' and a count (e.g. %s:42), sorted by hash",
