@@ -394,3 +394,33 @@ func TestOpenFileDirectory(t *testing.T) {
 		t.Fatal("directory: got nil error")
 	}
 }
+
+// FuzzCorruptFile overwrites part of a valid file with arbitrary bytes:
+// lookups may fail or miss, but must not panic or loop.
+func FuzzCorruptFile(f *testing.F) {
+	f.Add(uint64(1), uint16(3000), []byte("garbage\n"), "5BAA6")
+	f.Add(uint64(2), uint16(10), []byte(":\r\n\n\n"), "00000")
+	f.Add(uint64(3), uint16(60000), []byte(strings.Repeat("A", 300)), "FFFFF")
+	f.Fuzz(func(t *testing.T, seed uint64, pos uint16, garbage []byte, prefix string) {
+		lines := randomLines(rand.New(rand.NewPCG(seed, 0)), 400, breach.KindSHA1)
+		path := writeFile(t, lines, "\n", true)
+		data, _ := os.ReadFile(path)
+		at := min(int(pos), len(data))
+		data = append(data[:at], append(garbage, data[min(at+len(garbage), len(data)):]...)...)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		file, err := breach.OpenFile(path, breach.KindSHA1)
+		if err != nil {
+			return
+		}
+		defer file.Close()
+		for _, l := range lines[:20] {
+			file.Count(mustHex(t, l.hash))
+		}
+		file.Count(breach.SHA1(prefix))
+		if entries, err := file.Range(prefix); err == nil && len(entries) > breach.MaxRangeEntries {
+			t.Fatalf("%d entries exceed the bound", len(entries))
+		}
+	})
+}
