@@ -1,0 +1,163 @@
+// Package breach answers "has this password appeared in a breach?" offline:
+// from a Pwned Passwords download (HEX:COUNT lines sorted by hash, searched
+// in place by binary search over byte offsets, memory independent of the
+// file size) or from an embedded word list.
+package breach
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf16"
+
+	"golang.org/x/crypto/md4"
+)
+
+// Kind is the hash a breach source is keyed by. (The constants are KindSHA1
+// and KindNTLM because SHA1 and NTLM name the hash functions.)
+type Kind int
+
+const (
+	KindSHA1 Kind = iota // 20-byte SHA-1 of the UTF-8 password
+	KindNTLM             // 16-byte MD4 of the UTF-16LE password
+)
+
+// DigestLen is the digest length in bytes for the kind.
+func (k Kind) DigestLen() int {
+	if k == KindNTLM {
+		return 16
+	}
+	return 20
+}
+
+// hexLen is the number of hex digits of the kind's digest.
+func (k Kind) hexLen() int { return 2 * k.DigestLen() }
+
+func (k Kind) String() string {
+	if k == KindNTLM {
+		return "NTLM"
+	}
+	return "SHA-1"
+}
+
+// PrefixLen is the number of hex digits in a range query (Pwned Passwords range API semantics).
+const PrefixLen = 5
+
+// MaxRangeEntries bounds the entries a Range call returns. The real Pwned
+// Passwords corpus holds about a thousand hashes per 5-hex prefix, so this is
+// far above any honest file; a larger range yields ErrRangeTooLarge.
+const MaxRangeEntries = 10000
+
+// MaxPasswordBytes bounds the password accepted by ParseQuery.
+const MaxPasswordBytes = 1024
+
+var (
+	ErrRangeTooLarge = fmt.Errorf("breach: range holds more than %d entries", MaxRangeEntries)
+	ErrDigestLength  = errors.New("breach: digest length does not match the source's hash kind")
+	ErrBadPrefix     = fmt.Errorf("breach: prefix must be exactly %d hex digits", PrefixLen)
+	ErrQueryFields   = errors.New("breach: give exactly one of password, sha1, ntlm or prefix")
+	ErrBadSHA1       = errors.New("breach: sha1 must be exactly 40 hex digits")
+	ErrBadNTLM       = errors.New("breach: ntlm must be exactly 32 hex digits")
+	ErrLongPassword  = fmt.Errorf("breach: password longer than %d bytes", MaxPasswordBytes)
+)
+
+// RangeEntry is one hash of a range: the hex digits after the prefix (upper-case) and its count.
+type RangeEntry struct {
+	Suffix string `json:"suffix"`
+	Count  int64  `json:"count"`
+}
+
+// SHA1 returns the SHA-1 digest of the password's UTF-8 bytes.
+func SHA1(password string) []byte {
+	sum := sha1.Sum([]byte(password))
+	return sum[:]
+}
+
+// NTLM returns the NT hash: MD4 of the password encoded as UTF-16LE.
+func NTLM(password string) []byte {
+	units := utf16.Encode([]rune(password))
+	buf := make([]byte, 2*len(units))
+	for i, u := range units {
+		buf[2*i] = byte(u)
+		buf[2*i+1] = byte(u >> 8)
+	}
+	h := md4.New()
+	h.Write(buf)
+	return h.Sum(nil)
+}
+
+// Query is a parsed /data_breach request: either a full digest of Kind or a range Prefix.
+type Query struct {
+	Digest []byte
+	Prefix string // upper-case, PrefixLen hex digits; set only for range queries
+	Kind   Kind
+}
+
+// ParseQuery validates a request carrying exactly one of a password (hashed
+// with SHA-1), a SHA-1 hex digest, an NTLM hex digest or a 5-hex range prefix
+// (a SHA-1 range). Empty strings count as absent.
+func ParseQuery(password, sha1hex, ntlmhex, prefix string) (Query, error) {
+	set := 0
+	for _, s := range []string{password, sha1hex, ntlmhex, prefix} {
+		if s != "" {
+			set++
+		}
+	}
+	if set != 1 {
+		return Query{}, ErrQueryFields
+	}
+	switch {
+	case password != "":
+		if len(password) > MaxPasswordBytes {
+			return Query{}, ErrLongPassword
+		}
+		return Query{Digest: SHA1(password), Kind: KindSHA1}, nil
+	case sha1hex != "":
+		d, ok := decodeHex(sha1hex, KindSHA1.hexLen())
+		if !ok {
+			return Query{}, ErrBadSHA1
+		}
+		return Query{Digest: d, Kind: KindSHA1}, nil
+	case ntlmhex != "":
+		d, ok := decodeHex(ntlmhex, KindNTLM.hexLen())
+		if !ok {
+			return Query{}, ErrBadNTLM
+		}
+		return Query{Digest: d, Kind: KindNTLM}, nil
+	default:
+		p, err := normalizePrefix(prefix)
+		if err != nil {
+			return Query{}, err
+		}
+		return Query{Prefix: p, Kind: KindSHA1}, nil
+	}
+}
+
+func decodeHex(s string, digits int) ([]byte, bool) {
+	if len(s) != digits {
+		return nil, false
+	}
+	d, err := hex.DecodeString(s)
+	return d, err == nil
+}
+
+// normalizePrefix checks a range prefix and returns it upper-cased.
+func normalizePrefix(prefix string) (string, error) {
+	if len(prefix) != PrefixLen {
+		return "", ErrBadPrefix
+	}
+	for i := 0; i < len(prefix); i++ {
+		if !isHex(prefix[i]) {
+			return "", ErrBadPrefix
+		}
+	}
+	return strings.ToUpper(prefix), nil
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func upperHex(digest []byte) string { return strings.ToUpper(hex.EncodeToString(digest)) }

@@ -1,0 +1,77 @@
+package breach
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Source is what the /data_breach handler queries.
+type Source interface {
+	Name() string
+	// Count reports whether the digest is known and how often it was seen (0 = unknown).
+	Count(digest []byte) (int64, bool, error)
+	// Range lists every hash starting with the 5-hex prefix.
+	Range(prefix string) ([]RangeEntry, error)
+	Kind() Kind
+}
+
+type fileSource struct{ f *File }
+
+// NewFileSource serves a Pwned Passwords file.
+func NewFileSource(f *File) Source { return fileSource{f} }
+
+func (s fileSource) Name() string                              { return "pwned-passwords file" }
+func (s fileSource) Count(digest []byte) (int64, bool, error)  { return s.f.Count(digest) }
+func (s fileSource) Range(prefix string) ([]RangeEntry, error) { return s.f.Range(prefix) }
+func (s fileSource) Kind() Kind                                { return s.f.Kind() }
+
+// listSource holds the sorted upper-hex digests of a word list; upper-hex
+// order equals byte order, so plain string search works.
+type listSource struct {
+	name   string
+	kind   Kind
+	hashes []string
+}
+
+// NewListSource hashes the words once with the kind's hash and serves them.
+// The list carries no counts: a found digest reports count 0 (unknown).
+func NewListSource(name string, words []string, kind Kind) Source {
+	hashes := make([]string, 0, len(words))
+	for _, w := range words {
+		if kind == KindNTLM {
+			hashes = append(hashes, upperHex(NTLM(w)))
+		} else {
+			hashes = append(hashes, upperHex(SHA1(w)))
+		}
+	}
+	sort.Strings(hashes)
+	return &listSource{name: name, kind: kind, hashes: slices.Compact(hashes)}
+}
+
+func (s *listSource) Name() string { return s.name }
+func (s *listSource) Kind() Kind   { return s.kind }
+
+func (s *listSource) Count(digest []byte) (int64, bool, error) {
+	if len(digest) != s.kind.DigestLen() {
+		return 0, false, ErrDigestLength
+	}
+	h := upperHex(digest)
+	i := sort.SearchStrings(s.hashes, h)
+	return 0, i < len(s.hashes) && s.hashes[i] == h, nil
+}
+
+func (s *listSource) Range(prefix string) ([]RangeEntry, error) {
+	p, err := normalizePrefix(prefix)
+	if err != nil {
+		return nil, err
+	}
+	entries := []RangeEntry{}
+	for i := sort.SearchStrings(s.hashes, p); i < len(s.hashes) && strings.HasPrefix(s.hashes[i], p); i++ {
+		if len(entries) == MaxRangeEntries {
+			return nil, ErrRangeTooLarge
+		}
+		entries = append(entries, RangeEntry{Suffix: s.hashes[i][PrefixLen:]})
+	}
+	return entries, nil
+}
