@@ -10,9 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf16"
 
-	"golang.org/x/crypto/md4"
+	"secutil/tools/hashgen"
 )
 
 // Kind is the hash a breach source is keyed by. (The constants are KindSHA1
@@ -76,17 +75,7 @@ func SHA1(password string) []byte {
 }
 
 // NTLM returns the NT hash: MD4 of the password encoded as UTF-16LE.
-func NTLM(password string) []byte {
-	units := utf16.Encode([]rune(password))
-	buf := make([]byte, 2*len(units))
-	for i, u := range units {
-		buf[2*i] = byte(u)
-		buf[2*i+1] = byte(u >> 8)
-	}
-	h := md4.New()
-	h.Write(buf)
-	return h.Sum(nil)
-}
+func NTLM(password string) []byte { return hashgen.NTLM([]byte(password)) }
 
 // Query is a parsed /data_breach request: either a full digest of Kind or a range Prefix.
 type Query struct {
