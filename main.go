@@ -28,6 +28,7 @@ import (
 	"secutil/mailer"
 	"secutil/server"
 	"secutil/store"
+	"secutil/tools/breach"
 	"secutil/tools/geo"
 	"secutil/tools/passhash"
 	"secutil/tools/passpolicy"
@@ -129,6 +130,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 type serveConfig struct {
 	addr, db, smtpURL, tlsCert, tlsKey, logFormat, serverKey string
 	hashDB, hashUpstream                                     string
+	breachFile, breachFileNTLM                               string
 	geo                                                      geo.Config
 	adminToken, billingSecret, checkoutURL                   string
 }
@@ -151,6 +153,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.geo.ASNPath, "geoip-asn", "", "MaxMind-format ASN database (.mmdb): asn and org")
 	fs.StringVar(&c.geo.ISPPath, "geoip-isp", "", "MaxMind-format ISP database (.mmdb): isp")
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
+	fs.StringVar(&c.breachFile, "breach-file", "", "Pwned Passwords SHA-1 file (HASH:COUNT lines sorted by hash) for /data_breach; see docs/BREACH.md (default: the embedded common-password list)")
+	fs.StringVar(&c.breachFileNTLM, "breach-file-ntlm", "", "Pwned Passwords NTLM file, for /data_breach {\"ntlm\"} queries")
 	fs.StringVar(&c.hashUpstream, "hash-upstream", "", "base URL of another secutil whose /api/v1/hash_lookup_site is asked for local misses")
 	fs.StringVar(&c.adminToken, "admin-token", "", "token that opens /boss/* as \"Authorization: Bearer <token>\" (default: admin accounts' sessions only; prefer SECUTIL_ADMIN_TOKEN)")
 	fs.StringVar(&c.billingSecret, "billing-secret", "", "HMAC secret of the billing webhook (default: webhook disabled; prefer SECUTIL_BILLING_SECRET)")
@@ -194,6 +198,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer locator.Close()
+	breachSHA1, breachNTLM, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM)
+	if err != nil {
+		return err
+	}
+	defer closeBreach()
 	go reloadOnHangup(ctx, locator, logger)
 
 	st, err := store.Open(ctx, c.db)
@@ -222,6 +231,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Geo:           locator,
 		Hashes:        hashes,
 		HashUpstream:  upstream,
+		Breach:        breachSHA1,
+		BreachNTLM:    breachNTLM,
 		AdminToken:    c.adminToken,
 		BillingSecret: c.billingSecret,
 		Checkout:      checkout,
@@ -335,6 +346,37 @@ func importWordlist(ctx context.Context, args []string, getenv func(string) stri
 	fmt.Fprintf(stdout, "imported %d words (%d new, %d skipped) as %d index entries in %s\n",
 		stats.Words, stats.NewWords, stats.Skipped, stats.Entries, stats.Duration.Round(time.Millisecond))
 	return nil
+}
+
+// openBreachSources opens the Pwned Passwords files given; without a SHA-1
+// file, the embedded common-password list answers (with count 0: unknown).
+func openBreachSources(sha1Path, ntlmPath string) (sha1, ntlm breach.Source, closeAll func(), err error) {
+	var files []*breach.File
+	closeAll = func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	open := func(path string, kind breach.Kind) (breach.Source, error) {
+		f, err := breach.OpenFile(path, kind)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+		return breach.NewFileSource(f), nil
+	}
+	if sha1Path == "" {
+		sha1 = breach.NewListSource("embedded common-password list", commonPasswords(), breach.KindSHA1)
+	} else if sha1, err = open(sha1Path, breach.KindSHA1); err != nil {
+		return nil, nil, closeAll, fmt.Errorf("-breach-file: %w", err)
+	}
+	if ntlmPath != "" {
+		if ntlm, err = open(ntlmPath, breach.KindNTLM); err != nil {
+			closeAll()
+			return nil, nil, closeAll, fmt.Errorf("-breach-file-ntlm: %w", err)
+		}
+	}
+	return sha1, ntlm, closeAll, nil
 }
 
 // reloadOnHangup reopens the GeoIP databases on SIGHUP, after an operator

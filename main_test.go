@@ -135,6 +135,7 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		{"secutil", "serve", "-server-key", "abcd"},
 		{"secutil", "serve", "-hash-upstream", "not a url"},
 		{"secutil", "serve", "-geoip-city", "/no/such/file.mmdb"},
+		{"secutil", "serve", "-breach-file", "/no/such/pwned.txt"},
 	} {
 		dir := t.TempDir()
 		db := filepath.Join(dir, "never.db")

@@ -17,6 +17,7 @@ import (
 	"secutil/hashindex"
 	"secutil/server"
 	"secutil/store"
+	"secutil/tools/breach"
 	"secutil/tools/geo"
 	"secutil/tools/geo/geotest"
 	"secutil/tools/passhash"
@@ -126,6 +127,7 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 		ServerKey:        testServerKey,
 		Geo:              locator,
 		Hashes:           hashes,
+		Breach:           breach.NewListSource("test list", seedWords, breach.KindSHA1),
 	}
 	for _, f := range tweak {
 		f(&deps)

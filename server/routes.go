@@ -36,6 +36,7 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/secure_encrypt", s.metered(handleCrypto(s.Crypto.Encrypt, "encryption failed"), false)},
 		{"/secure_decrypt", s.metered(handleCrypto(s.Crypto.Decrypt, "decryption failed"), false)},
 		{"/ip_info", s.metered(s.handleIPInfo, false)},
+		{"/data_breach", s.metered(s.handleDataBreach, false)},
 		{"/hash_generator", s.metered(handleHashGenerator, false)},
 		{"/hash_lookup", s.metered(s.handleHashLookup, false)},
 		{"/hash_lookup_site", s.handleHashLookupSite()},
@@ -64,6 +65,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// the session cookie as well as an API key, and count toward usage.
 	mux.Handle("POST /ip_info", s.metered(s.handleIPInfo, true))
 	mux.Handle("POST /hash_generator", s.metered(handleHashGenerator, true))
+	mux.Handle("POST /data_breach", s.metered(s.handleDataBreach, true))
 
 	// Web pages (templates/ and static/ in package web).
 	mux.Handle("GET /{$}", s.handlePage("home"))

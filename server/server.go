@@ -12,6 +12,7 @@ import (
 	"secutil/hashindex"
 	"secutil/mailer"
 	"secutil/store"
+	"secutil/tools/breach"
 	"secutil/tools/geo"
 	"secutil/tools/passhash"
 	"secutil/tools/pbe"
@@ -43,6 +44,11 @@ type Deps struct {
 	Hashes *hashindex.Index
 	// HashUpstream, when set, is asked for hashes the local index misses.
 	HashUpstream *hashindex.Upstream
+	// Breach answers /data_breach for passwords, SHA-1 hashes and prefixes:
+	// a Pwned Passwords file, or else the embedded common-password list.
+	Breach breach.Source
+	// BreachNTLM, when set, answers NTLM queries (-breach-file-ntlm).
+	BreachNTLM breach.Source
 	// Geo answers /ip_info; nil means no database configured.
 	Geo *geo.Locator
 	// Crypto runs /secure_encrypt and /secure_decrypt; nil means

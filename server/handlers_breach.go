@@ -1,0 +1,73 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"secutil/tools/breach"
+)
+
+// breachRequest is DESIGN §5's /data_breach body: exactly one of a
+// password, its SHA-1, its NTLM hash, or a 5-hex SHA-1 prefix for a
+// Pwned-Passwords-style range query.
+type breachRequest struct {
+	Password string `json:"password"`
+	SHA1     string `json:"sha1"`
+	NTLM     string `json:"ntlm"`
+	Prefix   string `json:"prefix"`
+}
+
+type breachResponse struct {
+	Breached bool   `json:"breached"`
+	Count    int64  `json:"count"` // 0 with breached true: listed, count unknown
+	Source   string `json:"source"`
+}
+
+type breachRangeResponse struct {
+	Suffixes []breach.RangeEntry `json:"suffixes"`
+	Source   string              `json:"source"`
+}
+
+func (s *Server) handleDataBreach(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+	req, err := decode[breachRequest](w, r)
+	if err != nil {
+		return nil, err
+	}
+	q, err := breach.ParseQuery(req.Password, strings.TrimSpace(req.SHA1), strings.TrimSpace(req.NTLM), strings.TrimSpace(req.Prefix))
+	if err != nil {
+		return nil, newError(http.StatusBadRequest, "invalid_request", "%s", strings.TrimPrefix(err.Error(), "breach: "))
+	}
+	source := s.Breach
+	if q.Kind == breach.KindNTLM {
+		source = s.BreachNTLM
+		if source == nil {
+			return nil, newError(http.StatusBadRequest, "ntlm_not_configured",
+				"NTLM lookups need the NTLM Pwned Passwords file: start secutil with -breach-file-ntlm")
+		}
+	}
+	if q.Prefix != "" {
+		entries, err := source.Range(q.Prefix)
+		if err != nil {
+			return nil, breachError(err)
+		}
+		if entries == nil {
+			entries = []breach.RangeEntry{}
+		}
+		return breachRangeResponse{Suffixes: entries, Source: source.Name()}, nil
+	}
+	count, found, err := source.Count(q.Digest)
+	if err != nil {
+		return nil, breachError(err)
+	}
+	return breachResponse{Breached: found, Count: count, Source: source.Name()}, nil
+}
+
+// breachError: an over-full range is the caller's problem; a damaged file
+// is the operator's, logged by writeError as an internal error.
+func breachError(err error) error {
+	if errors.Is(err, breach.ErrRangeTooLarge) {
+		return newError(http.StatusBadRequest, "range_too_large", "%s", strings.TrimPrefix(err.Error(), "breach: "))
+	}
+	return err
+}
