@@ -15,6 +15,7 @@ type format struct {
 	conf   float64
 	minLen int // length gate for structural rows
 	maxLen int
+	notHex bool // structural row that an all-hex input is better explained by a hex digest
 }
 
 // Character classes used by the patterns below.
@@ -432,22 +433,23 @@ type structuralRow struct {
 	mode           int
 	john           string
 	conf           float64
+	notHex         bool
 }
 
 // structuralRows have no literal prefix; the length gate keeps most inputs
 // from reaching their regexps.
 var structuralRows = []structuralRow{
-	{60, 400, `[^:]*::[^:]*:` + hx + `{48}:` + hx + `{48}:` + hx + `{16}`, "NetNTLMv1 / MSCHAPv2", 5500, "netntlm", 0.9},
-	{60, MaxInputBytes, `[^:]*::[^:]*:` + hx + `{16}:` + hx + `{32}:` + hx + `+`, "NetNTLMv2", 5600, "netntlmv2", 0.9},
-	{60, 300, hx + `{32}\*` + hx + `{12}\*` + hx + `{12}\*` + hx + `{2,64}`, "WPA-PMKID-PBKDF2 (legacy)", 16800, "wpapsk-pmk", 0.85},
-	{18, 60, `[^$:]{1,40}\$[0-9A-F]{16}`, "SAP CODVN B (BCODE)", 7700, "sapb", 0.7},
-	{42, 90, `[^$:]{1,40}\$[0-9A-F]{40}`, "SAP CODVN F/G (PASSCODE)", 7800, "sapg", 0.7},
-	{13, 13, c64 + `{13}`, "descrypt (DES Unix)", 1500, "descrypt", 0.5},
-	{43, 43, c64 + `{43}`, "Cisco-IOS type 4 (SHA256)", 5700, "", 0.45},
-	{32, 120, `n[A-Za-z0-9+/]{29}:[^:]+`, "Juniper NetScreen/SSG (ScreenOS)", 22, "md5ns", 0.6},
-	{16, 16, c64 + `{16}`, "Cisco-PIX MD5", 2400, "pix-md5", 0.3},
-	{18, 40, c64 + `{16}:[^:]{1,16}`, "Cisco-ASA MD5", 2410, "asa-md5", 0.3},
-	{4, 200, `(0[0-9]|1[0-5])(` + hx + hx + `)+`, "Cisco type 7 (reversible)", noMode, "", 0.2},
+	{60, 400, `[^:]*::[^:]*:` + hx + `{48}:` + hx + `{48}:` + hx + `{16}`, "NetNTLMv1 / MSCHAPv2", 5500, "netntlm", 0.9, false},
+	{60, MaxInputBytes, `[^:]*::[^:]*:` + hx + `{16}:` + hx + `{32}:` + hx + `+`, "NetNTLMv2", 5600, "netntlmv2", 0.9, false},
+	{60, 300, hx + `{32}\*` + hx + `{12}\*` + hx + `{12}\*` + hx + `{2,64}`, "WPA-PMKID-PBKDF2 (legacy)", 16800, "wpapsk-pmk", 0.85, false},
+	{18, 60, `[^$:]{1,40}\$[0-9A-F]{16}`, "SAP CODVN B (BCODE)", 7700, "sapb", 0.7, false},
+	{42, 90, `[^$:]{1,40}\$[0-9A-F]{40}`, "SAP CODVN F/G (PASSCODE)", 7800, "sapg", 0.7, false},
+	{13, 13, c64 + `{13}`, "descrypt (DES Unix)", 1500, "descrypt", 0.5, true},
+	{43, 43, c64 + `{43}`, "Cisco-IOS type 4 (SHA256)", 5700, "", 0.45, false},
+	{32, 120, `n[A-Za-z0-9+/]{29}:[^:]+`, "Juniper NetScreen/SSG (ScreenOS)", 22, "md5ns", 0.6, false},
+	{16, 16, c64 + `{16}`, "Cisco-PIX MD5", 2400, "pix-md5", 0.3, true},
+	{18, 40, c64 + `{16}:[^:]{1,16}`, "Cisco-ASA MD5", 2410, "asa-md5", 0.3, false},
+	{4, 200, `(0[0-9]|1[0-5])(` + hx + hx + `)+`, "Cisco type 7 (reversible)", noMode, "", 0.2, false},
 }
 
 type base64Row struct {
@@ -499,7 +501,7 @@ func init() {
 		}
 	}
 	for _, r := range structuralRows {
-		f := &format{name: r.name, mode: r.mode, john: r.john, conf: r.conf, minLen: r.minLen, maxLen: r.maxLen,
+		f := &format{name: r.name, mode: r.mode, john: r.john, conf: r.conf, minLen: r.minLen, maxLen: r.maxLen, notHex: r.notHex,
 			re: regexp.MustCompile(`^(?:` + r.pattern + `)$`)}
 		structural = append(structural, f)
 		allNames[f.name] = true

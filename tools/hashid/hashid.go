@@ -58,12 +58,12 @@ func Identify(hash string) []Candidate {
 	if s == "" {
 		return out
 	}
-	seen := make(map[string]bool, 8)
 	add := func(f *format, conf float64) {
-		if seen[f.name] {
-			return
+		for _, c := range out {
+			if c.Name == f.name {
+				return
+			}
 		}
-		seen[f.name] = true
 		c := Candidate{Name: f.name, JohnFormat: f.john, Confidence: conf}
 		if f.mode != noMode {
 			m := f.mode
@@ -77,7 +77,8 @@ func Identify(hash string) []Candidate {
 			add(f, f.conf)
 		}
 	}
-	if isHex(s) {
+	hex := isHex(s)
+	if hex {
 		for _, f := range hexByLen[len(s)] {
 			add(f, f.conf)
 		}
@@ -91,12 +92,13 @@ func Identify(hash string) []Candidate {
 		}
 	}
 	for _, f := range structural {
-		if len(s) >= f.minLen && len(s) <= f.maxLen && f.re.MatchString(s) {
+		if len(s) >= f.minLen && len(s) <= f.maxLen && !(hex && f.notHex) && f.re.MatchString(s) {
 			add(f, f.conf)
 		}
 	}
 	for _, f := range base64ByLen[len(s)] {
-		if f.re.MatchString(s) {
+		// A hex string is also valid base64, but is far likelier a hex digest.
+		if !hex && f.re.MatchString(s) {
 			add(f, f.conf)
 		}
 	}

@@ -202,6 +202,7 @@ func TestFormatsCount(t *testing.T) {
 	if got := hashid.Formats(); got < 200 {
 		t.Fatalf("Formats() = %d, want >= 200", got)
 	}
+	t.Logf("%d formats", hashid.Formats())
 }
 
 func checkInvariants(t *testing.T, in string) {
