@@ -11,11 +11,12 @@ type format struct {
 	mode   int
 	john   string
 	prefix string         // literal start, for prefixed formats
-	re     *regexp.Regexp // whole-string check (the salt alone for salted rows)
+	re     *regexp.Regexp // whole-string check (the salt alone for salted rows); nil: any remainder
 	conf   float64
 	minLen int // length gate for structural rows
 	maxLen int
 	notHex bool // structural row that an all-hex input is better explained by a hex digest
+	needs  byte // structural row: a byte the input must contain, checked before the regexp
 }
 
 // Character classes used by the patterns below.
@@ -24,7 +25,7 @@ const (
 	c64  = `[./0-9A-Za-z]`  // crypt(3) base64 alphabet
 	b64  = `[A-Za-z0-9+/]`  // standard base64 alphabet
 	b64p = `[A-Za-z0-9+/=]` // with padding
-	rest = `.+`             // opaque remainder of a tool-extracted blob
+	rest = `.+`             // opaque remainder of a tool-extracted blob (checked without a regexp)
 )
 
 // Confidence levels. Prefixed formats are near-certain; raw digests and
@@ -356,7 +357,7 @@ var hexByLenRows = map[int][]hexRow{
 }
 
 type saltedRow struct {
-	salt string // pattern for the part after the first ':'
+	salt string // pattern for the part after the first ':', or anySalt
 	name string
 	mode int
 	john string
@@ -365,7 +366,7 @@ type saltedRow struct {
 
 // Salt shapes.
 const (
-	anySalt  = `.+`
+	anySalt  = `` // any non-empty salt; checked without a regexp
 	userSalt = `[^:]{1,64}`
 )
 
@@ -434,26 +435,27 @@ type structuralRow struct {
 	john           string
 	conf           float64
 	notHex         bool
+	needs          byte // a byte the input must contain; 0 for none
 }
 
 // structuralRows have no literal prefix; the length gate keeps most inputs
 // from reaching their regexps.
 var structuralRows = []structuralRow{
-	{60, 400, `[^:]*::[^:]*:` + hx + `{48}:` + hx + `{48}:` + hx + `{16}`, "NetNTLMv1 / MSCHAPv2", 5500, "netntlm", 0.9, false},
-	{60, MaxInputBytes, `[^:]*::[^:]*:` + hx + `{16}:` + hx + `{32}:` + hx + `+`, "NetNTLMv2", 5600, "netntlmv2", 0.9, false},
-	{60, 300, hx + `{32}\*` + hx + `{12}\*` + hx + `{12}\*` + hx + `{2,64}`, "WPA-PMKID-PBKDF2 (legacy)", 16800, "wpapsk-pmk", 0.85, false},
-	{70, 200, `[^:]+:\d+:` + hx + `{32}:` + hx + `{32}:::.*`, "pwdump line (LM:NTLM)", 1000, "nt", 0.9, false},
-	{100, MaxInputBytes, `(` + hx + `+:){8}` + hx + `{32}`, "IKE-PSK MD5", 5300, "", 0.8, false},
-	{100, MaxInputBytes, `(` + hx + `+:){8}` + hx + `{40}`, "IKE-PSK SHA1", 5400, "", 0.8, false},
-	{36, 200, hx + `{32}:\d+:[^:@]+@[^:]+`, "LastPass + LastPass sniffed", 6800, "lp", 0.8, false},
-	{18, 60, `[^$:]{1,40}\$[0-9A-F]{16}`, "SAP CODVN B (BCODE)", 7700, "sapb", 0.7, false},
-	{42, 90, `[^$:]{1,40}\$[0-9A-F]{40}`, "SAP CODVN F/G (PASSCODE)", 7800, "sapg", 0.7, false},
-	{13, 13, c64 + `{13}`, "descrypt (DES Unix)", 1500, "descrypt", 0.5, true},
-	{43, 43, c64 + `{43}`, "Cisco-IOS type 4 (SHA256)", 5700, "", 0.45, false},
-	{32, 120, `n[A-Za-z0-9+/]{29}:[^:]+`, "Juniper NetScreen/SSG (ScreenOS)", 22, "md5ns", 0.6, false},
-	{16, 16, c64 + `{16}`, "Cisco-PIX MD5", 2400, "pix-md5", 0.3, true},
-	{18, 40, c64 + `{16}:[^:]{1,16}`, "Cisco-ASA MD5", 2410, "asa-md5", 0.3, false},
-	{4, 200, `(0[0-9]|1[0-5])(` + hx + hx + `)+`, "Cisco type 7 (reversible)", noMode, "", 0.2, false},
+	{60, 400, `[^:]*::[^:]*:` + hx + `{48}:` + hx + `{48}:` + hx + `{16}`, "NetNTLMv1 / MSCHAPv2", 5500, "netntlm", 0.9, false, ':'},
+	{60, MaxInputBytes, `[^:]*::[^:]*:` + hx + `{16}:` + hx + `{32}:` + hx + `+`, "NetNTLMv2", 5600, "netntlmv2", 0.9, false, ':'},
+	{60, 300, hx + `{32}\*` + hx + `{12}\*` + hx + `{12}\*` + hx + `{2,64}`, "WPA-PMKID-PBKDF2 (legacy)", 16800, "wpapsk-pmk", 0.85, false, '*'},
+	{70, 200, `[^:]+:\d+:` + hx + `{32}:` + hx + `{32}:::.*`, "pwdump line (LM:NTLM)", 1000, "nt", 0.9, false, ':'},
+	{100, MaxInputBytes, `(` + hx + `+:){8}` + hx + `{32}`, "IKE-PSK MD5", 5300, "", 0.8, false, ':'},
+	{100, MaxInputBytes, `(` + hx + `+:){8}` + hx + `{40}`, "IKE-PSK SHA1", 5400, "", 0.8, false, ':'},
+	{36, 200, hx + `{32}:\d+:[^:@]+@[^:]+`, "LastPass + LastPass sniffed", 6800, "lp", 0.8, false, '@'},
+	{18, 60, `[^$:]{1,40}\$[0-9A-F]{16}`, "SAP CODVN B (BCODE)", 7700, "sapb", 0.7, false, '$'},
+	{42, 90, `[^$:]{1,40}\$[0-9A-F]{40}`, "SAP CODVN F/G (PASSCODE)", 7800, "sapg", 0.7, false, '$'},
+	{13, 13, c64 + `{13}`, "descrypt (DES Unix)", 1500, "descrypt", 0.5, true, 0},
+	{43, 43, c64 + `{43}`, "Cisco-IOS type 4 (SHA256)", 5700, "", 0.45, false, 0},
+	{32, 120, `n[A-Za-z0-9+/]{29}:[^:]+`, "Juniper NetScreen/SSG (ScreenOS)", 22, "md5ns", 0.6, false, ':'},
+	{16, 16, c64 + `{16}`, "Cisco-PIX MD5", 2400, "pix-md5", 0.3, true, 0},
+	{18, 40, c64 + `{16}:[^:]{1,16}`, "Cisco-ASA MD5", 2410, "asa-md5", 0.3, false, ':'},
+	{4, 200, `(0[0-9]|1[0-5])(` + hx + hx + `)+`, "Cisco type 7 (reversible)", noMode, "", 0.2, false, 0},
 }
 
 type base64Row struct {
@@ -484,8 +486,10 @@ var (
 
 func init() {
 	for _, r := range prefixedRows {
-		f := &format{name: r.name, mode: r.mode, john: r.john, prefix: r.prefix, conf: confPrefixed,
-			re: regexp.MustCompile(`^` + regexp.QuoteMeta(r.prefix) + `(?:` + r.tail + `)$`)}
+		f := &format{name: r.name, mode: r.mode, john: r.john, prefix: r.prefix, conf: confPrefixed}
+		if r.tail != rest {
+			f.re = regexp.MustCompile(`^` + regexp.QuoteMeta(r.prefix) + `(?:` + r.tail + `)$`)
+		}
 		byFirstByte[r.prefix[0]] = append(byFirstByte[r.prefix[0]], f)
 		allNames[f.name] = true
 	}
@@ -498,14 +502,16 @@ func init() {
 	}
 	for n, rows := range saltedByLenRows {
 		for _, r := range rows {
-			f := &format{name: r.name, mode: r.mode, john: r.john, conf: r.conf,
-				re: regexp.MustCompile(`^(?:` + r.salt + `)$`)}
+			f := &format{name: r.name, mode: r.mode, john: r.john, conf: r.conf}
+			if r.salt != anySalt {
+				f.re = regexp.MustCompile(`^(?:` + r.salt + `)$`)
+			}
 			saltedByLen[n] = append(saltedByLen[n], f)
 			allNames[f.name] = true
 		}
 	}
 	for _, r := range structuralRows {
-		f := &format{name: r.name, mode: r.mode, john: r.john, conf: r.conf, minLen: r.minLen, maxLen: r.maxLen, notHex: r.notHex,
+		f := &format{name: r.name, mode: r.mode, john: r.john, conf: r.conf, minLen: r.minLen, maxLen: r.maxLen, notHex: r.notHex, needs: r.needs,
 			re: regexp.MustCompile(`^(?:` + r.pattern + `)$`)}
 		structural = append(structural, f)
 		allNames[f.name] = true

@@ -73,7 +73,7 @@ func Identify(hash string) []Candidate {
 	}
 
 	for _, f := range byFirstByte[s[0]] {
-		if strings.HasPrefix(s, f.prefix) && f.re.MatchString(s) {
+		if len(s) > len(f.prefix) && strings.HasPrefix(s, f.prefix) && (f.re == nil || f.re.MatchString(s)) {
 			add(f, f.conf)
 		}
 	}
@@ -86,13 +86,17 @@ func Identify(hash string) []Candidate {
 	if i := strings.IndexByte(s, ':'); i > 0 && isHex(s[:i]) {
 		salt := s[i+1:]
 		for _, f := range saltedByLen[i] {
-			if f.re.MatchString(salt) {
+			if salt != "" && (f.re == nil || f.re.MatchString(salt)) {
 				add(f, f.conf)
 			}
 		}
 	}
 	for _, f := range structural {
-		if len(s) >= f.minLen && len(s) <= f.maxLen && !(hex && f.notHex) && f.re.MatchString(s) {
+		if len(s) < f.minLen || len(s) > f.maxLen || hex && f.notHex ||
+			f.needs != 0 && strings.IndexByte(s, f.needs) < 0 {
+			continue
+		}
+		if f.re.MatchString(s) {
 			add(f, f.conf)
 		}
 	}

@@ -243,3 +243,24 @@ func BenchmarkIdentify(b *testing.B) {
 		hashid.Identify(examples[i%len(examples)].hash)
 	}
 }
+
+// BenchmarkIdentifyMaxInput measures the worst case: inputs of MaxInputBytes
+// that reach the length-gated regexps and the opaque-blob prefixes.
+func BenchmarkIdentifyMaxInput(b *testing.B) {
+	n := hashid.MaxInputBytes
+	inputs := map[string]string{
+		"hex":    strings.Repeat("a", n),
+		"prefix": "$7z$" + strings.Repeat("0", n-4),
+		"colons": "u::d:" + strings.Repeat("0a:", (n-5)/3),
+		"ntlmv2": "u::d:" + strings.Repeat("a", 16) + ":" + strings.Repeat("b", 32) + ":" + strings.Repeat("c", n-60) + "z",
+		"salted": strings.Repeat("ab", 16) + ":" + strings.Repeat("x", n-33),
+	}
+	for name, in := range inputs {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				hashid.Identify(in)
+			}
+		})
+	}
+}
