@@ -96,7 +96,7 @@ func Identify(hash string) []Candidate {
 			f.needs != 0 && strings.IndexByte(s, f.needs) < 0 {
 			continue
 		}
-		if f.re.MatchString(s) {
+		if f.check != nil && f.check(s) || f.re != nil && f.re.MatchString(s) {
 			add(f, f.conf)
 		}
 	}

@@ -120,6 +120,7 @@ var examples = []struct {
 	{"Administrator:500:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0:::", 1000, true},
 	{"a2d1f7b7a1862d0d4a52644e72d59df5:500:lp@trash-mail.com", 6800, true},
 	{"$telegram$1*4000*e693c1e8d4ac4ec7dcc1a0a30a8d8e0b0e6c1a9e1f1b5c3d7a9c0f1e2d3c4b5a*88af8f8e5f8e4f3d2c1b0a99887766554433221100ffeeddccbbaa998877665544332211", 22600, true},
+	{strings.Repeat("ab", 40) + ":" + strings.Repeat("cd", 40) + ":" + strings.Repeat("0a", 4) + ":" + strings.Repeat("0b", 4) + ":" + strings.Repeat("01", 60) + ":" + strings.Repeat("02", 100) + ":" + strings.Repeat("03", 8) + ":" + strings.Repeat("04", 8) + ":" + strings.Repeat("e5", 16), 5300, true},
 	{"$BLAKE2$296c269e70ac5f0095e6fb47693480f0f7b97ccd0307f5c3bfa4df8f5ca5c9308a0e7108e80a0a9c0ebb715e8b7109b072046c6cd5e155b4cfd2f27216283b1e", 600, true},
 	{"$mongodb-scram$*0*dXNlcg==*10000*4p+f1tKpK18hQqrVr0UGOw==*Jv9lrpUQ2bVg2ZkXvRm2rppsqNw=", 24100, true},
 	{"SCRAM-SHA-256$4096:IX8JJ8W6VvuHFvwIIA16Aw==$d9NSUsSsZMK+NYHCc/Ngn0Xnr2FvqtoM9+3HZXKM/ME=:WQbD/5hUJIdhKSgVFVHgHt0mAMaNhkkJGeHuKgCrOS8=", 28600, true},
