@@ -58,13 +58,34 @@ func Identify(hash string) []Candidate {
 	if s == "" {
 		return out
 	}
-	add := func(f *format, conf float64) {
+	out = match(s, 1, out)
+	if len(out) == 0 {
+		// A "user:hash" list entry or an /etc/shadow line: try the second
+		// field, a little less sure since the field split is itself a guess.
+		if _, field, ok := strings.Cut(s, ":"); ok {
+			field, _, _ = strings.Cut(field, ":")
+			if field != "" {
+				out = match(field, userFieldDiscount, out)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Confidence > out[j].Confidence })
+	return out
+}
+
+// userFieldDiscount scales the confidence of candidates found in the second
+// field of a colon-separated line.
+const userFieldDiscount = 0.9
+
+// match appends to out the formats s fits, confidences scaled by scale.
+func match(s string, scale float64, out []Candidate) []Candidate {
+	add := func(f *format) {
 		for _, c := range out {
 			if c.Name == f.name {
 				return
 			}
 		}
-		c := Candidate{Name: f.name, JohnFormat: f.john, Confidence: conf}
+		c := Candidate{Name: f.name, JohnFormat: f.john, Confidence: f.conf * scale}
 		if f.mode != noMode {
 			m := f.mode
 			c.HashcatMode = &m
@@ -74,20 +95,20 @@ func Identify(hash string) []Candidate {
 
 	for _, f := range byFirstByte[s[0]] {
 		if len(s) > len(f.prefix) && strings.HasPrefix(s, f.prefix) && (f.re == nil || f.re.MatchString(s)) {
-			add(f, f.conf)
+			add(f)
 		}
 	}
 	hex := isHex(s)
 	if hex {
 		for _, f := range hexByLen[len(s)] {
-			add(f, f.conf)
+			add(f)
 		}
 	}
 	if i := strings.IndexByte(s, ':'); i > 0 && isHex(s[:i]) {
 		salt := s[i+1:]
 		for _, f := range saltedByLen[i] {
 			if salt != "" && (f.re == nil || f.re.MatchString(salt)) {
-				add(f, f.conf)
+				add(f)
 			}
 		}
 	}
@@ -97,17 +118,16 @@ func Identify(hash string) []Candidate {
 			continue
 		}
 		if f.check != nil && f.check(s) || f.re != nil && f.re.MatchString(s) {
-			add(f, f.conf)
+			add(f)
 		}
 	}
 	for _, f := range base64ByLen[len(s)] {
 		// A hex string is also valid base64, but is far likelier a hex digest.
 		if !hex && f.re.MatchString(s) {
-			add(f, f.conf)
+			add(f)
 		}
 	}
 
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Confidence > out[j].Confidence })
 	return out
 }
 

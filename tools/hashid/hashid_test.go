@@ -195,6 +195,23 @@ func TestNoMatch(t *testing.T) {
 	}
 }
 
+func TestSecondField(t *testing.T) {
+	const sha512crypt = "$6$52450745$k5ka2p8bFuSmoVT1tzOyyuaREkkKBcCNqoDKzYiJL9RaE8yMnPgh2XzzF0NDrUhgrcLwg78xs1w5pJiypEdFX/"
+	tests := []struct{ line, field string }{
+		{"root:" + sha512crypt + ":19000:0:99999:7:::", sha512crypt},
+		{"alice:8743b52063cd84097a65d1633f5c74f5", "8743b52063cd84097a65d1633f5c74f5"},
+	}
+	for _, tt := range tests {
+		got, bare := hashid.Identify(tt.line), hashid.Identify(tt.field)
+		if len(got) == 0 || got[0].Name != bare[0].Name {
+			t.Fatalf("Identify(%.30q) = %v, want %s first", tt.line, got, bare[0].Name)
+		}
+		if got[0].Confidence >= bare[0].Confidence {
+			t.Errorf("%.30q: confidence %v, want below the bare hash's %v", tt.line, got[0].Confidence, bare[0].Confidence)
+		}
+	}
+}
+
 func TestTrimsWhitespace(t *testing.T) {
 	got := hashid.Identify("  \t8743b52063cd84097a65d1633f5c74f5\n")
 	if len(got) == 0 || got[0].Name != "MD5" {
