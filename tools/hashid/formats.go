@@ -169,6 +169,11 @@ var prefixedRows = []prefixedRow{
 	{"$cram_md5$", rest, "CRAM-MD5", 10200, ""},
 	{"$radmin2$", hx + `{32}`, "Radmin2 ($radmin2$)", 9900, "radmin"},
 	{"$radmin3$", rest, "Radmin3", 29200, ""},
+	{"$LM$", hx + `{16}`, "LM ($LM$, one half)", 3000, "LM"},
+	{"M$", `[^#]+#` + hx + `{32}`, "Domain Cached Credentials (john M$)", 1100, "mscash"},
+	{"$WPAPSK$", rest, "WPA-PSK (john $WPAPSK$)", 2500, "wpapsk"},
+	{"$vnc$*", rest, "VNC challenge/response", noMode, "VNC"},
+	{"$o5logon$", rest, "Oracle O5LOGON", noMode, "o5logon"},
 
 	// Network devices.
 	{"$8$", c64 + `{14}\$` + c64 + `{43}`, "Cisco-IOS type 8 (PBKDF2-SHA256)", 9200, ""},
@@ -228,6 +233,12 @@ var prefixedRows = []prefixedRow{
 	{"$gpg$*", rest, "GnuPG private key", 17010, "gpg"},
 	{"$PEM$", rest, "PEM encrypted private key (PKCS#8)", 24410, "PEM"},
 	{"$jksprivk$*", rest, "Java KeyStore private key (JKS)", 15500, ""},
+	{"$sxc$*", rest, "StarOffice (SXC)", noMode, "sxc"},
+	{"$encfs$", rest, "EncFS", noMode, "EncFS"},
+	{"$keyring$", rest, "GNOME Keyring", noMode, "keyring"},
+	{"$kwallet$", rest, "KDE KWallet", noMode, "kwallet"},
+	{"$pwsafe$*", rest, "Password Safe v3", 5200, "pwsafe"},
+	{"$luks$", rest, "LUKS (john)", noMode, "LUKS"},
 
 	// Cryptocurrency wallets.
 	{"$bitcoin$", rest, "Bitcoin/Litecoin wallet.dat", 11300, "bitcoin"},
