@@ -22,7 +22,9 @@
 // Electrum, Blockchain, MetaMask, SSH keys, GPG, PEM, Radmin, Skype, ...).
 //
 // Identification is shape-only: a string can fit several formats, so
-// Identify returns ranked candidates. Work per input is bounded: inputs over
+// Identify returns ranked candidates. A line that fits nothing as a whole but
+// whose second colon-separated field does ("user:hash", /etc/shadow) is
+// identified by that field, at slightly lower confidence. Work per input is bounded: inputs over
 // MaxInputBytes match nothing, and dispatch on prefix, length and alphabet
 // keeps the number of regular expressions evaluated per input small.
 package hashid

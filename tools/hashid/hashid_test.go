@@ -7,8 +7,10 @@ import (
 	"secutil/tools/hashid"
 )
 
-// examples are published example hashes (mostly hashcat's example_hashes) and
-// digests of known inputs. top means the format must rank first.
+// examples are hashcat-style example hashes (many from hashcat's published
+// example list, some reconstructed in the documented shape), digests of known
+// inputs ("hashcat") and a few synthetic strings. top means the format must
+// rank first.
 var examples = []struct {
 	hash string
 	mode int
