@@ -411,7 +411,7 @@ var saltedByLenRows = map[int][]saltedRow{
 		{userSalt, "Skype", 23, "", 0.27},
 	},
 	40: {
-		{hx + `{16}`, "Android PIN/password", 5800, "", 0.55},
+		{hx + `{16}`, "Samsung Android Password/PIN", 5800, "", 0.55},
 		{hx + `{32}`, "Redmine", 4521, "", 0.55},
 		{hx + `{40}`, "Woltlab Burning Board 3 (WBB3)", 8400, "wbb3", 0.55},
 		{`.{12}`, "PunBB", 4522, "", 0.5},
