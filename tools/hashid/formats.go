@@ -409,6 +409,11 @@ var saltedByLenRows = map[int][]saltedRow{
 		{anySalt, "md5(utf16le($pass).$salt)", 30, "", 0.29},
 		{anySalt, "md5($salt.utf16le($pass))", 40, "", 0.28},
 		{userSalt, "Skype", 23, "", 0.27},
+		{anySalt, "md5($salt.md5($pass))", 3710, "", 0.26},
+		{anySalt, "md5(md5($pass).md5($salt))", 3910, "", 0.25},
+		{anySalt, "md5($salt.md5($salt.$pass))", 4010, "", 0.24},
+		{anySalt, "md5($salt.md5($pass.$salt))", 4110, "", 0.23},
+		{anySalt, "md5(sha1($pass).$salt)", 4410, "", 0.22},
 	},
 	40: {
 		{hx + `{16}`, "Samsung Android Password/PIN", 5800, "", 0.55},
@@ -423,6 +428,11 @@ var saltedByLenRows = map[int][]saltedRow{
 		{anySalt, "HMAC-SHA1 (key = $salt)", 160, "", 0.34},
 		{anySalt, "sha1(utf16le($pass).$salt)", 130, "", 0.29},
 		{anySalt, "sha1($salt.utf16le($pass))", 140, "", 0.28},
+		{anySalt, "sha1(sha1($pass).$salt)", 4510, "", 0.26},
+		{anySalt, "sha1($salt.sha1($pass))", 4520, "", 0.25},
+		{anySalt, "sha1(md5($pass).$salt)", 4710, "", 0.24},
+		{anySalt, "sha1($salt.$pass.$salt)", 4900, "", 0.23},
+		{anySalt, "sha1(sha1($salt.$pass.$salt))", 5000, "", 0.22},
 	},
 	64: {
 		{anySalt, "sha256($pass.$salt)", 1410, "", 0.45},
@@ -439,6 +449,8 @@ var saltedByLenRows = map[int][]saltedRow{
 		{anySalt, "HMAC-SHA512 (key = $salt)", 1760, "", 0.34},
 		{anySalt, "sha512(utf16le($pass).$salt)", 1730, "", 0.29},
 		{anySalt, "sha512($salt.utf16le($pass))", 1740, "", 0.28},
+		{anySalt, "BLAKE2b-512($pass.$salt)", 610, "", 0.26},
+		{anySalt, "BLAKE2b-512($salt.$pass)", 620, "", 0.25},
 	},
 }
 
