@@ -38,6 +38,7 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/ip_info", s.metered(s.handleIPInfo, false)},
 		{"/data_breach", s.metered(s.handleDataBreach, false)},
 		{"/hash_generator", s.metered(handleHashGenerator, false)},
+		{"/hash_identifier", s.metered(handleHashIdentifier, false)},
 		{"/hash_lookup", s.metered(s.handleHashLookup, false)},
 		{"/hash_lookup_site", s.handleHashLookupSite()},
 	}
