@@ -229,7 +229,7 @@ type dpEntry struct {
 	m  int     // index of its last match, or bruteforceRef(i) for a bruteforce run from i
 }
 
-func bruteforceRef(i int) int  { return -1 - i }
+func bruteforceRef(i int) int    { return -1 - i }
 func isBruteforceRef(m int) bool { return m < 0 }
 
 // mostGuessableSequence is zxcvbn's search for the sequence of
