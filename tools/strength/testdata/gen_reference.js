@@ -128,11 +128,25 @@ const makers = [
   () => randomString(int(8, 16), lower + upper + digits),
   () => randomString(int(8, 24), lower + upper + digits + symbols),
   () => randomString(int(4, 10), digits),
+  // Harder cases: ambiguous l33t, non-ASCII (BMP only: zxcvbn counts UTF-16
+  // units, the Go package runes), long inputs, mixed patterns.
+  () => pick(['p4$$w0rd', 'l1ttl3', '|ove', 'h3||0', '7r1ck', 'b1gb0$$', '$3cr3+', 'pa55w0rd!', '@dm1n', 'g00gl3', 'm0nk3y', 'dr4g0n', '5up3rm4n', 'ph0en1x', '(h1(k3n']) + suffix(),
+  () => leet(word()) + leet(word()),
+  () => pick(['пароль', 'привет', 'passwörd', 'müller', 'αβγδε', 'абвгд', 'zürich', 'ÄÖÜäöü', '日本語', 'contraseña', 'señor']) + pick(['', suffix()]),
+  () => randomString(int(6, 14), 'αβγδεζηθικλμνξοπρστυφχψω' + lower),
+  () => randomString(int(30, 64), lower + upper + digits + symbols),
+  () => [word(), word(), word(), word(), word(), word()].join(''),
+  () => { const u = word() + String(int(1, 999)); return u + u; },
+  () => word() + word().split('').reverse().join(''),
+  () => String(int(2015, 2030)) + pick(['', word()]),
+  () => pick(['7894561230', '147258369', '159357', '1qaz2wsx', 'zaq12wsx', '!QAZ2wsx', 'qazwsxedc', '1q2w3e4r5t', 'poiuytrewq', 'asdfghjkl;']) + pick(['', suffix()]),
+  () => pick(['', word()]) + [pad(int(1, 28)), pad(int(1, 12)), String(int(1900, 2049))].join(pick([' ', '\\', '/', '.'])),
+  () => randomString(int(1, 3), lower + digits + symbols),
 ];
 
 const seen = new Set();
 const rows = [];
-while (rows.length < 1500) {
+while (rows.length < 2000) {
   const pw = pick(makers)();
   if (!pw || seen.has(pw) || /[\t\n\r]/.test(pw)) continue;
   seen.add(pw);
