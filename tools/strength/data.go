@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"unicode/utf8"
 )
 
 // The word lists and keyboard graphs come from zxcvbn 4.4.2 (MIT, Dropbox);
@@ -163,62 +164,72 @@ type trieEdge struct {
 // buildTrie indexes lists of words; a word's rank in a list is its 1-based
 // position there (the last occurrence when a list repeats a word, as zxcvbn).
 func buildTrie(lists [][]string) *trie {
-	type entry struct {
-		key   []rune
-		ranks []int32
-	}
-	index := map[string]*entry{}
-	var entries []*entry
+	t := &trie{slots: len(lists)}
+	ids := map[string]int32{}
+	var words []string
 	for li, list := range lists {
 		for pos, w := range list {
-			e := index[w]
-			if e == nil {
-				e = &entry{key: []rune(w), ranks: make([]int32, len(lists))}
-				index[w] = e
-				entries = append(entries, e)
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(words))
+				ids[w] = id
+				words = append(words, w)
+				t.ranks = append(t.ranks, make([]int32, t.slots)...)
 			}
-			e.ranks[li] = int32(pos + 1)
+			t.ranks[int(id)*t.slots+li] = int32(pos + 1)
 		}
 	}
-	sort.Slice(entries, func(a, b int) bool { return lessRunes(entries[a].key, entries[b].key) })
-
-	t := &trie{slots: len(lists)}
-	t.nodes = append(t.nodes, trieNode{word: -1})
-	keys := make([][]rune, len(entries))
-	for k, e := range entries {
-		keys[k] = e.key
-		t.ranks = append(t.ranks, e.ranks...)
+	// Byte order of UTF-8 strings is code point order, so sorted keys
+	// group by their next rune at every depth.
+	order := make([]int32, len(words))
+	for k := range order {
+		order[k] = int32(k)
 	}
-	t.fill(0, keys, 0, len(keys), 0)
+	sort.Slice(order, func(x, y int) bool { return words[order[x]] < words[order[y]] })
+	keys := make([]string, len(order))
+	for k, id := range order {
+		keys[k] = words[id]
+	}
+	t.nodes = append(t.nodes, trieNode{word: -1})
+	t.fill(0, keys, order, 0, len(keys), 0)
 	return t
 }
 
-// fill builds the subtree of node for keys[lo:hi], which share their first
-// depth runes and are sorted.
-func (t *trie) fill(node int32, keys [][]rune, lo, hi, depth int) {
-	if lo < hi && len(keys[lo]) == depth {
-		t.nodes[node].word = int32(lo)
+// fill builds the subtree of node for keys[lo:hi], which are sorted and
+// share their first offset bytes; ids[k] is the word index of keys[k].
+func (t *trie) fill(node int32, keys []string, ids []int32, lo, hi, offset int) {
+	if lo < hi && len(keys[lo]) == offset {
+		t.nodes[node].word = ids[lo]
 		lo++
 	}
-	type group struct{ lo, hi int }
-	var groups []group
+	first := int32(len(t.edges))
 	for k := lo; k < hi; {
-		end := k + 1
-		for end < hi && keys[end][depth] == keys[k][depth] {
-			end++
-		}
-		groups = append(groups, group{k, end})
+		r, _ := utf8.DecodeRuneInString(keys[k][offset:])
+		t.nodes = append(t.nodes, trieNode{word: -1})
+		t.edges = append(t.edges, trieEdge{r: r, child: int32(len(t.nodes) - 1)})
+		k = groupEnd(keys, k, hi, offset)
+	}
+	t.nodes[node].first, t.nodes[node].count = first, int32(len(t.edges))-first
+	for e, k := first, lo; k < hi; e++ {
+		end := groupEnd(keys, k, hi, offset)
+		_, size := utf8.DecodeRuneInString(keys[k][offset:])
+		t.fill(t.edges[e].child, keys, ids, k, end, offset+size)
 		k = end
 	}
-	first := int32(len(t.edges))
-	t.nodes[node].first, t.nodes[node].count = first, int32(len(groups))
-	for _, g := range groups {
-		t.nodes = append(t.nodes, trieNode{word: -1})
-		t.edges = append(t.edges, trieEdge{r: keys[g.lo][depth], child: int32(len(t.nodes) - 1)})
+}
+
+// groupEnd returns the end of the run of keys from k that share the rune at
+// offset.
+func groupEnd(keys []string, k, hi, offset int) int {
+	r, size := utf8.DecodeRuneInString(keys[k][offset:])
+	end := k + 1
+	for end < hi && len(keys[end]) >= offset+size {
+		if r2, _ := utf8.DecodeRuneInString(keys[end][offset:]); r2 != r {
+			break
+		}
+		end++
 	}
-	for k, g := range groups {
-		t.fill(t.edges[first+int32(k)].child, keys, g.lo, g.hi, depth+1)
-	}
+	return end
 }
 
 // child returns the node reached from node over r, or -1.
@@ -238,13 +249,4 @@ func (t *trie) child(node int32, r rune) int32 {
 		return edges[lo].child
 	}
 	return -1
-}
-
-func lessRunes(a, b []rune) bool {
-	for k := 0; k < len(a) && k < len(b); k++ {
-		if a[k] != b[k] {
-			return a[k] < b[k]
-		}
-	}
-	return len(a) < len(b)
 }
