@@ -55,18 +55,22 @@ func estimateGuesses(m *Match, n int) float64 {
 		}
 	}
 	m.Guesses = math.Max(g, minGuesses)
-	m.GuessesLog10 = log10(m.Guesses)
 	return m.Guesses
 }
 
 // log10 is computed like zxcvbn's (ln x / ln 10) so logged figures agree.
 func log10(x float64) float64 { return math.Log(x) / math.Ln10 }
 
-func bruteforceGuesses(length int) float64 {
-	g := math.Pow(bruteforceCardinality, float64(length))
-	if math.IsInf(g, 1) {
-		g = math.MaxFloat64
+// bruteforcePowers caches 10^length for every analysed length.
+var bruteforcePowers = func() (p [MaxPasswordLength + 1]float64) {
+	for k := range p {
+		p[k] = math.Pow(bruteforceCardinality, float64(k))
 	}
+	return p
+}()
+
+func bruteforceGuesses(length int) float64 {
+	g := bruteforcePowers[length]
 	// One more than the smallest submatch guesses, so that any other
 	// pattern over the same span wins.
 	minGuesses := float64(minSubmatchGuessesMultiChar + 1)
@@ -287,10 +291,9 @@ func mostGuessableSequence(a *analysis, matches []Match, excludeAdditive bool) (
 		}
 		opt[k] = append(opt[k], entry)
 	}
-	bruteforceGuessesIn := func(i, k int) float64 {
-		m := Match{Pattern: "bruteforce", I: i, J: k}
-		return estimateGuesses(&m, n)
-	}
+	// Bruteforce guesses always exceed the submatch minimum that
+	// estimateGuesses would apply.
+	bruteforceGuessesIn := func(i, k int) float64 { return bruteforceGuesses(k - i + 1) }
 
 	for k := 0; k < n; k++ {
 		for _, mi := range byJ[k] {
@@ -339,6 +342,7 @@ func mostGuessableSequence(a *analysis, matches []Match, excludeAdditive bool) (
 		} else {
 			m = matches[e.m]
 		}
+		m.GuessesLog10 = log10(m.Guesses)
 		seq[l-1] = m
 		k = m.I - 1
 		l--
