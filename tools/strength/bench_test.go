@@ -1,0 +1,47 @@
+package strength_test
+
+import (
+	"sort"
+	"testing"
+	"time"
+
+	"secutil/tools/strength"
+)
+
+// BenchmarkStrength estimates the reference corpus one password per op, so
+// ns/op is the mean per password. It also reports the median and the 99th
+// percentile of per-password times (best of 3 runs each).
+func BenchmarkStrength(b *testing.B) {
+	rows := loadReference(b)
+	strength.Estimate("warm up the embedded data")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		strength.Estimate(rows[i%len(rows)].password)
+	}
+	b.StopTimer()
+
+	times := make([]time.Duration, len(rows))
+	for k, row := range rows {
+		best := time.Duration(1 << 62)
+		for run := 0; run < 3; run++ {
+			start := time.Now()
+			strength.Estimate(row.password)
+			best = min(best, time.Since(start))
+		}
+		times[k] = best
+	}
+	sort.Slice(times, func(x, y int) bool { return times[x] < times[y] })
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "p50-ns/pw")
+	b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns/pw")
+}
+
+func BenchmarkIsCommon(b *testing.B) {
+	inputs := []string{"password", "PassWord", "x7#Kp!2q-unlikely", "dragon"}
+	strength.IsCommon("warm up")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		strength.IsCommon(inputs[i%len(inputs)])
+	}
+}

@@ -1,0 +1,252 @@
+package strength
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"unicode/utf8"
+)
+
+// The word lists and keyboard graphs come from zxcvbn 4.4.2 (MIT, Dropbox);
+// see data/README.md. They are gzipped to keep the binary lean and decoded
+// once, on first use.
+//
+//go:embed data/*.txt.gz data/adjacency_graphs.json
+var dataFS embed.FS
+
+// dictionaryNames lists the frequency lists in zxcvbn's order. The order is
+// observable: among equally good matches over the same span the first wins.
+var dictionaryNames = [...]string{
+	"passwords", "english_wikipedia", "female_names", "surnames", "us_tv_and_film", "male_names",
+}
+
+const userInputsName = "user_inputs"
+
+// graphNames lists the keyboard graphs in zxcvbn's order.
+var graphNames = [...]string{"qwerty", "dvorak", "keypad", "mac_keypad"}
+
+// keyGraph maps a key to its neighbours by direction; "" marks no neighbour.
+// A neighbour string holds the unshifted character first, then the shifted one.
+type keyGraph map[rune][]string
+
+type tables struct {
+	words        *trie // all frequency lists, one rank slot per dictionaryNames entry
+	common       map[string]int
+	commonList   []string
+	graphs       [len(graphNames)]keyGraph
+	keyboardAvg  float64 // average degree of the qwerty graph
+	keypadAvg    float64 // average degree of the keypad graph
+	keyboardKeys float64 // starting positions on qwerty
+	keypadKeys   float64 // starting positions on the keypad
+}
+
+var (
+	loadOnce sync.Once
+	loaded   *tables
+)
+
+// data returns the decoded tables, decoding them on first use. The embedded
+// files are part of the binary, so a failure is a build defect: panic.
+func data() *tables {
+	loadOnce.Do(func() {
+		t, err := decodeTables()
+		if err != nil {
+			panic("strength: embedded data: " + err.Error())
+		}
+		loaded = t
+	})
+	return loaded
+}
+
+func decodeTables() (*tables, error) {
+	t := &tables{}
+	lists := make([][]string, len(dictionaryNames))
+	for d, name := range dictionaryNames {
+		words, err := readList("data/" + name + ".txt.gz")
+		if err != nil {
+			return nil, err
+		}
+		lists[d] = words
+	}
+	t.words = buildTrie(lists)
+	t.commonList = lists[0]
+	t.common = make(map[string]int, len(lists[0]))
+	for rank, w := range lists[0] {
+		t.common[w] = rank + 1
+	}
+
+	raw, err := dataFS.ReadFile("data/adjacency_graphs.json")
+	if err != nil {
+		return nil, err
+	}
+	var graphs map[string]map[string][]*string
+	if err := json.Unmarshal(raw, &graphs); err != nil {
+		return nil, err
+	}
+	for gi, name := range graphNames {
+		g := keyGraph{}
+		for key, neighbours := range graphs[name] {
+			keyRunes := []rune(key)
+			if len(keyRunes) != 1 {
+				return nil, fmt.Errorf("graph %s: bad key %q", name, key)
+			}
+			adj := make([]string, len(neighbours))
+			for k, n := range neighbours {
+				if n != nil {
+					adj[k] = *n
+				}
+			}
+			g[keyRunes[0]] = adj
+		}
+		t.graphs[gi] = g
+	}
+	t.keyboardAvg, t.keyboardKeys = averageDegree(t.graphs[0])
+	t.keypadAvg, t.keypadKeys = averageDegree(t.graphs[2])
+	return t, nil
+}
+
+func averageDegree(g keyGraph) (avg, keys float64) {
+	total := 0
+	for _, adj := range g {
+		for _, n := range adj {
+			if n != "" {
+				total++
+			}
+		}
+	}
+	return float64(total) / float64(len(g)), float64(len(g))
+}
+
+func readList(name string) ([]string, error) {
+	raw, err := dataFS.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var words []string
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		words = append(words, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return words, nil
+}
+
+// trie is a compact prefix tree over lower-cased words. Each node's edges are
+// contiguous and sorted by rune, so a walk needs no allocation.
+type trie struct {
+	nodes []trieNode
+	edges []trieEdge
+	slots int     // rank slots per word (number of lists)
+	ranks []int32 // ranks[word*slots+list]; 0 = word absent from that list
+}
+
+type trieNode struct {
+	first, count int32 // edges[first : first+count]
+	word         int32 // word index, or -1
+}
+
+type trieEdge struct {
+	r     rune
+	child int32
+}
+
+// buildTrie indexes lists of words; a word's rank in a list is its 1-based
+// position there (the last occurrence when a list repeats a word, as zxcvbn).
+func buildTrie(lists [][]string) *trie {
+	t := &trie{slots: len(lists)}
+	ids := map[string]int32{}
+	var words []string
+	for li, list := range lists {
+		for pos, w := range list {
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(words))
+				ids[w] = id
+				words = append(words, w)
+				t.ranks = append(t.ranks, make([]int32, t.slots)...)
+			}
+			t.ranks[int(id)*t.slots+li] = int32(pos + 1)
+		}
+	}
+	// Byte order of UTF-8 strings is code point order, so sorted keys
+	// group by their next rune at every depth.
+	order := make([]int32, len(words))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	sort.Slice(order, func(x, y int) bool { return words[order[x]] < words[order[y]] })
+	keys := make([]string, len(order))
+	for k, id := range order {
+		keys[k] = words[id]
+	}
+	t.nodes = append(t.nodes, trieNode{word: -1})
+	t.fill(0, keys, order, 0, len(keys), 0)
+	return t
+}
+
+// fill builds the subtree of node for keys[lo:hi], which are sorted and
+// share their first offset bytes; ids[k] is the word index of keys[k].
+func (t *trie) fill(node int32, keys []string, ids []int32, lo, hi, offset int) {
+	if lo < hi && len(keys[lo]) == offset {
+		t.nodes[node].word = ids[lo]
+		lo++
+	}
+	first := int32(len(t.edges))
+	for k := lo; k < hi; {
+		r, _ := utf8.DecodeRuneInString(keys[k][offset:])
+		t.nodes = append(t.nodes, trieNode{word: -1})
+		t.edges = append(t.edges, trieEdge{r: r, child: int32(len(t.nodes) - 1)})
+		k = groupEnd(keys, k, hi, offset)
+	}
+	t.nodes[node].first, t.nodes[node].count = first, int32(len(t.edges))-first
+	for e, k := first, lo; k < hi; e++ {
+		end := groupEnd(keys, k, hi, offset)
+		_, size := utf8.DecodeRuneInString(keys[k][offset:])
+		t.fill(t.edges[e].child, keys, ids, k, end, offset+size)
+		k = end
+	}
+}
+
+// groupEnd returns the end of the run of keys from k that share the rune at
+// offset.
+func groupEnd(keys []string, k, hi, offset int) int {
+	r, size := utf8.DecodeRuneInString(keys[k][offset:])
+	end := k + 1
+	for end < hi && len(keys[end]) >= offset+size {
+		if r2, _ := utf8.DecodeRuneInString(keys[end][offset:]); r2 != r {
+			break
+		}
+		end++
+	}
+	return end
+}
+
+// child returns the node reached from node over r, or -1.
+func (t *trie) child(node int32, r rune) int32 {
+	n := t.nodes[node]
+	edges := t.edges[n.first : n.first+n.count]
+	lo, hi := 0, len(edges)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if edges[mid].r < r {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(edges) && edges[lo].r == r {
+		return edges[lo].child
+	}
+	return -1
+}
