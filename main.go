@@ -33,6 +33,7 @@ import (
 	"secutil/tools/passhash"
 	"secutil/tools/passpolicy"
 	"secutil/tools/seal"
+	"secutil/tools/strength"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -222,20 +223,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer hashes.Close()
 
 	handler := server.New(server.Deps{
-		Store:         st,
-		Logger:        logger,
-		Mailer:        sender,
-		Version:       version,
-		SecureCookies: c.tlsCert != "",
-		ServerKey:     serverKey,
-		Geo:           locator,
-		Hashes:        hashes,
-		HashUpstream:  upstream,
-		Breach:        breachSHA1,
-		BreachNTLM:    breachNTLM,
-		AdminToken:    c.adminToken,
-		BillingSecret: c.billingSecret,
-		Checkout:      checkout,
+		Store:            st,
+		Logger:           logger,
+		Mailer:           sender,
+		Version:          version,
+		SecureCookies:    c.tlsCert != "",
+		ServerKey:        serverKey,
+		IsCommonPassword: strength.IsCommon,
+		Geo:              locator,
+		Hashes:           hashes,
+		HashUpstream:     upstream,
+		Breach:           breachSHA1,
+		BreachNTLM:       breachNTLM,
+		AdminToken:       c.adminToken,
+		BillingSecret:    c.billingSecret,
+		Checkout:         checkout,
 	})
 	srv := &http.Server{
 		Handler: handler,
@@ -300,7 +302,7 @@ func openHashIndex(ctx context.Context, given, db string) (*hashindex.Index, err
 	if err != nil {
 		return nil, err
 	}
-	if err := ix.EnsureSeeded(ctx, commonPasswords()); err != nil {
+	if err := ix.EnsureSeeded(ctx, strength.CommonPasswords()); err != nil {
 		ix.Close()
 		return nil, fmt.Errorf("seeding the hash index: %w", err)
 	}
@@ -366,7 +368,7 @@ func openBreachSources(sha1Path, ntlmPath string) (sha1, ntlm breach.Source, clo
 		return breach.NewFileSource(f), nil
 	}
 	if sha1Path == "" {
-		sha1 = breach.NewListSource("embedded common-password list", commonPasswords(), breach.KindSHA1)
+		sha1 = breach.NewListSource("embedded common-password list", strength.CommonPasswords(), breach.KindSHA1)
 	} else if sha1, err = open(sha1Path, breach.KindSHA1); err != nil {
 		return nil, nil, closeAll, fmt.Errorf("-breach-file: %w", err)
 	}
@@ -473,7 +475,7 @@ func userAdd(ctx context.Context, args []string, getenv func(string) string, std
 	case !store.ValidPlan(*plan):
 		return fmt.Errorf("%w: -plan must be starter, pro or enterprise", errUsage)
 	}
-	if err := passpolicy.Check(*password, *email, nil); err != nil {
+	if err := passpolicy.Check(*password, *email, strength.IsCommon); err != nil {
 		return err
 	}
 	hash, err := passhash.Hash(*password, passhash.Default)

@@ -36,6 +36,9 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/secure_encrypt", s.metered(handleCrypto(s.Crypto.Encrypt, "encryption failed"), false)},
 		{"/secure_decrypt", s.metered(handleCrypto(s.Crypto.Decrypt, "decryption failed"), false)},
 		{"/ip_info", s.metered(s.handleIPInfo, false)},
+		{"/password_check", s.metered(handlePasswordCheck, false)},
+		{"/entropy", s.metered(handleEntropy, false)},
+		{"/common_pwd", s.metered(handleCommonPassword, false)},
 		{"/data_breach", s.metered(s.handleDataBreach, false)},
 		{"/hash_generator", s.metered(handleHashGenerator, false)},
 		{"/hash_identifier", s.metered(handleHashIdentifier, false)},
@@ -67,6 +70,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /ip_info", s.metered(s.handleIPInfo, true))
 	mux.Handle("POST /hash_generator", s.metered(handleHashGenerator, true))
 	mux.Handle("POST /data_breach", s.metered(s.handleDataBreach, true))
+	mux.Handle("POST /common_pwd", s.metered(handleCommonPassword, true))
+	mux.Handle("POST /password_check", s.metered(handlePasswordCheck, true))
 
 	// Web pages (templates/ and static/ in package web).
 	mux.Handle("GET /{$}", s.handlePage("home"))
@@ -88,9 +93,6 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.Handle("GET /docs/"+name, s.handlePage("docs/"+name))
 	}
 
-	// TEMPORARY (web branch only): delete with handlers_password_stub.go when
-	// the real root-level POST /password_check is registered.
-	mux.Handle("POST /password_check", s.metered(passwordCheckStub, true))
 	s.billingRoutes(mux)
 }
 
