@@ -2,6 +2,7 @@ package strength_test
 
 import (
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,5 +44,26 @@ func BenchmarkIsCommon(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		strength.IsCommon(inputs[i%len(inputs)])
+	}
+}
+
+// BenchmarkStrengthMaxLength bounds the cost of hostile input: passwords of
+// MaxPasswordLength runes built to maximise matches.
+func BenchmarkStrengthMaxLength(b *testing.B) {
+	n := strength.MaxPasswordLength
+	cases := []struct{ name, password, userInput string }{
+		{"random", strings.Repeat("k8#Qz!2m@Lp0&v7R", n/16), ""},
+		{"l33t", strings.Repeat("4@8({[<369!|170$5+7%2", n/21+1)[:n], ""},
+		{"zeros+input", strings.Repeat("0", n), strings.Repeat("0", 19)},
+		{"words", strings.Repeat("password", n/8), "password"},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			strength.Estimate("warm up")
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				strength.Estimate(c.password, c.userInput)
+			}
+		})
 	}
 }

@@ -271,8 +271,11 @@ func mostGuessableSequence(a *analysis, matches []Match, excludeAdditive bool) (
 		if !excludeAdditive {
 			g += math.Pow(minGuessesBeforeGrowingSequence, float64(l-1))
 		}
-		for _, e := range opt[k] {
-			if e.l <= l && e.g <= g {
+		for _, e := range opt[k] { // sorted by l
+			if e.l > l {
+				break
+			}
+			if e.g <= g {
 				return
 			}
 		}
