@@ -228,8 +228,8 @@ func TestBrowserJourney(t *testing.T) {
 	if got := text("#accounts"); !strings.Contains(got, email) || !strings.Contains(got, "pro") {
 		t.Fatalf("accounts after set plan: %q", got)
 	}
-	do("admin locate", chromedp.Click(chromedp.CSS("[data-locate]")), chromedp.WaitVisible(chromedp.CSS(".located:not(.muted)")))
-	if got := text(".located"); !strings.Contains(got, "127.0.0.1") {
+	do("admin locate", chromedp.Click(chromedp.CSS("[data-locate]")), chromedp.WaitVisible(chromedp.CSS(".located.found, .located.bad")))
+	if got := text(".located.found, .located.bad"); !strings.Contains(got, "127.0.0.1") {
 		t.Fatalf("located IP %q", got)
 	}
 	shot("admin")

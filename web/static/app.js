@@ -160,7 +160,7 @@
       out.textContent = "Locating…";
       try {
         const d = await postJSON("/boss/decrypt_geoinfo2", { sealed: btn.dataset.locate });
-        out.className = "located";
+        out.className = "located found";
         out.textContent = (d.ip ? d.ip + ": " : "") + ([d.city, d.country].filter(Boolean).join(", ") || "unknown place");
         btn.remove();
       } catch (err) {
