@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,24 +106,21 @@ func formToJSON(form url.Values, numbers, dates []string) ([]byte, error) {
 		if value == "" {
 			continue
 		}
-		body[name] = value
-		for _, n := range numbers {
-			if name == n {
-				i, err := strconv.ParseInt(value, 10, 64)
-				if err != nil {
-					return nil, badRequest("field %q must be a whole number", name)
-				}
-				body[name] = i
+		switch {
+		case slices.Contains(numbers, name):
+			i, err := strconv.ParseInt(value, 10, 64)
+			if err != nil {
+				return nil, badRequest("field %q must be a whole number", name)
 			}
-		}
-		for _, d := range dates {
-			if name == d {
-				day, err := time.Parse(time.DateOnly, value)
-				if err != nil {
-					return nil, badRequest("field %q must be a date like 2026-12-31", name)
-				}
-				body[name] = day.Add(24*time.Hour - time.Second).Format(time.RFC3339)
+			body[name] = i
+		case slices.Contains(dates, name):
+			day, err := time.Parse(time.DateOnly, value)
+			if err != nil {
+				return nil, badRequest("field %q must be a date like 2026-12-31", name)
 			}
+			body[name] = day.Add(24*time.Hour - time.Second).Format(time.RFC3339)
+		default:
+			body[name] = value
 		}
 	}
 	return json.Marshal(body)
