@@ -205,6 +205,35 @@ func TestBrowserJourney(t *testing.T) {
 		t.Fatalf("dashboard after logout: got %v, want %v", got, want)
 	}
 
+	// An administrator finds the admin page in the nav, gives the browser
+	// account the pro plan and locates an audited IP.
+	const adminEmail = "boss@example.com"
+	e.adminSession(adminEmail)
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}); err != nil {
+		t.Fatal(err)
+	}
+	do("admin log in",
+		chromedp.SendKeys(chromedp.ID("email"), adminEmail),
+		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		chromedp.Click(chromedp.CSS("main button[type=submit]")),
+		chromedp.WaitVisible(chromedp.ID("plan")),
+		chromedp.Click(chromedp.CSS(`nav.main a[href="/admin"]`)),
+		chromedp.WaitVisible(chromedp.ID("accounts")))
+	do("admin set plan",
+		chromedp.SendKeys(chromedp.ID("plan-email"), email),
+		chromedp.SetValue(chromedp.ID("plan-plan"), "pro"),
+		chromedp.Click(chromedp.CSS("#set-plan button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+	if got := text("#accounts"); !strings.Contains(got, email) || !strings.Contains(got, "pro") {
+		t.Fatalf("accounts after set plan: %q", got)
+	}
+	do("admin locate", chromedp.Click(chromedp.CSS("[data-locate]")), chromedp.WaitVisible(chromedp.CSS(".located.found, .located.bad")))
+	if got := text(".located.found, .located.bad"); !strings.Contains(got, "127.0.0.1") {
+		t.Fatalf("located IP %q", got)
+	}
+	shot("admin")
+
 	mu.Lock()
 	defer mu.Unlock()
 	for _, p := range problems {

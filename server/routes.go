@@ -109,4 +109,9 @@ func (s *Server) billingRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /boss/suggestions/list", s.adminOnly(s.listHandler(s.listSuggestions)))
 	mux.Handle("POST /boss/audit/list", s.adminOnly(s.listHandler(s.listAuditEvents)))
 	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(s.handleDecryptGeoInfo()))
+
+	// The admin page (handlers_adminpage.go); its forms go through the /boss/ handlers.
+	mux.Handle("GET /admin", s.handleAdminPage())
+	mux.Handle("POST /admin/accounts/set_plan", s.adminForm(s.handleSetPlan(), "plan_set", []string{"usage_cap"}, []string{"paid_until"}))
+	mux.Handle("POST /admin/products", s.adminForm(s.handleCreateProduct(), "product_created", []string{"price_cents"}, nil))
 }

@@ -170,10 +170,11 @@ func TestNoBrokenInternalLinks(t *testing.T) {
 	e := newEnv(t)
 	e.account("links@example.com", store.PlanStarter)
 	session := e.login("links@example.com")
+	admin := e.adminSession("boss@example.com")
 	link := regexp.MustCompile(`(?:href|src|action)="([^"]*)"`)
-	for _, cookie := range []string{"", session} {
+	for _, cookie := range []string{"", session, admin} {
 		seen := map[string]bool{}
-		queue := []string{"/", "/docs", "/docs/", "/dashboard"}
+		queue := []string{"/", "/docs", "/docs/", "/dashboard", "/admin"}
 		for len(queue) > 0 {
 			path := queue[0]
 			queue = queue[1:]
@@ -187,8 +188,12 @@ func TestNoBrokenInternalLinks(t *testing.T) {
 			} else {
 				res = e.request("GET", path, nil, "Cookie", cookie)
 			}
-			if path == "/dashboard" && cookie == "" {
+			if (path == "/dashboard" || path == "/admin") && cookie == "" {
 				res.want(303)
+				continue
+			}
+			if path == "/admin" && cookie == session {
+				res.want(403)
 				continue
 			}
 			if res.status != 200 {

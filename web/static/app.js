@@ -149,4 +149,24 @@
       setTimeout(function () { btn.textContent = "Copy"; }, 2000);
     });
   });
+
+  // Admin page: "Locate" opens a sealed IP of the audit log with
+  // /boss/decrypt_geoinfo2 and shows where it is, beside the button.
+  document.querySelectorAll("[data-locate]").forEach(function (btn) {
+    const out = btn.parentNode.querySelector(".located");
+    btn.classList.remove("hidden");
+    btn.addEventListener("click", async function () {
+      out.className = "located muted";
+      out.textContent = "Locating…";
+      try {
+        const d = await postJSON("/boss/decrypt_geoinfo2", { sealed: btn.dataset.locate });
+        out.className = "located found";
+        out.textContent = (d.ip ? d.ip + ": " : "") + ([d.city, d.country].filter(Boolean).join(", ") || "unknown place");
+        btn.remove();
+      } catch (err) {
+        out.className = "located bad";
+        out.textContent = err.message;
+      }
+    });
+  });
 })();
