@@ -109,7 +109,7 @@ func spatialGuesses(m *Match) float64 {
 	for i := 2; i <= length; i++ {
 		possibleTurns := min(m.Turns, i-1)
 		for j := 1; j <= possibleTurns; j++ {
-			guesses += nCk(i-1, j-1) * starts * math.Pow(degree, float64(j))
+			guesses += float64(nCk(i-1, j-1) * starts * math.Pow(degree, float64(j))) // no fused multiply-add
 		}
 	}
 	if m.ShiftedCount > 0 {
@@ -267,7 +267,9 @@ func mostGuessableSequence(a *analysis, matches []Match) (float64, []Match) {
 		if l > 1 {
 			pi *= piAt(i-1, l-1)
 		}
-		g := factorial(l)*pi + math.Pow(minGuessesBeforeGrowingSequence, float64(l-1))
+		// float64(...) rounds the product before the sum, forbidding a fused
+		// multiply-add, so results match JavaScript bit for bit.
+		g := float64(factorial(l)*pi) + math.Pow(minGuessesBeforeGrowingSequence, float64(l-1))
 		for _, e := range opt[k] { // sorted by l
 			if e.l > l {
 				break
