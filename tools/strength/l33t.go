@@ -102,13 +102,14 @@ func subKey(m l33tSub) string {
 // subSet is a bit set over the substitution maps of one password.
 type subSet []uint64
 
+// and stores s ∩ other in dst and reports whether it is non-empty.
 func (s subSet) and(dst, other subSet) bool {
-	any := uint64(0)
+	nonEmpty := uint64(0)
 	for k := range s {
 		dst[k] = s[k] & other[k]
-		any |= dst[k]
+		nonEmpty |= dst[k]
 	}
-	return any != 0
+	return nonEmpty != 0
 }
 
 // l33tChar is one l33t character of the password and, per way of reading

@@ -269,7 +269,7 @@ func (a *analysis) repeatMatches(ms []Match) []Match {
 		}
 		baseRunes := pw[p : p+base]
 		sub := newAnalysis(baseRunes, a.user)
-		baseGuesses, _ := mostGuessableSequence(sub, sub.omnimatch(), false)
+		baseGuesses, _ := mostGuessableSequence(sub, sub.omnimatch())
 		ms = append(ms, Match{
 			Pattern: "repeat", I: p, J: p + length - 1, Token: a.token(p, p+length-1),
 			BaseToken: string(baseRunes), BaseGuesses: baseGuesses, RepeatCount: length / base,

@@ -109,7 +109,7 @@ func spatialGuesses(m *Match) float64 {
 	for i := 2; i <= length; i++ {
 		possibleTurns := min(m.Turns, i-1)
 		for j := 1; j <= possibleTurns; j++ {
-			guesses += nCk(i-1, j-1) * starts * math.Pow(degree, float64(j))
+			guesses += float64(nCk(i-1, j-1) * starts * math.Pow(degree, float64(j))) // no fused multiply-add
 		}
 	}
 	if m.ShiftedCount > 0 {
@@ -240,7 +240,7 @@ func isBruteforceRef(m int) bool { return m < 0 }
 // non-overlapping matches covering the password that minimises
 // l! * Product(guesses) + 10000^(l-1) over sequence lengths l, with
 // bruteforce filling the gaps. It returns that minimum and the sequence.
-func mostGuessableSequence(a *analysis, matches []Match, excludeAdditive bool) (float64, []Match) {
+func mostGuessableSequence(a *analysis, matches []Match) (float64, []Match) {
 	n := len(a.pw)
 	if n == 0 {
 		return 1, []Match{}
@@ -267,10 +267,9 @@ func mostGuessableSequence(a *analysis, matches []Match, excludeAdditive bool) (
 		if l > 1 {
 			pi *= piAt(i-1, l-1)
 		}
-		g := factorial(l) * pi
-		if !excludeAdditive {
-			g += math.Pow(minGuessesBeforeGrowingSequence, float64(l-1))
-		}
+		// float64(...) rounds the product before the sum, forbidding a fused
+		// multiply-add, so results match JavaScript bit for bit.
+		g := float64(factorial(l)*pi) + math.Pow(minGuessesBeforeGrowingSequence, float64(l-1))
 		for _, e := range opt[k] { // sorted by l
 			if e.l > l {
 				break

@@ -56,7 +56,7 @@ func Estimate(password string, userInputs ...string) Result {
 		analysed, extra = runes[:MaxPasswordLength], len(runes)-MaxPasswordLength
 	}
 	a := newAnalysis(analysed, userInputTrie(userInputs))
-	guesses, seq := mostGuessableSequence(a, a.omnimatch(), false)
+	guesses, seq := mostGuessableSequence(a, a.omnimatch())
 	if extra > 0 {
 		guesses *= math.Pow(bruteforceCardinality, float64(extra))
 		if math.IsInf(guesses, 1) {

@@ -191,6 +191,21 @@ func TestOverlongPasswordIsBounded(t *testing.T) {
 	}
 }
 
+func TestUserInputsAreBounded(t *testing.T) {
+	inputs := make([]string, strength.MaxUserInputs, strength.MaxUserInputs+1)
+	for k := range inputs {
+		inputs[k] = "filler"
+	}
+	inputs = append(inputs, "zorglub") // beyond the limit: ignored
+	if got, want := strength.Estimate("zorglub1985", inputs...).Guesses, strength.Estimate("zorglub1985").Guesses; got != want {
+		t.Errorf("guesses: got %v, want %v", got, want)
+	}
+	inputs[0] = "zorglub"
+	if got, want := strength.Estimate("zorglub1985", inputs...).Guesses, 15000.0; got != want {
+		t.Errorf("guesses with first input: got %v, want %v", got, want)
+	}
+}
+
 func TestLabel(t *testing.T) {
 	for score, want := range []string{"very weak", "weak", "fair", "strong", "very strong"} {
 		if got := strength.Label(score); got != want {
