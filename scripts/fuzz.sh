@@ -13,11 +13,11 @@ for pkg in $(go list ./...); do
     # On a busy machine the fuzzer can run out of time while still gathering
     # its baseline ("context deadline exceeded"); that is no finding, so try
     # once more. A real crasher is saved under testdata/fuzz and fails again.
-    if ! out=$(go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" 2>&1); then
+    if ! out=$(go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime 2s "$pkg" 2>&1); then
       echo "$out" | tail -20
       if grep -q 'context deadline exceeded' <<<"$out" && ! grep -q 'testdata/fuzz' <<<"$out"; then
         echo "(baseline timed out; retrying once)"
-        go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
+        go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime 2s "$pkg"
       else
         exit 1
       fi
