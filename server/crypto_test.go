@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -20,12 +21,15 @@ func TestSecureEncryptDecrypt(t *testing.T) {
 		t.Fatalf("round trip gave %v", got)
 	}
 	e.post("/api/secure_decrypt", map[string]string{"text": env, "password": "pw2"}, "X-API-Key", key).wantError(400, "decryption_failed")
-	tampered := []byte(env)
-	tampered[len(tampered)-3] ^= 1
-	if tampered[len(tampered)-3] == '-' || tampered[len(tampered)-3] == '_' {
-		tampered[len(tampered)-3] = 'A'
+	// Flip one bit of the ciphertext (not of the base64 text, which could
+	// make it malformed instead of tampered).
+	raw, err := base64.RawURLEncoding.DecodeString(env)
+	if err != nil {
+		t.Fatal(err)
 	}
-	e.post("/api/secure_decrypt", map[string]string{"text": string(tampered), "password": "pw1"}, "X-API-Key", key).wantError(400, "decryption_failed")
+	raw[len(raw)-20] ^= 1
+	tampered := base64.RawURLEncoding.EncodeToString(raw)
+	e.post("/api/secure_decrypt", map[string]string{"text": tampered, "password": "pw1"}, "X-API-Key", key).wantError(400, "decryption_failed")
 	for _, bad := range []map[string]string{
 		{"text": "not base64 !!", "password": "pw1"},
 		{"text": env[:20], "password": "pw1"},
