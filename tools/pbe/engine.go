@@ -2,6 +2,7 @@ package pbe
 
 import (
 	"context"
+	"crypto/cipher"
 	"crypto/rand"
 	"fmt"
 	"io"
@@ -66,6 +67,16 @@ func checkPassword(password string) error {
 	return nil
 }
 
+// aeadFor derives the envelope's key from password (waiting for a KDF slot)
+// and returns its XChaCha20-Poly1305 AEAD.
+func (e *Engine) aeadFor(ctx context.Context, password string, env Envelope) (cipher.AEAD, error) {
+	key, err := e.key(ctx, password, env.Salt[:], env.Params)
+	if err != nil {
+		return nil, err
+	}
+	return chacha20poly1305.NewX(key)
+}
+
 // Encrypt seals plaintext under password and returns the envelope string.
 func (e *Engine) Encrypt(ctx context.Context, plaintext, password string) (string, error) {
 	if err := checkPassword(password); err != nil {
@@ -81,11 +92,7 @@ func (e *Engine) Encrypt(ctx context.Context, plaintext, password string) (strin
 	if _, err := io.ReadFull(e.random, env.Nonce[:]); err != nil {
 		return "", err
 	}
-	key, err := e.key(ctx, password, env.Salt[:], env.Params)
-	if err != nil {
-		return "", err
-	}
-	aead, err := chacha20poly1305.NewX(key)
+	aead, err := e.aeadFor(ctx, password, env)
 	if err != nil {
 		return "", err
 	}
@@ -111,11 +118,7 @@ func (e *Engine) Decrypt(ctx context.Context, envelope, password string) (string
 		return "", invalid("argon2id parameters above the accepted maximum (%d KiB, t=%d, p=%d)",
 			e.ceiling.MemoryKiB, e.ceiling.Time, e.ceiling.Parallelism)
 	}
-	key, err := e.key(ctx, password, env.Salt[:], env.Params)
-	if err != nil {
-		return "", err
-	}
-	aead, err := chacha20poly1305.NewX(key)
+	aead, err := e.aeadFor(ctx, password, env)
 	if err != nil {
 		return "", err
 	}
