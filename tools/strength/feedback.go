@@ -81,14 +81,7 @@ func dictionaryFeedback(m Match, sole bool) (string, []string) {
 
 	var suggestions []string
 	rs := []rune(m.Token)
-	upper, lower := 0, 0
-	for _, r := range rs {
-		if isUpper(r) {
-			upper++
-		} else if isLower(r) {
-			lower++
-		}
-	}
+	upper, lower := countCase(rs)
 	switch {
 	case len(rs) >= 2 && isUpper(rs[0]) && upper == 1:
 		suggestions = append(suggestions, "Capitalization doesn't help very much")

@@ -148,14 +148,7 @@ func isLower(r rune) bool { return r >= 'a' && r <= 'z' }
 // to place that many capitals (ASCII letters only, as zxcvbn's regexes).
 func uppercaseVariations(word string) float64 {
 	rs := []rune(word)
-	upper, lower := 0, 0
-	for _, r := range rs {
-		if isUpper(r) {
-			upper++
-		} else if isLower(r) {
-			lower++
-		}
-	}
+	upper, lower := countCase(rs)
 	if upper == 0 {
 		return 1
 	}
@@ -166,6 +159,18 @@ func uppercaseVariations(word string) float64 {
 		return 2
 	}
 	return variations(upper, lower)
+}
+
+// countCase counts the ASCII capitals and small letters of rs.
+func countCase(rs []rune) (upper, lower int) {
+	for _, r := range rs {
+		if isUpper(r) {
+			upper++
+		} else if isLower(r) {
+			lower++
+		}
+	}
+	return upper, lower
 }
 
 func l33tVariations(m *Match) float64 {
