@@ -26,15 +26,7 @@ func TestCrashLosesNoAcknowledgedCall(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	db := filepath.Join(t.TempDir(), "crash.db")
-	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", "load@example.com", "-password", e2ePassword, "-plan", "pro"); err != nil {
-		t.Fatalf("user add: %v\n%s", err, out)
-	}
-	cmd, base, _ := startBinary(t, bin, db)
-	status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "load@example.com", "password": e2ePassword})
-	if status != 200 {
-		t.Fatalf("get_api_key: %d %v", status, m)
-	}
-	key := m["api_key"].(string)
+	cmd, base, _, key := serveWithAccount(t, bin, db, "load@example.com", "pro")
 
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	var acked, unanswered atomic.Int64
@@ -83,7 +75,7 @@ func TestCrashLosesNoAcknowledgedCall(t *testing.T) {
 
 	// Restart on the same file: the server recovers the WAL.
 	cmd2, base2, _ := startBinary(t, bin, db)
-	status, m = postJSON(t, base2+"/api/v1/user_info", key, nil)
+	status, m := postJSON(t, base2+"/api/v1/user_info", key, nil)
 	if status != 200 {
 		t.Fatalf("the key did not survive the crash: %d %v", status, m)
 	}

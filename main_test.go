@@ -163,21 +163,11 @@ func TestBinaryEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildBinary(t)
 	db := filepath.Join(dir, "e2e.db")
-	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", "ann@example.com", "-password", e2ePassword); err != nil {
-		t.Fatalf("user add: %v\n%s", err, out)
-	}
-
-	cmd, base, logs := startBinary(t, bin, db)
-
-	status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "ann@example.com", "password": e2ePassword})
-	if status != 200 {
-		t.Fatalf("get_api_key: %d %v", status, m)
-	}
-	key := m["api_key"].(string)
+	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter")
 	if status, m := postJSON(t, base+"/api/v1/suggestion", key, map[string]string{"message": "e2e"}); status != 200 {
 		t.Fatalf("suggestion: %d %v", status, m)
 	}
-	status, m = postJSON(t, base+"/api/v1/user_info", key, nil)
+	status, m := postJSON(t, base+"/api/v1/user_info", key, nil)
 	if status != 200 || m["api_usage"] != float64(1) || m["max_usage_for_plan"] != float64(100) {
 		t.Fatalf("user_info: %d %v", status, m)
 	}
@@ -234,6 +224,21 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(filepath.Dir(builtPath))
 	}
 	os.Exit(code)
+}
+
+// serveWithAccount creates an account with the binary, serves db, and
+// returns the server, its URL, its log and an API key for the account.
+func serveWithAccount(t *testing.T, bin, db, email, plan string) (*exec.Cmd, string, *syncBuffer, string) {
+	t.Helper()
+	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", e2ePassword, "-plan", plan); err != nil {
+		t.Fatalf("user add: %v\n%s", err, out)
+	}
+	cmd, base, logs := startBinary(t, bin, db)
+	status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": e2ePassword})
+	if status != 200 {
+		t.Fatalf("get_api_key: %d %v", status, m)
+	}
+	return cmd, base, logs, m["api_key"].(string)
 }
 
 // startBinary runs `secutil serve` on a free port and waits for /health.
