@@ -1,11 +1,15 @@
 package hashindex
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,12 +50,28 @@ func lookupWord(t *testing.T, ix *Index, name, word string) Hit {
 	return hit
 }
 
+// plant stores word in its own block and files it in a new run of the algorithm under
+// key, as if key were its digest prefix.
+func plant(t *testing.T, raw *sql.DB, word string, set algorithmSet, a *algorithm, key int64) {
+	t.Helper()
+	var block int64
+	if err := raw.QueryRow("SELECT COALESCE(MAX(id), 0) + 1 FROM word_blocks").Scan(&block); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, raw, "INSERT INTO word_blocks(id, words) VALUES (?, ?)", block, appendWordRecord(nil, set, []byte(word)))
+	res, err := raw.Exec("INSERT INTO runs(algorithm, entries) VALUES (?, 1)", a.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _ := res.LastInsertId()
+	mustExec(t, raw, "INSERT INTO chunks(run_id, first_key, entries) VALUES (?, ?, ?)",
+		run, key, appendEntry(nil, entry{key: key, ref: makeRef(block, 0)}))
+}
+
 func TestEntryPrefixCollisionIsVerified(t *testing.T) {
 	ix, raw := openWithRaw(t)
 	// An impostor word filed under md5("password")'s prefix must not be returned.
-	md5Key := prefixKey(algorithmsByName["md5"].sum([]byte("password")))
-	mustExec(t, raw, "INSERT INTO words(id, word) VALUES (1, 'impostor')")
-	mustExec(t, raw, "INSERT INTO md5(prefix, word_id) VALUES (?, 1)", md5Key)
+	plant(t, raw, "impostor", md5Algorithm.bit, md5Algorithm, md5Algorithm.newKeyer()([]byte("password")))
 	if hit := lookupWord(t, ix, "md5", "password"); hit.Found {
 		t.Fatalf("got %+v, want a miss", hit)
 	}
@@ -63,17 +83,18 @@ func TestEntryPrefixCollisionIsVerified(t *testing.T) {
 	}
 }
 
-func TestWordIDCollisionProbes(t *testing.T) {
+func TestWordKeyCollisionIsAnotherWord(t *testing.T) {
 	ix, raw := openWithRaw(t)
-	// An impostor holds the id "password" would get: import must move it to the next slot.
-	mustExec(t, raw, "INSERT INTO words(id, word) VALUES (?, 'impostor')", wordID([]byte("password")))
-	for range 2 {
+	// An impostor holds the sha256 key of "password": an import must still store
+	// "password" (once: a second import finds it).
+	plant(t, raw, "impostor", sha256Algorithm.bit, sha256Algorithm, wordID([]byte("password")))
+	for i, wantNew := range []int64{1, 0} {
 		stats, err := ix.Import(context.Background(), strings.NewReader("password\n"), nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if stats.Skipped != 0 {
-			t.Fatalf("got %+v, want nothing skipped", stats)
+		if stats.NewWords != wantNew {
+			t.Fatalf("import %d: got %+v, want %d new", i+1, stats, wantNew)
 		}
 	}
 	for _, name := range Algorithms {
@@ -81,35 +102,114 @@ func TestWordIDCollisionProbes(t *testing.T) {
 			t.Fatalf("%s: got %+v, want password", name, hit)
 		}
 	}
-	var n int
-	if err := raw.QueryRow("SELECT count(*) FROM words").Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := n, 2; got != want {
-		t.Fatalf("words: got %d, want %d", got, want)
-	}
 }
 
-func TestProbeWindowWraps(t *testing.T) {
-	ix, raw := openWithRaw(t)
-	mustExec(t, raw, "INSERT INTO words(id, word) VALUES (?, 'top'), (?, 'bottom'), (0, 'outside')",
-		int64(math.MaxInt64), int64(math.MinInt64+1))
-	rows, err := queryProbeRange(context.Background(), ix.reader, math.MaxInt64-2)
+func TestRunCursorCoversEveryKey(t *testing.T) {
+	ix, _ := openWithRaw(t)
+	// Keys at the extremes of the int64 range, and more entries under one key than a
+	// chunk holds: a chunk never splits a key, so its entries are all found together.
+	var entries []entry
+	for i := range 3 * chunkEntries {
+		entries = append(entries, entry{key: int64(i * 1000), ref: makeRef(1, i%blockWords)})
+	}
+	for i := range chunkEntries + 10 {
+		entries = append(entries, entry{key: math.MaxInt64 - 1, ref: makeRef(2, i%blockWords)})
+	}
+	entries = append([]entry{{key: math.MinInt64, ref: makeRef(3, 0)}}, entries...)
+	entries = append(entries, entry{key: math.MaxInt64, ref: makeRef(3, 1)})
+	tx, err := ix.writer.BeginTx(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	var got []string
-	for rows.Next() {
-		var w string
-		if err := rows.Scan(&w); err != nil {
+	defer tx.Rollback()
+	if err := writeRun(context.Background(), tx, md5Algorithm, entries); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := listRuns(context.Background(), tx, md5Algorithm)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs %v, err %v", runs, err)
+	}
+	cursor := &runCursor{ctx: context.Background(), tx: tx, id: runs[0].id}
+	want := map[int64]int{}
+	for _, e := range entries {
+		want[e.key]++
+	}
+	keys := []int64{math.MinInt64, -5, 0, 1, 999, 1000, 247_000, 248_000, 500_000, 743_000, 744_000, math.MaxInt64 - 1, math.MaxInt64}
+	for _, key := range keys {
+		refs, err := cursor.find(key, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, w)
+		if len(refs) != want[key] {
+			t.Fatalf("key %d: got %d entries, want %d", key, len(refs), want[key])
+		}
 	}
-	if strings.Join(got, ",") != "bottom,top" && strings.Join(got, ",") != "top,bottom" {
-		t.Fatalf("got %v, want top and bottom", got)
+	// And the merge reader returns them all, in order.
+	r := &runReader{ctx: context.Background(), tx: tx, id: runs[0].id}
+	for i := 0; ; i++ {
+		e, ok, err := r.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			if i != len(entries) {
+				t.Fatalf("read %d entries, want %d", i, len(entries))
+			}
+			break
+		}
+		if e != entries[i] {
+			t.Fatalf("entry %d: got %+v, want %+v", i, e, entries[i])
+		}
 	}
+}
+
+func TestCompactionBoundsRuns(t *testing.T) {
+	defer SetBatchWords(10)()
+	ix, raw := openWithRaw(t)
+	words := make([]string, 2000)
+	for i := range words {
+		words[i] = fmt.Sprintf("word%d", i)
+	}
+	if _, err := ix.Import(context.Background(), strings.NewReader(strings.Join(words, "\n")), []string{"md5"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// 200 batches of 10 words: all in the lowest size tier, so fewer than mergeFanout
+	// runs remain of each algorithm after merging.
+	var runs, entries int
+	if err := raw.QueryRow("SELECT count(*), sum(entries) FROM runs WHERE algorithm = 'md5'").Scan(&runs, &entries); err != nil {
+		t.Fatal(err)
+	}
+	if runs >= mergeFanout || entries != len(words) {
+		t.Fatalf("md5: %d runs of %d entries, want < %d runs of %d", runs, entries, mergeFanout, len(words))
+	}
+	for _, w := range words {
+		if hit := lookupWord(t, ix, "md5", w); hit.Plaintext != w {
+			t.Fatalf("got %+v, want %s", hit, w)
+		}
+	}
+}
+
+func TestTiers(t *testing.T) {
+	for _, tc := range []struct {
+		entries int64
+		want    int
+	}{{0, 0}, {1, 0}, {tierBase*mergeFanout - 1, 0}, {tierBase * mergeFanout, 1}, {tierBase * mergeFanout * mergeFanout, 2}} {
+		if got := tier(tc.entries); got != tc.want {
+			t.Errorf("tier(%d) = %d, want %d", tc.entries, got, tc.want)
+		}
+	}
+}
+
+func FuzzWordRecord(f *testing.F) {
+	f.Add(appendWordRecord(appendWordRecord(nil, 3, []byte("password")), 1, nil), 1)
+	f.Add([]byte{0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 0)
+	f.Fuzz(func(t *testing.T, block []byte, slot int) {
+		if offset, word, ok := wordRecord(block, slot%blockWords); ok {
+			if offset < 0 || offset >= len(block) || len(word) > len(block) {
+				t.Fatalf("offset %d, word %q of a %d-byte block", offset, word, len(block))
+			}
+		}
+	})
 }
 
 func FuzzReadWords(f *testing.F) {
@@ -138,4 +238,72 @@ func FuzzReadWords(f *testing.F) {
 			}
 		}
 	})
+}
+
+func FuzzKeyersMatchDigests(f *testing.F) {
+	for _, w := range []string{"", "password", "pässwörd", "\xff\xfe invalid", "😀 astral"} {
+		f.Add([]byte(w))
+	}
+	keyers := map[*algorithm]func([]byte) int64{}
+	for _, a := range algorithmList {
+		keyers[a] = a.newKeyer()
+	}
+	f.Fuzz(func(t *testing.T, word []byte) {
+		for _, a := range algorithmList {
+			if got, want := keyers[a](word), prefixKey(a.sum(word)); got != want {
+				t.Fatalf("%s(%q): key %x, want %x", a.name, word, got, want)
+			}
+		}
+	})
+}
+
+func TestSortByKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 1023, 1024, 5000, 70_000} {
+		for _, spread := range []string{"uniform", "one key", "extremes"} {
+			keys := make([]int64, n)
+			for i := range keys {
+				switch spread {
+				case "uniform":
+					keys[i] = int64(rng.Uint64())
+				case "one key":
+					keys[i] = 42
+				case "extremes":
+					keys[i] = []int64{math.MinInt64, -1, 0, math.MaxInt64}[rng.IntN(4)]
+				}
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			sortByKey(keys, func(k int64) int64 { return k }, cmp.Compare[int64])
+			if !slices.Equal(keys, want) {
+				t.Fatalf("%d %s keys: not sorted", n, spread)
+			}
+		}
+	}
+}
+
+func TestVersion1FileIsRebuilt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hashes.db")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, raw, migrations[0])
+	mustExec(t, raw, "INSERT INTO words(id, word) VALUES (1, 'old'); INSERT INTO meta(key, value) VALUES ('seed', 'x');"+
+		"INSERT INTO counts(algorithm, entries) VALUES ('sha256', 1); PRAGMA user_version = 1")
+	raw.Close()
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if entries, _, err := ix.Size(context.Background()); err != nil || entries != 0 {
+		t.Fatalf("entries %d, err %v: want an empty index", entries, err)
+	}
+	if err := ix.EnsureSeeded(context.Background(), []string{"password"}); err != nil {
+		t.Fatal(err)
+	}
+	if hit := lookupWord(t, ix, "ntlm", "password"); !hit.Found {
+		t.Fatalf("got %+v, want the seed found", hit)
+	}
 }

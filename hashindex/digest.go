@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/binary"
+	"unicode/utf16"
 
 	"golang.org/x/crypto/md4"
 
@@ -13,25 +14,73 @@ import (
 )
 
 // Algorithms is the default set of unsalted digests the index holds.
-// Import accepts any subset; sha256 is always indexed because the word table
-// is keyed by it (see docs/HASHINDEX.md).
+// Import accepts any subset; sha256 is always indexed because it is how an
+// import recognises words the index already stores (see docs/HASHINDEX.md).
 var Algorithms = []string{"md5", "sha1", "sha256", "sha512", "ntlm"}
 
 // algorithm describes one digest the index can reverse.
 type algorithm struct {
-	name  string
-	table string // entries table; empty for sha256, whose index is the words table itself
-	size  int    // digest length in bytes
-	sum   func(word []byte) []byte
+	name string
+	bit  algorithmSet // this algorithm's bit in a word's record of indexed algorithms
+	size int          // digest length in bytes
+	sum  func(word []byte) []byte
+	// newKeyer returns a function computing prefixKey(sum(word)) that reuses its
+	// buffers, for one goroutine: an import computes one key per word and algorithm.
+	newKeyer func() func(word []byte) int64
 }
 
-var algorithmList = []*algorithm{
-	{name: "md5", table: "md5", size: md5.Size, sum: func(w []byte) []byte { d := md5.Sum(w); return d[:] }},
-	{name: "sha1", table: "sha1", size: sha1.Size, sum: func(w []byte) []byte { d := sha1.Sum(w); return d[:] }},
-	{name: "sha256", size: sha256.Size, sum: func(w []byte) []byte { d := sha256.Sum256(w); return d[:] }},
-	{name: "sha512", table: "sha512", size: sha512.Size, sum: func(w []byte) []byte { d := sha512.Sum512(w); return d[:] }},
-	{name: "ntlm", table: "ntlm", size: md4.Size, sum: hashgen.NTLM},
+// algorithmSet is a set of algorithms, one bit each.
+type algorithmSet uint8
+
+var (
+	md5Algorithm = &algorithm{name: "md5", bit: 1 << 0, size: md5.Size,
+		sum:      func(w []byte) []byte { d := md5.Sum(w); return d[:] },
+		newKeyer: stateless(func(w []byte) int64 { d := md5.Sum(w); return prefixKey(d[:]) })}
+	sha1Algorithm = &algorithm{name: "sha1", bit: 1 << 1, size: sha1.Size,
+		sum:      func(w []byte) []byte { d := sha1.Sum(w); return d[:] },
+		newKeyer: stateless(func(w []byte) int64 { d := sha1.Sum(w); return prefixKey(d[:]) })}
+	sha256Algorithm = &algorithm{name: "sha256", bit: 1 << 2, size: sha256.Size,
+		sum:      func(w []byte) []byte { d := sha256.Sum256(w); return d[:] },
+		newKeyer: stateless(wordID)}
+	sha512Algorithm = &algorithm{name: "sha512", bit: 1 << 3, size: sha512.Size,
+		sum:      func(w []byte) []byte { d := sha512.Sum512(w); return d[:] },
+		newKeyer: stateless(func(w []byte) int64 { d := sha512.Sum512(w); return prefixKey(d[:]) })}
+	ntlmAlgorithm = &algorithm{name: "ntlm", bit: 1 << 4, size: md4.Size, sum: hashgen.NTLM, newKeyer: newNTLMKeyer}
+)
+
+func stateless(key func([]byte) int64) func() func([]byte) int64 {
+	return func() func([]byte) int64 { return key }
 }
+
+// wordID is a word's sha256 key, by which an import finds the words already stored.
+func wordID(word []byte) int64 {
+	d := sha256.Sum256(word)
+	return prefixKey(d[:])
+}
+
+// newNTLMKeyer computes the key of hashgen.NTLM (MD4 of the UTF-16LE text) reusing one
+// MD4 state and buffer, where hashgen.NTLM allocates four times a word.
+func newNTLMKeyer() func([]byte) int64 {
+	h := md4.New()
+	var units []uint16
+	var le, sum []byte
+	return func(word []byte) int64 {
+		units = units[:0]
+		for _, r := range string(word) { // invalid UTF-8 becomes U+FFFD, as in hashgen.NTLM
+			units = utf16.AppendRune(units, r)
+		}
+		le = le[:0]
+		for _, u := range units {
+			le = binary.LittleEndian.AppendUint16(le, u)
+		}
+		h.Reset()
+		h.Write(le)
+		sum = h.Sum(sum[:0])
+		return prefixKey(sum)
+	}
+}
+
+var algorithmList = []*algorithm{md5Algorithm, sha1Algorithm, sha256Algorithm, sha512Algorithm, ntlmAlgorithm}
 
 var algorithmsByName = func() map[string]*algorithm {
 	m := make(map[string]*algorithm, len(algorithmList))
@@ -45,10 +94,4 @@ var algorithmsByName = func() map[string]*algorithm {
 // which SQLite stores in at most 8 bytes and compares natively.
 func prefixKey(digest []byte) int64 {
 	return int64(binary.BigEndian.Uint64(digest[:8]))
-}
-
-// wordID is the key of a word in the words table: the prefix of its sha256 digest.
-func wordID(word []byte) int64 {
-	d := sha256.Sum256(word)
-	return prefixKey(d[:])
 }

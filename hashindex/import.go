@@ -20,14 +20,11 @@ import (
 
 // ImportBatchWords is how many words one import transaction holds. A crash or
 // cancellation loses at most the batch in flight; committed batches stay usable.
-const ImportBatchWords = 100_000
+// A batch in memory costs about 100 bytes a word, and a few are in flight.
+const ImportBatchWords = 250_000
 
 // batchWords is ImportBatchWords, smaller in tests that need several batches.
 var batchWords = ImportBatchWords
-
-// rowsPerInsert is how many rows one multi-row INSERT binds (2 parameters each):
-// it amortises the per-statement cost of database/sql and the driver.
-const rowsPerInsert = 500
 
 // Stats summarises an import. Words counts accepted lines (duplicates included),
 // NewWords the words the index did not hold, Entries the (word, algorithm) pairs added,
@@ -42,12 +39,13 @@ type Progress = Stats
 
 // Import adds one word per line of r (a trailing \r is stripped, empty lines are ignored,
 // lines longer than MaxWordBytes are skipped) to the index for the given algorithms
-// (nil means Algorithms). Importing the same words again adds nothing. progress, if not
-// nil, is called after every committed batch. On error or cancellation the batches
+// (nil means Algorithms; sha256 is always added). Importing the same words again adds
+// nothing; importing them with more algorithms adds only the missing entries. progress,
+// if not nil, is called after every committed batch. On error or cancellation the batches
 // committed so far remain in the index.
 func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, progress func(Progress)) (Stats, error) {
 	start := time.Now()
-	tables, err := entryTables(algorithms)
+	indexed, err := indexedAlgorithms(algorithms)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -63,13 +61,15 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 		defer close(lines)
 		skipped, readErr = readWords(ctx, r, lines)
 	}()
-	hashed := make(chan []indexedWord, 1)
+	// Hashing and sorting take as long as writing, so one goroutine per core does them
+	// while the writer below commits the previous batch.
+	hashed := make(chan *hashedBatch, 1)
 	var workers sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		workers.Go(func() {
 			for words := range lines {
 				select {
-				case hashed <- hashWords(words, tables):
+				case hashed <- hashBatch(words, indexed):
 				case <-ctx.Done():
 					return
 				}
@@ -85,11 +85,10 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 		}
 		if err == nil {
 			var added Stats
-			added, err = ix.writeBatch(ctx, batch, tables)
+			added, err = ix.writeBatch(ctx, batch, indexed)
 			stats.Words += added.Words
 			stats.NewWords += added.NewWords
 			stats.Entries += added.Entries
-			stats.Skipped += added.Skipped
 		}
 		if err != nil {
 			cancel() // stop the reader and workers; keep draining so they can exit
@@ -117,23 +116,27 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 	return stats, err
 }
 
-// entryTables resolves algorithm names to the algorithms that have an entries table
-// (sha256 is the words table itself, always written).
-func entryTables(names []string) ([]*algorithm, error) {
+// indexedAlgorithms resolves algorithm names (nil means Algorithms) to the algorithms an
+// import indexes, in algorithmList order and always including sha256.
+func indexedAlgorithms(names []string) ([]*algorithm, error) {
 	if names == nil {
 		names = Algorithms
 	}
-	var tables []*algorithm
+	set := sha256Algorithm.bit
 	for _, name := range names {
 		a, ok := algorithmsByName[strings.ToLower(name)]
 		if !ok {
 			return nil, &UnknownAlgorithmError{Name: name}
 		}
-		if a.table != "" && !slices.Contains(tables, a) {
-			tables = append(tables, a)
+		set |= a.bit
+	}
+	var indexed []*algorithm
+	for _, a := range algorithmList {
+		if set&a.bit != 0 {
+			indexed = append(indexed, a)
 		}
 	}
-	return tables, nil
+	return indexed, nil
 }
 
 // readWords splits r into batches of at most ImportBatchWords words and returns how many
@@ -184,219 +187,278 @@ func readWords(ctx context.Context, r io.Reader, out chan<- [][]byte) (skipped i
 	}
 }
 
-// indexedWord is a word with its keys: id is its sha256 prefix (moved on collision),
-// keys[i] its prefix under tables[i].
-type indexedWord struct {
+// hashedBatch is a batch of distinct words sorted by (sha256 key, word), with each
+// indexed algorithm's keys for them sorted by key.
+type hashedBatch struct {
+	lines int // accepted lines, duplicates included
+	words []hashedWord
+	keys  [][]keyedWord // keys[t] belong to the t-th indexed algorithm
+}
+
+type hashedWord struct {
 	word []byte
-	id   int64
-	keys [4]int64
+	id   int64 // the sha256 key, by which an import finds a word already stored
 }
 
-func hashWords(words [][]byte, tables []*algorithm) []indexedWord {
-	out := make([]indexedWord, len(words))
-	for i, w := range words {
-		out[i] = indexedWord{word: w, id: wordID(w)}
-		for t, a := range tables {
-			out[i].keys[t] = prefixKey(a.sum(w))
-		}
+type keyedWord struct {
+	key  int64
+	word int32 // index in hashedBatch.words
+}
+
+func hashBatch(lines [][]byte, indexed []*algorithm) *hashedBatch {
+	words := make([]hashedWord, len(lines))
+	for i, w := range lines {
+		words[i] = hashedWord{word: w, id: wordID(w)}
 	}
-	return out
-}
-
-// writeBatch stores one batch in one transaction. Rows are inserted in key order so that
-// each B-tree is walked forwards instead of at random.
-func (ix *Index) writeBatch(ctx context.Context, batch []indexedWord, tables []*algorithm) (Stats, error) {
-	stats := Stats{Words: int64(len(batch))}
-	slices.SortFunc(batch, func(a, b indexedWord) int {
+	sortByKey(words, func(w hashedWord) int64 { return w.id }, func(a, b hashedWord) int {
 		return cmp.Or(cmp.Compare(a.id, b.id), bytes.Compare(a.word, b.word))
 	})
-	batch = slices.CompactFunc(batch, func(a, b indexedWord) bool { return bytes.Equal(a.word, b.word) })
+	words = slices.CompactFunc(words, func(a, b hashedWord) bool { return bytes.Equal(a.word, b.word) })
+	b := &hashedBatch{lines: len(lines), words: words, keys: make([][]keyedWord, len(indexed))}
+	for t, a := range indexed {
+		keys := make([]keyedWord, len(words))
+		key := a.newKeyer()
+		for i, w := range words {
+			keys[i] = keyedWord{key: w.id, word: int32(i)}
+			if a != sha256Algorithm {
+				keys[i].key = key(w.word)
+			}
+		}
+		if a != sha256Algorithm { // the words are in sha256 order already
+			sortByKey(keys, func(k keyedWord) int64 { return k.key }, func(x, y keyedWord) int { return cmp.Compare(x.key, y.key) })
+		}
+		b.keys[t] = keys
+	}
+	return b
+}
 
+// writeBatch stores one batch in one transaction: the words the index lacks, a new run
+// of entries per algorithm for what is missing, then merges of runs where due.
+func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algorithm) (Stats, error) {
+	stats := Stats{Words: int64(b.lines)}
 	tx, err := ix.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer tx.Rollback()
 
-	placed, err := insertWords(ctx, tx, batch)
+	readBlock, err := tx.PrepareContext(ctx, readBlockSQL)
 	if err != nil {
 		return Stats{}, err
 	}
-	// Words whose id was taken (already imported, or a different word with the same
-	// sha256 prefix) are resolved one by one.
-	kept := batch[:0]
-	for i := range batch {
-		w := &batch[i]
-		if len(placed) > 0 && placed[0] == w.id {
-			placed = placed[1:]
-			stats.NewWords++
-			kept = append(kept, *w)
-			continue
-		}
-		isNew, ok, err := placeWord(ctx, tx, w)
-		if err != nil {
-			return Stats{}, err
-		}
-		if !ok {
-			stats.Skipped++
-			continue
-		}
-		if isNew {
-			stats.NewWords++
-		}
-		kept = append(kept, *w)
-	}
-	stats.Entries = stats.NewWords
-	if err := addCount(ctx, tx, "sha256", stats.NewWords); err != nil {
+	defer readBlock.Close()
+	stored, err := findStored(ctx, tx, readBlock, b.words)
+	if err != nil {
 		return Stats{}, err
 	}
+	var want algorithmSet
+	for _, a := range indexed {
+		want |= a.bit
+	}
+	placed, err := placeWords(ctx, tx, readBlock, b.words, stored, want)
+	if err != nil {
+		return Stats{}, err
+	}
+	stats.NewWords = placed.newWords
 
-	pairs := make([][2]int64, len(kept))
-	for t, a := range tables {
-		for i, w := range kept {
-			pairs[i] = [2]int64{w.keys[t], w.id}
+	entries := make([]entry, 0, len(b.words))
+	for t, a := range indexed {
+		entries = entries[:0]
+		for _, k := range b.keys[t] {
+			if placed.missing[k.word]&a.bit != 0 {
+				entries = append(entries, entry{key: k.key, ref: placed.refs[k.word]})
+			}
 		}
-		slices.SortFunc(pairs, func(x, y [2]int64) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
-		added, err := insertEntries(ctx, tx, a.table, pairs)
-		if err != nil {
+		if len(entries) == 0 {
+			continue
+		}
+		if err := writeRun(ctx, tx, a, entries); err != nil {
 			return Stats{}, err
 		}
-		if err := addCount(ctx, tx, a.name, added); err != nil {
+		if err := addCount(ctx, tx, a.name, int64(len(entries))); err != nil {
 			return Stats{}, err
 		}
-		stats.Entries += added
+		if err := compact(ctx, tx, a); err != nil {
+			return Stats{}, err
+		}
+		stats.Entries += int64(len(entries))
 	}
 	return stats, tx.Commit()
 }
 
-// insertWords inserts the batch (sorted by id) under the ids it proposes and returns,
-// sorted, the ids that were free and are now taken by these words.
-func insertWords(ctx context.Context, tx *sql.Tx, batch []indexedWord) ([]int64, error) {
-	var placed []int64
-	stmts := newChunkStatements(tx, "INSERT INTO words(id, word) VALUES ", " ON CONFLICT DO NOTHING RETURNING id")
-	defer stmts.Close()
-	args := make([]any, 0, 2*rowsPerInsert)
-	for chunk := range slices.Chunk(batch, rowsPerInsert) {
-		args = args[:0]
-		for _, w := range chunk {
-			args = append(args, w.id, w.word)
+// storedWord is where a batch word is already stored, if found, and in which block.
+type storedWord struct {
+	found bool
+	ref   wordRef
+	set   algorithmSet
+}
+
+// candidate is a stored word whose sha256 key is that of words[word].
+type candidate struct {
+	word int
+	ref  wordRef
+}
+
+// findStored finds which of the words (sorted by sha256 key) the index stores, through
+// its sha256 runs; a key shared with a different word (a 64-bit prefix collision) is
+// told apart by comparing the words themselves.
+func findStored(ctx context.Context, tx *sql.Tx, readBlockStmt *sql.Stmt, words []hashedWord) ([]storedWord, error) {
+	runs, err := listRuns(ctx, tx, sha256Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	var candidates []candidate
+	for _, r := range runs {
+		// Reading the whole run in order costs less than seeking each key once the
+		// batch has a key for every few chunks of the run.
+		if int64(len(words))*chunkEntries*4 >= r.entries {
+			candidates, err = scanRun(&runReader{ctx: ctx, tx: tx, id: r.id}, words, candidates)
+		} else {
+			candidates, err = seekRun(&runCursor{ctx: ctx, tx: tx, id: r.id}, words, candidates)
 		}
-		stmt, err := stmts.forRows(ctx, len(chunk))
 		if err != nil {
 			return nil, err
 		}
-		rows, err := stmt.QueryContext(ctx, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
+	}
+	// In block order, so each block is read once.
+	slices.SortFunc(candidates, func(a, b candidate) int { return cmp.Compare(a.ref, b.ref) })
+	stored := make([]storedWord, len(words))
+	var block []byte
+	blockID := int64(-1)
+	for _, c := range candidates {
+		if c.ref.block() != blockID {
+			if block, err = readBlock(ctx, readBlockStmt, c.ref.block()); err != nil {
 				return nil, err
 			}
-			placed = append(placed, id)
+			blockID = c.ref.block()
 		}
-		if err := rows.Close(); err != nil {
+		setOffset, word, err := wordAt(block, c.ref)
+		if err != nil {
 			return nil, err
 		}
+		if bytes.Equal(word, words[c.word].word) {
+			stored[c.word] = storedWord{found: true, ref: c.ref, set: algorithmSet(block[setOffset])}
+		}
 	}
-	slices.Sort(placed)
-	return placed, nil
+	return stored, nil
 }
 
-// placeWord finds w in its probe window or puts it in the first free slot there, updating
-// w.id. ok is false when the window is full of other words (not seen in practice: it needs
-// maxProbe+1 words sharing a 64-bit prefix).
-func placeWord(ctx context.Context, tx *sql.Tx, w *indexedWord) (isNew, ok bool, err error) {
-	for i := range maxProbe {
-		id := probeID(w.id, i)
-		var stored []byte
-		err := tx.QueryRowContext(ctx, "SELECT word FROM words WHERE id = ?", id).Scan(&stored)
+// scanRun merges the run's entries with the words' keys, both in key order.
+func scanRun(run *runReader, words []hashedWord, candidates []candidate) ([]candidate, error) {
+	e, ok, err := run.next()
+	for i := 0; ok && err == nil && i < len(words); {
 		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			if _, err := tx.ExecContext(ctx, "INSERT INTO words(id, word) VALUES (?, ?)", id, w.word); err != nil {
-				return false, false, err
+		case e.key > words[i].id:
+			i++
+		case e.key == words[i].id:
+			for j := i; j < len(words) && words[j].id == e.key; j++ {
+				candidates = append(candidates, candidate{word: j, ref: e.ref})
 			}
-			w.id = id
-			return true, true, nil
-		case err != nil:
-			return false, false, err
-		case bytes.Equal(stored, w.word):
-			w.id = id
-			return false, true, nil
+			fallthrough
+		default:
+			e, ok, err = run.next()
 		}
 	}
-	return false, false, nil
+	return candidates, err
 }
 
-func insertEntries(ctx context.Context, tx *sql.Tx, table string, pairs [][2]int64) (int64, error) {
-	var added int64
-	stmts := newChunkStatements(tx, "INSERT OR IGNORE INTO "+table+"(prefix, word_id) VALUES ", "")
-	defer stmts.Close()
-	args := make([]any, 0, 2*rowsPerInsert)
-	for chunk := range slices.Chunk(pairs, rowsPerInsert) {
-		args = args[:0]
-		for _, p := range chunk {
-			args = append(args, p[0], p[1])
+// seekRun looks the words' keys up in the run one by one.
+func seekRun(run *runCursor, words []hashedWord, candidates []candidate) ([]candidate, error) {
+	var refs []wordRef
+	for i, w := range words {
+		var err error
+		if refs, err = run.find(w.id, refs[:0]); err != nil {
+			return nil, err
 		}
-		stmt, err := stmts.forRows(ctx, len(chunk))
-		if err != nil {
-			return 0, err
+		for _, ref := range refs {
+			candidates = append(candidates, candidate{word: i, ref: ref})
 		}
-		res, err := stmt.ExecContext(ctx, args...)
-		if err != nil {
-			return 0, err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return 0, err
-		}
-		added += n
 	}
-	return added, nil
+	return candidates, nil
+}
+
+// placement is where each batch word is stored and which algorithms it still lacks.
+type placement struct {
+	refs     []wordRef
+	missing  []algorithmSet
+	newWords int64
+}
+
+// placeWords stores the words not yet stored in new blocks, and records on the stored
+// ones the algorithms this import adds to them.
+func placeWords(ctx context.Context, tx *sql.Tx, readBlockStmt *sql.Stmt, words []hashedWord, stored []storedWord, want algorithmSet) (placement, error) {
+	p := placement{refs: make([]wordRef, len(words)), missing: make([]algorithmSet, len(words))}
+	var next int64
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) + 1 FROM word_blocks").Scan(&next); err != nil {
+		return p, err
+	}
+	insert, err := tx.PrepareContext(ctx, "INSERT INTO word_blocks(id, words) VALUES (?, ?)")
+	if err != nil {
+		return p, err
+	}
+	defer insert.Close()
+	var block []byte
+	slot := 0
+	flush := func() error {
+		if slot == 0 {
+			return nil
+		}
+		_, err := insert.ExecContext(ctx, next, block)
+		next, block, slot = next+1, block[:0], 0
+		return err
+	}
+	var gaining []wordRef // stored words that gain algorithms
+	for i, w := range words {
+		if s := stored[i]; s.found {
+			p.refs[i], p.missing[i] = s.ref, want&^s.set
+			if p.missing[i] != 0 {
+				gaining = append(gaining, s.ref)
+			}
+			continue
+		}
+		p.newWords++
+		p.refs[i], p.missing[i] = makeRef(next, slot), want
+		block = appendWordRecord(block, want, w.word)
+		if slot++; slot == blockWords {
+			if err := flush(); err != nil {
+				return p, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return p, err
+	}
+	return p, addToWordSets(ctx, tx, readBlockStmt, gaining, want)
+}
+
+// addToWordSets adds the algorithms to the stored sets of the words at refs.
+func addToWordSets(ctx context.Context, tx *sql.Tx, readBlockStmt *sql.Stmt, refs []wordRef, set algorithmSet) error {
+	slices.Sort(refs)
+	for len(refs) > 0 {
+		id := refs[0].block()
+		block, err := readBlock(ctx, readBlockStmt, id)
+		if err != nil {
+			return err
+		}
+		for len(refs) > 0 && refs[0].block() == id {
+			setOffset, _, err := wordAt(block, refs[0])
+			if err != nil {
+				return err
+			}
+			block[setOffset] |= byte(set)
+			refs = refs[1:]
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE word_blocks SET words = ? WHERE id = ?", block, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func addCount(ctx context.Context, tx *sql.Tx, algorithm string, n int64) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO counts(algorithm, entries) VALUES (?, ?)
 		ON CONFLICT(algorithm) DO UPDATE SET entries = entries + excluded.entries`, algorithm, n)
 	return err
-}
-
-// chunkStatements prepares a multi-row INSERT once per transaction for full chunks of
-// rowsPerInsert rows (re-parsing it per chunk cost 12% of an import) and once more for
-// the last, shorter chunk.
-type chunkStatements struct {
-	tx             *sql.Tx
-	prefix, suffix string
-	full, last     *sql.Stmt
-}
-
-func newChunkStatements(tx *sql.Tx, prefix, suffix string) *chunkStatements {
-	return &chunkStatements{tx: tx, prefix: prefix, suffix: suffix}
-}
-
-func (c *chunkStatements) forRows(ctx context.Context, n int) (*sql.Stmt, error) {
-	slot := &c.last
-	if n == rowsPerInsert {
-		slot = &c.full
-	}
-	if *slot == nil {
-		stmt, err := c.tx.PrepareContext(ctx, c.prefix+strings.TrimSuffix(strings.Repeat("(?,?),", n), ",")+c.suffix)
-		if err != nil {
-			return nil, err
-		}
-		*slot = stmt
-	}
-	return *slot, nil
-}
-
-func (c *chunkStatements) Close() {
-	for _, stmt := range []*sql.Stmt{c.full, c.last} {
-		if stmt != nil {
-			stmt.Close()
-		}
-	}
 }
 
 // EnsureSeeded imports words for all Algorithms unless this exact list was already

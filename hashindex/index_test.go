@@ -2,8 +2,11 @@ package hashindex_test
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -273,3 +276,37 @@ func FuzzLookup(f *testing.F) {
 		}
 	})
 }
+
+// A re-import finds stored words both by scanning a run (a batch as large as the index)
+// and by seeking key by key (a few words against a large index).
+func TestReimportFindsStoredWordsByScanAndSeek(t *testing.T) {
+	ix := mustOpen(t)
+	words := wordlist(5000)
+	first := mustImport(t, ix, strings.Join(words, "\n"), nil)
+	for _, tc := range []struct {
+		name string
+		list []string
+	}{
+		{"scan", append(slices.Clone(words), "brand-new-1")},
+		{"seek", []string{words[0], words[2500], words[4999], "brand-new-2"}},
+	} {
+		stats := mustImport(t, ix, strings.Join(tc.list, "\n"), nil)
+		if got, want := [2]int64{stats.NewWords, stats.Entries}, [2]int64{1, 5}; got != want {
+			t.Fatalf("%s: new words, entries: got %v, want %v", tc.name, got, want)
+		}
+	}
+	entries, _, err := ix.Size(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := entries, first.Entries+10; got != want {
+		t.Fatalf("entries: got %d, want %d", got, want)
+	}
+	for _, w := range []string{words[1234], "brand-new-1", "brand-new-2"} {
+		if hit := mustLookup(t, ix, hex.EncodeToString(sumSHA1(w)), nil); hit.Plaintext != w {
+			t.Fatalf("got %+v, want %q", hit, w)
+		}
+	}
+}
+
+func sumSHA1(w string) []byte { d := sha1.Sum([]byte(w)); return d[:] }

@@ -1,0 +1,85 @@
+package hashindex
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Words are stored in blocks of up to blockWords records, one row per block, so
+// that a batch of a million words is a few thousand row inserts. A record is
+//
+//	[algorithm set: 1 byte][word length: uvarint][word]
+//
+// where the set says under which algorithms the word has index entries, so a
+// re-import can tell what is missing without consulting every algorithm's runs.
+const blockWords = 256
+
+// wordRef locates a stored word: its block id (from 1) and its slot in the block.
+type wordRef uint64
+
+func makeRef(block int64, slot int) wordRef { return wordRef(uint64(block)<<8 | uint64(slot)) }
+func (r wordRef) block() int64              { return int64(r >> 8) }
+func (r wordRef) slot() int                 { return int(r & 0xff) }
+
+func appendWordRecord(block []byte, set algorithmSet, word []byte) []byte {
+	block = append(block, byte(set))
+	block = binary.AppendUvarint(block, uint64(len(word)))
+	return append(block, word...)
+}
+
+// wordRecord finds the record in slot: the offset of its algorithm-set byte, and its word
+// (a sub-slice of block). ok is false when the block has no such slot or is damaged.
+func wordRecord(block []byte, slot int) (setOffset int, word []byte, ok bool) {
+	pos := 0
+	for i := 0; ; i++ {
+		if pos >= len(block) {
+			return 0, nil, false
+		}
+		n, size := binary.Uvarint(block[pos+1:])
+		start := pos + 1 + size
+		if size <= 0 || n > uint64(len(block)-start) {
+			return 0, nil, false
+		}
+		if i == slot {
+			return pos, block[start : start+int(n)], true
+		}
+		pos = start + int(n)
+	}
+}
+
+var errDamaged = errors.New("hashindex: damaged index file (delete it and re-import)")
+
+const readBlockSQL = "SELECT words FROM word_blocks WHERE id = ?"
+
+// readBlock returns a copy of the word block (readBlockSQL prepared), or errDamaged when
+// it does not exist: index entries only ever point at stored blocks.
+func readBlock(ctx context.Context, stmt *sql.Stmt, id int64) ([]byte, error) {
+	var block []byte
+	err := stmt.QueryRowContext(ctx, id).Scan(&block)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: word block %d is missing", errDamaged, id)
+	}
+	return block, err
+}
+
+// wordAt is wordRecord for ref's slot of its block, with a damaged block as an error.
+func wordAt(block []byte, ref wordRef) (setOffset int, word []byte, err error) {
+	setOffset, word, ok := wordRecord(block, ref.slot())
+	if !ok {
+		return 0, nil, fmt.Errorf("%w: word block %d has no slot %d", errDamaged, ref.block(), ref.slot())
+	}
+	return setOffset, word, nil
+}
+
+// readWord returns the word stored at ref.
+func readWord(ctx context.Context, stmt *sql.Stmt, ref wordRef) ([]byte, error) {
+	block, err := readBlock(ctx, stmt, ref.block())
+	if err != nil {
+		return nil, err
+	}
+	_, word, err := wordAt(block, ref)
+	return word, err
+}
