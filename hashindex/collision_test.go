@@ -307,3 +307,48 @@ func TestVersion1FileIsRebuilt(t *testing.T) {
 		t.Fatalf("got %+v, want the seed found", hit)
 	}
 }
+
+// The many-digest lookup passes keys through JSON: the extremes of int64 must survive.
+func TestLookupManyProbesExtremeKeys(t *testing.T) {
+	ix, raw := openWithRaw(t)
+	plant(t, raw, "lowest", md5Algorithm.bit, md5Algorithm, math.MinInt64)
+	plant(t, raw, "highest", md5Algorithm.bit, md5Algorithm, math.MaxInt64)
+	var queries []query
+	for _, digest := range []string{"80000000000000000000000000000000", "7fffffffffffffff0000000000000000", "00000000000000000000000000000000"} {
+		q, err := parseQuery(digest, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		queries = append(queries, q)
+	}
+	for _, find := range []func(context.Context, lookupStatements, []query) ([]lookupCandidate, map[int64][]byte, error){
+		lookupMany,
+		func(ctx context.Context, stmts lookupStatements, qs []query) ([]lookupCandidate, map[int64][]byte, error) {
+			var all []lookupCandidate
+			for i, q := range qs {
+				candidates, _, err := lookupOne(ctx, stmts, q)
+				for _, c := range candidates {
+					c.digest = i
+					all = append(all, c)
+				}
+				if err != nil {
+					return nil, nil, err
+				}
+			}
+			return all, nil, nil
+		},
+	} {
+		candidates, _, err := find(context.Background(), ix.lookups, queries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range candidates {
+			got = append(got, fmt.Sprintf("%d:%s:%d", c.digest, c.algorithm.name, c.ref.block()))
+		}
+		slices.Sort(got)
+		if want := []string{"0:md5:1", "1:md5:2"}; !slices.Equal(got, want) {
+			t.Fatalf("candidates %v, want %v", got, want)
+		}
+	}
+}

@@ -6,7 +6,6 @@
 package hashindex
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/hex"
@@ -165,11 +164,16 @@ func (ix *Index) Lookup(ctx context.Context, hexDigest string, algorithms []stri
 	if err != nil {
 		return Hit{}, err
 	}
-	return lookupOne(ctx, ix.lookups, q)
+	hits, err := lookup(ctx, ix.lookups, []query{q})
+	if err != nil {
+		return Hit{}, err
+	}
+	return hits[0], nil
 }
 
-// LookupMany reverses up to MaxLookupBatch hex digests in one read transaction, trying
-// every algorithm whose digest length matches. Results are in input order.
+// LookupMany reverses up to MaxLookupBatch hex digests in one read transaction (two
+// queries in all), trying every algorithm whose digest length matches. Results are in
+// input order.
 func (ix *Index) LookupMany(ctx context.Context, hexDigests []string) ([]Hit, error) {
 	if len(hexDigests) > MaxLookupBatch {
 		return nil, ErrTooManyDigests
@@ -187,14 +191,7 @@ func (ix *Index) LookupMany(ctx context.Context, hexDigests []string) ([]Hit, er
 		return nil, err
 	}
 	defer tx.Rollback()
-	hits := make([]Hit, len(queries))
-	stmts := ix.lookups.in(ctx, tx)
-	for i, q := range queries {
-		if hits[i], err = lookupOne(ctx, stmts, q); err != nil {
-			return nil, err
-		}
-	}
-	return hits, nil
+	return lookup(ctx, ix.lookups.in(ctx, tx), queries)
 }
 
 type query struct {
@@ -217,7 +214,7 @@ func parseQuery(hexDigest string, names []string) (query, error) {
 		if !ok {
 			return query{}, &UnknownAlgorithmError{Name: name}
 		}
-		if a.size == len(digest) {
+		if a.size == len(digest) && !slices.Contains(q.algorithms, a) {
 			q.algorithms = append(q.algorithms, a)
 		}
 	}
@@ -225,52 +222,4 @@ func parseQuery(hexDigest string, names []string) (query, error) {
 		return query{}, &InvalidDigestError{Digest: hexDigest}
 	}
 	return q, nil
-}
-
-// lookupStatements are the queries of a lookup, prepared once: parsing them
-// again for every digest took a third of a lookup's time.
-type lookupStatements struct {
-	chunks, block *sql.Stmt
-}
-
-func prepareLookups(db *sql.DB) (lookupStatements, error) {
-	chunks, err := db.Prepare(lookupChunksSQL)
-	if err != nil {
-		return lookupStatements{}, err
-	}
-	block, err := db.Prepare(readBlockSQL)
-	if err != nil {
-		chunks.Close()
-		return lookupStatements{}, err
-	}
-	return lookupStatements{chunks: chunks, block: block}, nil
-}
-
-// in returns the statements bound to a transaction.
-func (l lookupStatements) in(ctx context.Context, tx *sql.Tx) lookupStatements {
-	return lookupStatements{chunks: tx.StmtContext(ctx, l.chunks), block: tx.StmtContext(ctx, l.block)}
-}
-
-func (l lookupStatements) close() error {
-	return errors.Join(l.chunks.Close(), l.block.Close())
-}
-
-func lookupOne(ctx context.Context, stmts lookupStatements, q query) (Hit, error) {
-	key := prefixKey(q.digest)
-	for _, a := range q.algorithms {
-		refs, err := findRefs(ctx, stmts.chunks, a, key)
-		if err != nil {
-			return Hit{}, err
-		}
-		for _, ref := range refs {
-			word, err := readWord(ctx, stmts.block, ref)
-			if err != nil {
-				return Hit{}, err
-			}
-			if bytes.Equal(a.sum(word), q.digest) {
-				return Hit{Hash: q.input, Plaintext: string(word), Algorithm: a.name, Found: true}, nil
-			}
-		}
-	}
-	return Hit{Hash: q.input}, nil
 }

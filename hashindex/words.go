@@ -60,7 +60,7 @@ func readBlock(ctx context.Context, stmt *sql.Stmt, id int64) ([]byte, error) {
 	var block []byte
 	err := stmt.QueryRowContext(ctx, id).Scan(&block)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("%w: word block %d is missing", errDamaged, id)
+		return nil, errMissingBlock(id)
 	}
 	return block, err
 }
@@ -74,12 +74,6 @@ func wordAt(block []byte, ref wordRef) (setOffset int, word []byte, err error) {
 	return setOffset, word, nil
 }
 
-// readWord returns the word stored at ref.
-func readWord(ctx context.Context, stmt *sql.Stmt, ref wordRef) ([]byte, error) {
-	block, err := readBlock(ctx, stmt, ref.block())
-	if err != nil {
-		return nil, err
-	}
-	_, word, err := wordAt(block, ref)
-	return word, err
+func errMissingBlock(id int64) error {
+	return fmt.Errorf("%w: word block %d is missing", errDamaged, id)
 }
