@@ -23,7 +23,7 @@ var ErrClosed = errors.New("store closed")
 // only writer of usage.
 type meter struct {
 	s       *Store
-	queue   chan *chargeRequest
+	wake    chan struct{} // one token per new pending batch
 	done    chan struct{}
 	stopped chan struct{}
 	once    sync.Once
@@ -31,6 +31,14 @@ type meter struct {
 	readStmt     *sql.Stmt
 	writeStmt    *sql.Stmt
 	lastUsedStmt *sql.Stmt
+
+	// queueMu guards pending and closed. Charges join the pending batch
+	// under a mutex rather than through a channel each: a caller then costs
+	// no allocation and no wake-up of the meter, and one close answers a
+	// whole batch.
+	queueMu sync.Mutex
+	pending *batch
+	closed  bool
 
 	mu     sync.Mutex
 	counts map[int64]periodCount
@@ -44,9 +52,12 @@ type periodCount struct {
 	count  int
 }
 
-type chargeRequest struct {
-	charge Charge
-	result chan chargeResult
+// batch is the charges of one group commit. committed is closed once
+// results holds every charge's outcome.
+type batch struct {
+	charges   []Charge
+	results   []chargeResult
+	committed chan struct{}
 }
 
 type chargeResult struct {
@@ -63,7 +74,7 @@ const gatherWindow = 300 * time.Microsecond
 func startMeter(ctx context.Context, s *Store) (*meter, error) {
 	m := &meter{
 		s:        s,
-		queue:    make(chan *chargeRequest, maxBatch),
+		wake:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
 		stopped:  make(chan struct{}),
 		counts:   make(map[int64]periodCount),
@@ -79,8 +90,13 @@ func startMeter(ctx context.Context, s *Store) (*meter, error) {
 	return m, nil
 }
 
+// stop refuses new charges, commits those already queued and waits for the
+// meter to end.
 func (m *meter) stop() {
 	m.once.Do(func() {
+		m.queueMu.Lock()
+		m.closed = true
+		m.queueMu.Unlock()
 		close(m.done)
 		<-m.stopped
 		m.readStmt.Close()
@@ -93,71 +109,73 @@ func (m *meter) stop() {
 // caller waits even if ctx ends: the charge may already be committed, and
 // its caller must learn the outcome.
 func (m *meter) submit(ctx context.Context, c Charge) (int, error) {
-	req := &chargeRequest{charge: c, result: make(chan chargeResult, 1)}
-	select {
-	case m.queue <- req:
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	case <-m.done:
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	m.queueMu.Lock()
+	if m.closed {
+		m.queueMu.Unlock()
 		return 0, ErrClosed
 	}
-	r := <-req.result
+	b := m.pending
+	if b == nil {
+		b = &batch{committed: make(chan struct{})}
+		m.pending = b
+		m.wake <- struct{}{} // never blocks: the meter takes a batch per token
+	}
+	i := len(b.charges)
+	b.charges = append(b.charges, c)
+	m.queueMu.Unlock()
+	<-b.committed
+	r := b.results[i]
 	return r.count, r.err
+}
+
+// take removes the pending batch, so the next charge starts a new one.
+func (m *meter) take() *batch {
+	m.queueMu.Lock()
+	defer m.queueMu.Unlock()
+	b := m.pending
+	m.pending = nil
+	return b
 }
 
 func (m *meter) run() {
 	defer close(m.stopped)
 	busy := false
 	for {
-		var first *chargeRequest
 		select {
-		case first = <-m.queue:
+		case <-m.wake:
 		case <-m.done:
-			m.drainAfterStop()
+			// No charge can join after stop; commit those queued before it.
+			if b := m.take(); b != nil {
+				m.answer(b)
+			}
 			return
 		}
-		batch := []*chargeRequest{first}
 		if busy {
-			// Under concurrency, gather what else arrives within gatherWindow,
-			// so one transaction carries many calls.
-			window := time.NewTimer(gatherWindow)
-		gather:
-			for len(batch) < maxBatch {
-				select {
-				case r := <-m.queue:
-					batch = append(batch, r)
-				case <-window.C:
-					break gather
-				}
-			}
-			window.Stop()
-		} else {
-			// A lone call is committed at once: no waiting when idle.
-			batch = m.drain(batch)
+			// Under concurrency, let more charges join for gatherWindow, so
+			// one transaction carries many calls. The meter sleeps rather than
+			// waking for each arrival. A lone call is committed at once: no
+			// waiting when idle.
+			time.Sleep(gatherWindow)
 		}
-		busy = len(batch) > 1
-		m.commit(batch)
+		b := m.take()
+		busy = len(b.charges) > 1
+		m.answer(b)
 	}
 }
 
-// drain adds whatever is already queued, without waiting.
-func (m *meter) drain(batch []*chargeRequest) []*chargeRequest {
-	for len(batch) < maxBatch {
-		select {
-		case r := <-m.queue:
-			batch = append(batch, r)
-		default:
-			return batch
-		}
+// answer commits a batch, at most maxBatch charges a transaction, and
+// wakes its callers.
+func (m *meter) answer(b *batch) {
+	b.results = make([]chargeResult, 0, len(b.charges))
+	for charges := b.charges; len(charges) > 0; {
+		n := min(len(charges), maxBatch)
+		b.results = append(b.results, m.commit(charges[:n])...)
+		charges = charges[n:]
 	}
-	return batch
-}
-
-// drainAfterStop commits charges that were queued before Close.
-func (m *meter) drainAfterStop() {
-	if batch := m.drain(nil); len(batch) > 0 {
-		m.commit(batch)
-	}
+	close(b.committed)
 }
 
 // commit applies a batch in one transaction. Charges are grouped by
@@ -166,7 +184,7 @@ func (m *meter) drainAfterStop() {
 // order: the batch never lets an account past its cap. The meter is the
 // only writer of usage, and the transaction holds SQLite's write lock, so
 // the count read here cannot change before the write.
-func (m *meter) commit(batch []*chargeRequest) {
+func (m *meter) commit(batch []Charge) []chargeResult {
 	ctx := context.Background() // a client that hung up must not abort others' charges
 	now := m.s.now()
 	period := Period(now)
@@ -177,8 +195,7 @@ func (m *meter) commit(batch []*chargeRequest) {
 		read := tx.StmtContext(ctx, m.readStmt)
 		write := tx.StmtContext(ctx, m.writeStmt)
 		lastUsed := tx.StmtContext(ctx, m.lastUsedStmt)
-		for i, req := range batch {
-			c := req.charge
+		for i, c := range batch {
 			count, seen := counts[c.AccountID]
 			if !seen {
 				var known bool
@@ -236,9 +253,7 @@ func (m *meter) commit(batch []*chargeRequest) {
 		}
 	}
 	m.mu.Unlock()
-	for i, req := range batch {
-		req.result <- results[i]
-	}
+	return results
 }
 
 const (
