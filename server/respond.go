@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -112,10 +113,13 @@ type checker interface{ check() error }
 // required field is a 400 that says which.
 func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	var v T
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
-	if err != nil {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer putBodyBuffer(buf)
+	buf.Reset()
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
 		return v, err
 	}
+	body := buf.Bytes()
 	// encoding/json would silently turn invalid UTF-8 into U+FFFD; a
 	// password or text changed behind the caller's back is worse than a 400.
 	if !utf8.Valid(body) {
@@ -129,7 +133,7 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 		}
 	// curl -d sends JSON labelled as a form; serve it rather than puzzle the user.
 	case mt == "" || mt == "application/json" || mt == "text/json" || mt == "application/x-www-form-urlencoded":
-		if err := decodeJSON(bytes.NewReader(body), &v); err != nil {
+		if err := decodeJSON(body, &v); err != nil {
 			return v, err
 		}
 	default:
@@ -141,6 +145,20 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 		}
 	}
 	return v, nil
+}
+
+// bodyBuffers recycles request bodies between requests: decoding copies
+// every string and byte slice it keeps, so nothing refers to a buffer
+// once decode returns.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBody keeps the rare large body from pinning memory in the pool.
+const maxPooledBody = 64 << 10
+
+func putBodyBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooledBody {
+		bodyBuffers.Put(buf)
+	}
 }
 
 // mediaType is the lower-cased type of a Content-Type header without its
@@ -155,32 +173,30 @@ func looksLikeJSON(body []byte) bool {
 	return len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
 }
 
-func decodeJSON(body io.Reader, v any) error {
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
-		return jsonDecodeError(err)
+// decodeJSON decodes a whole body holding one JSON value. json.Unmarshal
+// reads the body in place (a json.Decoder would copy it into buffers of its
+// own) and refuses data after the value.
+func decodeJSON(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return badRequest("request body is empty; expected a JSON object")
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return err
-		}
-		return badRequest("request body must hold a single JSON object; found more data after it")
+	if err := json.Unmarshal(body, v); err != nil {
+		return jsonDecodeError(err)
 	}
 	return nil
 }
 
+// jsonDecodeError explains an error of json.Unmarshal. Its syntax errors
+// for a cut-off body and for data after the value are told apart by their
+// text, which encoding/json has kept since Go 1.0.
 func jsonDecodeError(err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	var tooBig *http.MaxBytesError
 	switch {
-	case errors.As(err, &tooBig):
-		return err
-	case errors.Is(err, io.EOF):
-		return badRequest("request body is empty; expected a JSON object")
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.As(err, &syntax) && syntax.Error() == "unexpected end of JSON input":
 		return badRequest("request body is truncated JSON")
+	case errors.As(err, &syntax) && strings.HasSuffix(syntax.Error(), "after top-level value"):
+		return badRequest("request body must hold a single JSON object; found more data after it")
 	case errors.As(err, &syntax):
 		return badRequest("malformed JSON at byte %d: %s", syntax.Offset, syntax.Error())
 	case errors.As(err, &typ):
@@ -225,7 +241,7 @@ func decodeForm(body []byte, v any) error {
 		}
 	}
 	raw, _ := json.Marshal(fields)
-	return decodeJSON(bytes.NewReader(raw), v)
+	return decodeJSON(raw, v)
 }
 
 // required reports a missing required string field.
