@@ -91,35 +91,40 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) string {
 }
 
 // Header values are built once; every response shares these slices, which
-// nothing modifies (a handler replacing a header replaces the slice).
+// nothing modifies (a handler replacing a header replaces the slice). They
+// are lists, not maps: ranging over a slice is cheaper, on every request.
+type header struct {
+	key   string // in canonical form
+	value []string
+}
+
 var (
-	commonHeaders = map[string][]string{
-		"X-Content-Type-Options": {"nosniff"},
-		"Referrer-Policy":        {"no-referrer"},
-		"X-Frame-Options":        {"DENY"},
+	commonHeaders = []header{
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"Referrer-Policy", []string{"no-referrer"}},
+		{"X-Frame-Options", []string{"DENY"}},
 	}
-	apiHeaders = map[string][]string{
-		"X-Api-Version":           {APIVersion},
-		"Cache-Control":           {"no-store"},
-		"Content-Security-Policy": {"default-src 'none'; frame-ancestors 'none'"},
+	apiHeaders = []header{
+		{"X-Api-Version", []string{APIVersion}},
+		{"Cache-Control", []string{"no-store"}},
+		{"Content-Security-Policy", []string{"default-src 'none'; frame-ancestors 'none'"}},
 	}
 	// Pages: only our own embedded scripts, styles and images; no inline script.
-	pageHeaders = map[string][]string{
-		"Content-Security-Policy": {"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-			"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"},
+	pageHeaders = []header{
+		{"Content-Security-Policy", []string{"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+			"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"}},
 	}
 )
 
 func setSecurityHeaders(h http.Header, path string) {
-	for k, v := range commonHeaders {
-		h[k] = v
-	}
 	extra := pageHeaders
 	if strings.HasPrefix(path, "/api/") {
 		extra = apiHeaders
 	}
-	for k, v := range extra {
-		h[k] = v
+	for _, list := range [][]header{commonHeaders, extra} {
+		for _, kv := range list {
+			h[kv.key] = kv.value
+		}
 	}
 }
 
