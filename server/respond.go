@@ -74,8 +74,9 @@ func (s *Server) publicError(r *http.Request, err error) *apiError {
 // writeJSON renders v into a buffer first so an encoding failure can still
 // become a clean 500 instead of half a body.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := getBuffer()
+	defer putBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
@@ -113,9 +114,8 @@ type checker interface{ check() error }
 // required field is a 400 that says which.
 func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	var v T
-	buf := bodyBuffers.Get().(*bytes.Buffer)
-	defer putBodyBuffer(buf)
-	buf.Reset()
+	buf := getBuffer()
+	defer putBuffer(buf)
 	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
 		return v, err
 	}
@@ -147,17 +147,23 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	return v, nil
 }
 
-// bodyBuffers recycles request bodies between requests: decoding copies
-// every string and byte slice it keeps, so nothing refers to a buffer
-// once decode returns.
-var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// buffers recycles request bodies and encoded responses between requests.
+// Decoding copies every string and byte slice it keeps, and a response is
+// copied out by Write, so nothing refers to a buffer once it is put back.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// maxPooledBody keeps the rare large body from pinning memory in the pool.
-const maxPooledBody = 64 << 10
+// maxPooledBuffer keeps the rare large body from pinning memory in the pool.
+const maxPooledBuffer = 64 << 10
 
-func putBodyBuffer(buf *bytes.Buffer) {
-	if buf.Cap() <= maxPooledBody {
-		bodyBuffers.Put(buf)
+func getBuffer() *bytes.Buffer {
+	buf := buffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	return buf
+}
+
+func putBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooledBuffer {
+		buffers.Put(buf)
 	}
 }
 
