@@ -169,38 +169,34 @@ func (m *meter) run() {
 // answer commits a batch, at most maxBatch charges a transaction, and
 // wakes its callers.
 func (m *meter) answer(b *batch) {
-	b.results = make([]chargeResult, 0, len(b.charges))
-	for charges := b.charges; len(charges) > 0; {
-		n := min(len(charges), maxBatch)
-		b.results = append(b.results, m.commit(charges[:n])...)
-		charges = charges[n:]
+	b.results = make([]chargeResult, len(b.charges))
+	for i := 0; i < len(b.charges); i += maxBatch {
+		end := min(i+maxBatch, len(b.charges))
+		m.commit(b.charges[i:end], b.results[i:end])
 	}
 	close(b.committed)
 }
 
-// commit applies a batch in one transaction. Charges are grouped by
+// commit applies a batch in one transaction and puts each charge's outcome
+// in results. Charges are grouped by
 // account, so a batch costs one read and one write per account however many
 // calls it holds. Each charge still gets its own cap decision, in arrival
 // order: the batch never lets an account past its cap. The meter is the
 // only writer of usage, and the transaction holds SQLite's write lock, so
 // the count read here cannot change before the write.
-func (m *meter) commit(batch []Charge) []chargeResult {
+func (m *meter) commit(batch []Charge, results []chargeResult) {
 	ctx := context.Background() // a client that hung up must not abort others' charges
 	now := m.s.now()
 	period := Period(now)
-	results := make([]chargeResult, len(batch))
 	counts := map[int64]int{}
 	touched := map[int64]bool{}
 	err := m.s.inTx(ctx, func(tx *sql.Tx) error {
-		read := tx.StmtContext(ctx, m.readStmt)
-		write := tx.StmtContext(ctx, m.writeStmt)
-		lastUsed := tx.StmtContext(ctx, m.lastUsedStmt)
 		for i, c := range batch {
 			count, seen := counts[c.AccountID]
 			if !seen {
 				var known bool
 				if count, known = m.cachedCount(c.AccountID, period); !known {
-					err := read.QueryRowContext(ctx, c.AccountID, period).Scan(&count)
+					err := tx.StmtContext(ctx, m.readStmt).QueryRowContext(ctx, c.AccountID, period).Scan(&count)
 					if err != nil && !errors.Is(err, sql.ErrNoRows) {
 						return err
 					}
@@ -226,13 +222,16 @@ func (m *meter) commit(batch []Charge) []chargeResult {
 				touched[c.KeyID] = true
 			}
 		}
+		// Statements are bound to the transaction only when used: most batches
+		// read nothing and touch no key.
+		write := tx.StmtContext(ctx, m.writeStmt)
 		for account, count := range counts {
 			if _, err := write.ExecContext(ctx, account, period, count); err != nil {
 				return err
 			}
 		}
 		for key := range touched {
-			if _, err := lastUsed.ExecContext(ctx, unix(now), key, unix(now)-60); err != nil {
+			if _, err := tx.StmtContext(ctx, m.lastUsedStmt).ExecContext(ctx, unix(now), key, unix(now)-60); err != nil {
 				return err
 			}
 		}
@@ -253,7 +252,6 @@ func (m *meter) commit(batch []Charge) []chargeResult {
 		}
 	}
 	m.mu.Unlock()
-	return results
 }
 
 const (
