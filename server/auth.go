@@ -12,6 +12,9 @@ import (
 )
 
 const (
+	// apiKeyHeader is X-API-Key in the canonical form Header.Get looks up:
+	// given any other spelling, Get allocates a canonical copy every call.
+	apiKeyHeader  = "X-Api-Key"
 	sessionCookie = "auth_session"
 	sessionTTL    = 30 * 24 * time.Hour
 )
@@ -26,7 +29,7 @@ type caller struct {
 
 // keyCaller authenticates the X-API-Key header.
 func (s *Server) keyCaller(r *http.Request) (*caller, error) {
-	key := r.Header.Get("X-API-Key")
+	key := r.Header.Get(apiKeyHeader)
 	if !apikey.WellFormed(key) {
 		return nil, errUnauthorized
 	}
@@ -56,7 +59,7 @@ func (s *Server) sessionAccount(r *http.Request) (*store.Account, error) {
 
 // anyCaller accepts an API key, or else a session (the root-level web tools).
 func (s *Server) anyCaller(r *http.Request) (*caller, error) {
-	if r.Header.Get("X-API-Key") != "" {
+	if r.Header.Get(apiKeyHeader) != "" {
 		return s.keyCaller(r)
 	}
 	a, err := s.sessionAccount(r)

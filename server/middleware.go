@@ -20,14 +20,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, newError(http.StatusForbidden, "cross_origin_request", "cross-origin request refused"))
 	}))
-	routed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); pattern == "" {
-			s.routeError(w, r, mux)
-			return
-		}
-		mux.ServeHTTP(w, r)
-	})
-	inner := csrf.Handler(routed)
+	inner := csrf.Handler(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
@@ -39,57 +32,99 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 					s.writeError(rec, r, errInternal)
 				}
 			}
-			s.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
-				slog.Int("status", rec.status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+			s.accessLog(r, rec.status, start)
 		}()
 		inner.ServeHTTP(rec, r)
 	})
 }
 
-// routeError answers a request no route matched: 405 with Allow when the
-// path exists under another method, else 404, both as JSON.
-func (s *Server) routeError(w http.ResponseWriter, r *http.Request, mux *http.ServeMux) {
-	probe := &statusRecorder{ResponseWriter: discardWriter{header: http.Header{}}}
-	h, _ := mux.Handler(r)
-	h.ServeHTTP(probe, r)
-	if probe.status == http.StatusMethodNotAllowed {
-		w.Header().Set("Allow", probe.Header().Get("Allow"))
-		s.writeError(w, r, newError(http.StatusMethodNotAllowed, "method_not_allowed", "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, probe.Header().Get("Allow")))
+// accessLog writes a request's log line. It builds the record itself
+// rather than call Logger.LogAttrs, which looks up its caller's program
+// counter on every call: the line always comes from here.
+func (s *Server) accessLog(r *http.Request, status int, start time.Time) {
+	ctx := r.Context()
+	h := s.Logger.Handler()
+	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	s.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route %s %s", r.Method, r.URL.Path))
+	now := time.Now()
+	line := slog.NewRecord(now, slog.LevelInfo, "request", 0)
+	line.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		slog.Int("status", status), slog.Float64("duration_ms", float64(now.Sub(start).Microseconds())/1000))
+	_ = h.Handle(ctx, line) // as in Logger.LogAttrs, a failed log write fails nothing
+}
+
+// noRoute answers the requests no route matched: 405 with Allow when the
+// path exists under another method, else 404, both as JSON. It is
+// registered as "/", the least specific pattern, so the mux matches each
+// request once and only a miss pays for finding the allowed methods.
+func (s *Server) noRoute(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if allow := allowedMethods(mux, r); allow != "" {
+			w.Header().Set("Allow", allow)
+			s.writeError(w, r, newError(http.StatusMethodNotAllowed, "method_not_allowed", "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, allow))
+			return
+		}
+		s.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route %s %s", r.Method, r.URL.Path))
+	})
+}
+
+// probeMethods are the methods tried for a 405's Allow header, sorted as
+// the mux sorts its own.
+var probeMethods = []string{
+	http.MethodConnect, http.MethodDelete, http.MethodGet, http.MethodHead, http.MethodOptions,
+	http.MethodPatch, http.MethodPost, http.MethodPut, http.MethodTrace,
+}
+
+// allowedMethods lists the methods under which a route other than noRoute
+// serves r's path.
+func allowedMethods(mux *http.ServeMux, r *http.Request) string {
+	var allow []string
+	for _, method := range probeMethods {
+		probe := r.WithContext(r.Context()) // a shallow copy
+		probe.Method = method
+		if _, pattern := mux.Handler(probe); pattern != "/" {
+			allow = append(allow, method)
+		}
+	}
+	return strings.Join(allow, ", ")
 }
 
 // Header values are built once; every response shares these slices, which
-// nothing modifies (a handler replacing a header replaces the slice).
+// nothing modifies (a handler replacing a header replaces the slice). They
+// are lists, not maps: ranging over a slice is cheaper, on every request.
+type header struct {
+	key   string // in canonical form
+	value []string
+}
+
 var (
-	commonHeaders = map[string][]string{
-		"X-Content-Type-Options": {"nosniff"},
-		"Referrer-Policy":        {"no-referrer"},
-		"X-Frame-Options":        {"DENY"},
+	commonHeaders = []header{
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"Referrer-Policy", []string{"no-referrer"}},
+		{"X-Frame-Options", []string{"DENY"}},
 	}
-	apiHeaders = map[string][]string{
-		"X-Api-Version":           {APIVersion},
-		"Cache-Control":           {"no-store"},
-		"Content-Security-Policy": {"default-src 'none'; frame-ancestors 'none'"},
+	apiHeaders = []header{
+		{"X-Api-Version", []string{APIVersion}},
+		{"Cache-Control", []string{"no-store"}},
+		{"Content-Security-Policy", []string{"default-src 'none'; frame-ancestors 'none'"}},
 	}
 	// Pages: only our own embedded scripts, styles and images; no inline script.
-	pageHeaders = map[string][]string{
-		"Content-Security-Policy": {"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-			"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"},
+	pageHeaders = []header{
+		{"Content-Security-Policy", []string{"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+			"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"}},
 	}
 )
 
 func setSecurityHeaders(h http.Header, path string) {
-	for k, v := range commonHeaders {
-		h[k] = v
-	}
 	extra := pageHeaders
 	if strings.HasPrefix(path, "/api/") {
 		extra = apiHeaders
 	}
-	for k, v := range extra {
-		h[k] = v
+	for _, list := range [][]header{commonHeaders, extra} {
+		for _, kv := range list {
+			h[kv.key] = kv.value
+		}
 	}
 }
 
@@ -113,9 +148,3 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 }
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
-
-type discardWriter struct{ header http.Header }
-
-func (d discardWriter) Header() http.Header         { return d.header }
-func (d discardWriter) Write(b []byte) (int, error) { return len(b), nil }
-func (d discardWriter) WriteHeader(int)             {}

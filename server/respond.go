@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -73,8 +74,9 @@ func (s *Server) publicError(r *http.Request, err error) *apiError {
 // writeJSON renders v into a buffer first so an encoding failure can still
 // become a clean 500 instead of half a body.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := getBuffer()
+	defer putBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
@@ -112,10 +114,12 @@ type checker interface{ check() error }
 // required field is a 400 that says which.
 func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	var v T
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
-	if err != nil {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
 		return v, err
 	}
+	body := buf.Bytes()
 	// encoding/json would silently turn invalid UTF-8 into U+FFFD; a
 	// password or text changed behind the caller's back is worse than a 400.
 	if !utf8.Valid(body) {
@@ -129,7 +133,7 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 		}
 	// curl -d sends JSON labelled as a form; serve it rather than puzzle the user.
 	case mt == "" || mt == "application/json" || mt == "text/json" || mt == "application/x-www-form-urlencoded":
-		if err := decodeJSON(bytes.NewReader(body), &v); err != nil {
+		if err := decodeJSON(body, &v); err != nil {
 			return v, err
 		}
 	default:
@@ -141,6 +145,26 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 		}
 	}
 	return v, nil
+}
+
+// buffers recycles request bodies and encoded responses between requests.
+// Decoding copies every string and byte slice it keeps, and a response is
+// copied out by Write, so nothing refers to a buffer once it is put back.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer keeps the rare large body from pinning memory in the pool.
+const maxPooledBuffer = 64 << 10
+
+func getBuffer() *bytes.Buffer {
+	buf := buffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	return buf
+}
+
+func putBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooledBuffer {
+		buffers.Put(buf)
+	}
 }
 
 // mediaType is the lower-cased type of a Content-Type header without its
@@ -155,32 +179,30 @@ func looksLikeJSON(body []byte) bool {
 	return len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
 }
 
-func decodeJSON(body io.Reader, v any) error {
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
-		return jsonDecodeError(err)
+// decodeJSON decodes a whole body holding one JSON value. json.Unmarshal
+// reads the body in place (a json.Decoder would copy it into buffers of its
+// own) and refuses data after the value.
+func decodeJSON(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return badRequest("request body is empty; expected a JSON object")
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return err
-		}
-		return badRequest("request body must hold a single JSON object; found more data after it")
+	if err := json.Unmarshal(body, v); err != nil {
+		return jsonDecodeError(err)
 	}
 	return nil
 }
 
+// jsonDecodeError explains an error of json.Unmarshal. Its syntax errors
+// for a cut-off body and for data after the value are told apart by their
+// text, which encoding/json has kept since Go 1.0.
 func jsonDecodeError(err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	var tooBig *http.MaxBytesError
 	switch {
-	case errors.As(err, &tooBig):
-		return err
-	case errors.Is(err, io.EOF):
-		return badRequest("request body is empty; expected a JSON object")
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.As(err, &syntax) && syntax.Error() == "unexpected end of JSON input":
 		return badRequest("request body is truncated JSON")
+	case errors.As(err, &syntax) && strings.HasSuffix(syntax.Error(), "after top-level value"):
+		return badRequest("request body must hold a single JSON object; found more data after it")
 	case errors.As(err, &syntax):
 		return badRequest("malformed JSON at byte %d: %s", syntax.Offset, syntax.Error())
 	case errors.As(err, &typ):
@@ -225,7 +247,7 @@ func decodeForm(body []byte, v any) error {
 		}
 	}
 	raw, _ := json.Marshal(fields)
-	return decodeJSON(bytes.NewReader(raw), v)
+	return decodeJSON(raw, v)
 }
 
 // required reports a missing required string field.

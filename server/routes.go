@@ -94,6 +94,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 
 	s.billingRoutes(mux)
+
+	// Everything else: JSON 404 or 405 (middleware.go).
+	mux.Handle("/", s.noRoute(mux))
 }
 
 // billingRoutes are billing and administration (handlers_billing.go,

@@ -23,7 +23,7 @@ var ErrClosed = errors.New("store closed")
 // only writer of usage.
 type meter struct {
 	s       *Store
-	queue   chan *chargeRequest
+	wake    chan struct{} // one token per new pending batch
 	done    chan struct{}
 	stopped chan struct{}
 	once    sync.Once
@@ -31,6 +31,14 @@ type meter struct {
 	readStmt     *sql.Stmt
 	writeStmt    *sql.Stmt
 	lastUsedStmt *sql.Stmt
+
+	// queueMu guards pending and closed. Charges join the pending batch
+	// under a mutex rather than through a channel each: a caller then costs
+	// no allocation and no wake-up of the meter, and one close answers a
+	// whole batch.
+	queueMu sync.Mutex
+	pending *batch
+	closed  bool
 
 	mu     sync.Mutex
 	counts map[int64]periodCount
@@ -44,9 +52,12 @@ type periodCount struct {
 	count  int
 }
 
-type chargeRequest struct {
-	charge Charge
-	result chan chargeResult
+// batch is the charges of one group commit. committed is closed once
+// results holds every charge's outcome.
+type batch struct {
+	charges   []Charge
+	results   []chargeResult
+	committed chan struct{}
 }
 
 type chargeResult struct {
@@ -63,7 +74,7 @@ const gatherWindow = 300 * time.Microsecond
 func startMeter(ctx context.Context, s *Store) (*meter, error) {
 	m := &meter{
 		s:        s,
-		queue:    make(chan *chargeRequest, maxBatch),
+		wake:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
 		stopped:  make(chan struct{}),
 		counts:   make(map[int64]periodCount),
@@ -79,8 +90,13 @@ func startMeter(ctx context.Context, s *Store) (*meter, error) {
 	return m, nil
 }
 
+// stop refuses new charges, commits those already queued and waits for the
+// meter to end.
 func (m *meter) stop() {
 	m.once.Do(func() {
+		m.queueMu.Lock()
+		m.closed = true
+		m.queueMu.Unlock()
 		close(m.done)
 		<-m.stopped
 		m.readStmt.Close()
@@ -93,97 +109,94 @@ func (m *meter) stop() {
 // caller waits even if ctx ends: the charge may already be committed, and
 // its caller must learn the outcome.
 func (m *meter) submit(ctx context.Context, c Charge) (int, error) {
-	req := &chargeRequest{charge: c, result: make(chan chargeResult, 1)}
-	select {
-	case m.queue <- req:
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	case <-m.done:
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	m.queueMu.Lock()
+	if m.closed {
+		m.queueMu.Unlock()
 		return 0, ErrClosed
 	}
-	r := <-req.result
+	b := m.pending
+	if b == nil {
+		b = &batch{committed: make(chan struct{})}
+		m.pending = b
+		m.wake <- struct{}{} // never blocks: the meter takes a batch per token
+	}
+	i := len(b.charges)
+	b.charges = append(b.charges, c)
+	m.queueMu.Unlock()
+	<-b.committed
+	r := b.results[i]
 	return r.count, r.err
+}
+
+// take removes the pending batch, so the next charge starts a new one.
+func (m *meter) take() *batch {
+	m.queueMu.Lock()
+	defer m.queueMu.Unlock()
+	b := m.pending
+	m.pending = nil
+	return b
 }
 
 func (m *meter) run() {
 	defer close(m.stopped)
 	busy := false
 	for {
-		var first *chargeRequest
 		select {
-		case first = <-m.queue:
+		case <-m.wake:
 		case <-m.done:
-			m.drainAfterStop()
+			// No charge can join after stop; commit those queued before it.
+			if b := m.take(); b != nil {
+				m.answer(b)
+			}
 			return
 		}
-		batch := []*chargeRequest{first}
 		if busy {
-			// Under concurrency, gather what else arrives within gatherWindow,
-			// so one transaction carries many calls.
-			window := time.NewTimer(gatherWindow)
-		gather:
-			for len(batch) < maxBatch {
-				select {
-				case r := <-m.queue:
-					batch = append(batch, r)
-				case <-window.C:
-					break gather
-				}
-			}
-			window.Stop()
-		} else {
-			// A lone call is committed at once: no waiting when idle.
-			batch = m.drain(batch)
+			// Under concurrency, let more charges join for gatherWindow, so
+			// one transaction carries many calls. The meter sleeps rather than
+			// waking for each arrival. A lone call is committed at once: no
+			// waiting when idle.
+			time.Sleep(gatherWindow)
 		}
-		busy = len(batch) > 1
-		m.commit(batch)
+		b := m.take()
+		busy = len(b.charges) > 1
+		m.answer(b)
 	}
 }
 
-// drain adds whatever is already queued, without waiting.
-func (m *meter) drain(batch []*chargeRequest) []*chargeRequest {
-	for len(batch) < maxBatch {
-		select {
-		case r := <-m.queue:
-			batch = append(batch, r)
-		default:
-			return batch
-		}
+// answer commits a batch, at most maxBatch charges a transaction, and
+// wakes its callers.
+func (m *meter) answer(b *batch) {
+	b.results = make([]chargeResult, len(b.charges))
+	for i := 0; i < len(b.charges); i += maxBatch {
+		end := min(i+maxBatch, len(b.charges))
+		m.commit(b.charges[i:end], b.results[i:end])
 	}
-	return batch
+	close(b.committed)
 }
 
-// drainAfterStop commits charges that were queued before Close.
-func (m *meter) drainAfterStop() {
-	if batch := m.drain(nil); len(batch) > 0 {
-		m.commit(batch)
-	}
-}
-
-// commit applies a batch in one transaction. Charges are grouped by
+// commit applies a batch in one transaction and puts each charge's outcome
+// in results. Charges are grouped by
 // account, so a batch costs one read and one write per account however many
 // calls it holds. Each charge still gets its own cap decision, in arrival
 // order: the batch never lets an account past its cap. The meter is the
 // only writer of usage, and the transaction holds SQLite's write lock, so
 // the count read here cannot change before the write.
-func (m *meter) commit(batch []*chargeRequest) {
+func (m *meter) commit(batch []Charge, results []chargeResult) {
 	ctx := context.Background() // a client that hung up must not abort others' charges
 	now := m.s.now()
 	period := Period(now)
-	results := make([]chargeResult, len(batch))
 	counts := map[int64]int{}
 	touched := map[int64]bool{}
 	err := m.s.inTx(ctx, func(tx *sql.Tx) error {
-		read := tx.StmtContext(ctx, m.readStmt)
-		write := tx.StmtContext(ctx, m.writeStmt)
-		lastUsed := tx.StmtContext(ctx, m.lastUsedStmt)
-		for i, req := range batch {
-			c := req.charge
+		for i, c := range batch {
 			count, seen := counts[c.AccountID]
 			if !seen {
 				var known bool
 				if count, known = m.cachedCount(c.AccountID, period); !known {
-					err := read.QueryRowContext(ctx, c.AccountID, period).Scan(&count)
+					err := tx.StmtContext(ctx, m.readStmt).QueryRowContext(ctx, c.AccountID, period).Scan(&count)
 					if err != nil && !errors.Is(err, sql.ErrNoRows) {
 						return err
 					}
@@ -209,13 +222,16 @@ func (m *meter) commit(batch []*chargeRequest) {
 				touched[c.KeyID] = true
 			}
 		}
+		// Statements are bound to the transaction only when used: most batches
+		// read nothing and touch no key.
+		write := tx.StmtContext(ctx, m.writeStmt)
 		for account, count := range counts {
 			if _, err := write.ExecContext(ctx, account, period, count); err != nil {
 				return err
 			}
 		}
 		for key := range touched {
-			if _, err := lastUsed.ExecContext(ctx, unix(now), key, unix(now)-60); err != nil {
+			if _, err := tx.StmtContext(ctx, m.lastUsedStmt).ExecContext(ctx, unix(now), key, unix(now)-60); err != nil {
 				return err
 			}
 		}
@@ -236,9 +252,6 @@ func (m *meter) commit(batch []*chargeRequest) {
 		}
 	}
 	m.mu.Unlock()
-	for i, req := range batch {
-		req.result <- results[i]
-	}
 }
 
 const (

@@ -30,7 +30,8 @@ func New() string {
 	b.WriteString(Prefix)
 	random := randomBase62(randomLen)
 	b.WriteString(random)
-	b.WriteString(checksum(random))
+	sum := checksum(random)
+	b.Write(sum[:])
 	return b.String()
 }
 
@@ -42,12 +43,21 @@ func WellFormed(key string) bool {
 	}
 	random := key[len(Prefix) : len(Prefix)+randomLen]
 	for i := 0; i < len(random); i++ {
-		if strings.IndexByte(alphabet, random[i]) < 0 {
+		if !inAlphabet[random[i]] {
 			return false
 		}
 	}
-	return key[len(Prefix)+randomLen:] == checksum(random)
+	sum := checksum(random)
+	return key[len(Prefix)+randomLen:] == string(sum[:]) // compared without a copy
 }
+
+// inAlphabet marks the base62 characters; WellFormed runs on every API call.
+var inAlphabet = func() (in [256]bool) {
+	for i := 0; i < len(alphabet); i++ {
+		in[alphabet[i]] = true
+	}
+	return in
+}()
 
 // Hash is the only form in which a key or token is stored.
 func Hash(secret string) []byte {
@@ -72,14 +82,13 @@ func NewToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func checksum(s string) string {
+func checksum(s string) (out [checksumLen]byte) {
 	n := crc32.ChecksumIEEE([]byte(s))
-	out := make([]byte, checksumLen)
 	for i := checksumLen - 1; i >= 0; i-- {
 		out[i] = alphabet[n%62]
 		n /= 62
 	}
-	return string(out)
+	return out
 }
 
 // randomBase62 draws uniformly by rejecting bytes ≥ 248 (= 4×62), avoiding
