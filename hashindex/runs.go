@@ -33,11 +33,13 @@ const (
 	chunkEntries = 248
 	// mergeFanout runs of one size tier are merged into one run of the next tier.
 	mergeFanout = 4
-	// tierBase is the size in entries below which all runs share the lowest tier.
-	tierBase = 65_536
 	// chunksPerRead is how many chunks a merge reads per query.
 	chunksPerRead = 32
 )
+
+// tierBase is the size in entries below which all runs share the lowest tier
+// (smaller in tests, to merge across several tiers).
+var tierBase int64 = 65_536
 
 func appendEntry(b []byte, e entry) []byte {
 	b = binary.BigEndian.AppendUint64(b, uint64(e.key))

@@ -14,8 +14,8 @@ import (
 	"testing"
 )
 
-// Collisions of 64-bit prefixes are too rare to find by search, so these tests plant
-// rows directly through a second connection to the file.
+// Tests of the storage internals. Collisions of 64-bit prefixes are too rare to find by
+// search, so some tests plant rows directly through a second connection to the file.
 
 func openWithRaw(t *testing.T) (*Index, *sql.DB) {
 	t.Helper()
@@ -351,4 +351,115 @@ func TestLookupManyProbesExtremeKeys(t *testing.T) {
 			t.Fatalf("candidates %v, want %v", got, want)
 		}
 	}
+}
+
+// TestImportsMatchAModel runs random imports (random words from a small pool, random
+// algorithm subsets, batches small enough to force merges across tiers) and checks every
+// statistic and every lookup against a plain map of what was imported.
+func TestImportsMatchAModel(t *testing.T) {
+	defer SetBatchWords(7)()
+	defer func(old int64) { tierBase = old }(tierBase)
+	tierBase = 2 // tiers of runs under 8, 32, 128, 512, ... entries
+	ix, raw := openWithRaw(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	pool := make([]string, 300)
+	for i := range pool {
+		pool[i] = fmt.Sprintf("w%d-%x", i, rng.Uint32())
+	}
+	model := map[string]algorithmSet{} // word → algorithms it is indexed under
+	for round := range 40 {
+		var lines []string
+		for range rng.IntN(60) {
+			lines = append(lines, pool[rng.IntN(len(pool))])
+		}
+		var names []string
+		for _, a := range algorithmList {
+			if rng.IntN(2) == 0 {
+				names = append(names, a.name)
+			}
+		}
+		if len(names) == 0 {
+			names = []string{"md5"}
+		}
+		indexed, err := indexedAlgorithms(names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want algorithmSet
+		for _, a := range indexed {
+			want |= a.bit
+		}
+		var wantNew, wantEntries int64
+		seen := map[string]bool{}
+		for _, w := range lines {
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			have, stored := model[w]
+			if !stored {
+				wantNew++
+			}
+			for _, a := range algorithmList {
+				if want&a.bit != 0 && have&a.bit == 0 {
+					wantEntries++
+				}
+			}
+			model[w] = have | want
+		}
+		stats, err := ix.Import(context.Background(), strings.NewReader(strings.Join(lines, "\n")), names, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats.Words != int64(len(lines)) || stats.NewWords != wantNew || stats.Entries != wantEntries {
+			t.Fatalf("round %d: got %+v, want %d words, %d new, %d entries", round, stats, len(lines), wantNew, wantEntries)
+		}
+	}
+	var total int64
+	for _, w := range pool {
+		for _, a := range algorithmList {
+			hit := lookupWord(t, ix, a.name, w)
+			if indexedUnder := model[w]&a.bit != 0; hit.Found != indexedUnder || (hit.Found && hit.Plaintext != w) {
+				t.Fatalf("%s(%s): got %+v, want found=%v", a.name, w, hit, indexedUnder)
+			}
+			if model[w]&a.bit != 0 {
+				total++
+			}
+		}
+	}
+	entries, _, err := ix.Size(context.Background())
+	if err != nil || entries != total {
+		t.Fatalf("Size: %d entries (err %v), want %d", entries, err, total)
+	}
+	var stored, runs, maxRun int64
+	if err := raw.QueryRow("SELECT sum(entries), count(*), max(entries) FROM runs").Scan(&stored, &runs, &maxRun); err != nil || stored != total {
+		t.Fatalf("runs hold %d entries (err %v), want %d", stored, err, total)
+	}
+	if tier(maxRun) < 3 {
+		t.Fatalf("the largest run has %d entries: merges never reached tier 3", maxRun)
+	}
+	t.Logf("%d entries in %d runs, the largest %d", total, runs, maxRun)
+	// And the many-digest path agrees with the one-digest path.
+	var digests []string
+	for _, w := range pool[:100] {
+		digests = append(digests, hex.EncodeToString(ntlmAlgorithm.sum([]byte(w))))
+	}
+	hits, err := ix.LookupMany(context.Background(), digests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, hit := range hits {
+		if one := mustLookupOne(t, ix, digests[i]); hit != one {
+			t.Fatalf("LookupMany %+v, Lookup %+v", hit, one)
+		}
+	}
+}
+
+func mustLookupOne(t *testing.T, ix *Index, digest string) Hit {
+	t.Helper()
+	hit, err := ix.Lookup(context.Background(), digest, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hit
 }
