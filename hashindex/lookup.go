@@ -123,20 +123,8 @@ func lookupOne(ctx context.Context, stmts lookupStatements, q query) ([]lookupCa
 	blocks := map[int64][]byte{}
 	key := prefixKey(q.digest)
 	for _, a := range q.algorithms {
-		rows, err := stmts.runChunks.QueryContext(ctx, key, a.name)
+		refs, err := findRefs(ctx, stmts.runChunks, a, key)
 		if err != nil {
-			return nil, nil, err
-		}
-		var refs []wordRef
-		for rows.Next() {
-			var chunk sql.RawBytes
-			if err := rows.Scan(&chunk); err != nil {
-				rows.Close()
-				return nil, nil, err
-			}
-			refs = searchChunk(chunk, key, refs)
-		}
-		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 			return nil, nil, err
 		}
 		for _, ref := range refs {

@@ -68,13 +68,8 @@ func searchChunk(chunk []byte, key int64, refs []wordRef) []wordRef {
 	return refs
 }
 
-// lookupChunksSQL selects, for every run of an algorithm, the one chunk that can hold a
-// key: the last chunk starting at or before it (NULL when the run starts after it).
-const lookupChunksSQL = `SELECT (SELECT entries FROM chunks WHERE run_id = runs.id AND first_key <= ?1
-	ORDER BY first_key DESC LIMIT 1) FROM runs WHERE algorithm = ?2`
-
 // findRefs returns the words filed under key in every run of the algorithm
-// (lookupChunksSQL prepared).
+// (runChunksSQL prepared).
 func findRefs(ctx context.Context, stmt *sql.Stmt, a *algorithm, key int64) ([]wordRef, error) {
 	rows, err := stmt.QueryContext(ctx, key, a.name)
 	if err != nil {
