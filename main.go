@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/tls"
+	"embed"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -24,17 +25,23 @@ import (
 	"syscall"
 	"time"
 
-	"secutil/hashindex"
-	"secutil/mailer"
 	"secutil/server"
 	"secutil/store"
+	"secutil/store/hashindex"
 	"secutil/tools/breach"
 	"secutil/tools/geo"
+	"secutil/tools/mailer"
 	"secutil/tools/passhash"
 	"secutil/tools/passpolicy"
 	"secutil/tools/seal"
 	"secutil/tools/strength"
 )
+
+// assets are the web pages' templates and static files (CSS, JS, icon and
+// the OpenAPI document), built into the binary so it needs no files beside it.
+//
+//go:embed templates static
+var assets embed.FS
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = server.APIVersion + "-dev"
@@ -177,12 +184,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	// Everything that can be checked without touching the disk is checked
 	// first, so a mistyped flag never leaves a new database behind.
-	var upstream *hashindex.Upstream
+	var upstream *server.Upstream
 	if c.hashUpstream != "" {
 		if u, err := url.Parse(c.hashUpstream); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("%w: -hash-upstream must be an http(s) URL", errUsage)
 		}
-		upstream = &hashindex.Upstream{BaseURL: c.hashUpstream}
+		upstream = &server.Upstream{BaseURL: c.hashUpstream}
 	}
 	var sender mailer.Sender = mailer.Log{Logger: logger}
 	if c.smtpURL != "" {
@@ -222,8 +229,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	defer hashes.Close()
 
-	handler := server.New(server.Deps{
+	handler, err := server.New(server.Deps{
 		Store:            st,
+		Assets:           assets,
 		Logger:           logger,
 		Mailer:           sender,
 		Version:          version,
@@ -239,6 +247,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		BillingSecret:    c.billingSecret,
 		Checkout:         checkout,
 	})
+	if err != nil {
+		return err
+	}
 	srv := &http.Server{
 		Handler: handler,
 		// Slow-client protection: a client may not hold a connection open by

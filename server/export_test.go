@@ -1,10 +1,16 @@
 package server
 
+import "os"
+
 // APIPaths lists the API table's paths (relative to a scope), for tests that
 // must cover every route and hold the OpenAPI document to the router.
 func APIPaths() []string {
 	var paths []string
-	for _, rt := range newServer(Deps{}).apiRoutes() {
+	s, err := newServer(Deps{Assets: os.DirFS("..")})
+	if err != nil {
+		panic(err)
+	}
+	for _, rt := range s.apiRoutes() {
 		paths = append(paths, rt.path)
 	}
 	return paths

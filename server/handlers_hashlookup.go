@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"secutil/hashindex"
+	"secutil/store/hashindex"
 )
 
 type hashLookupRequest struct {
@@ -112,13 +112,15 @@ func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) error {
 		s.Logger.Warn("hash upstream failed", "err", err)
 		return newError(http.StatusBadGateway, "upstream_failed", "the upstream lookup service failed; try again later")
 	}
-	byHash := make(map[string]hashindex.Hit, len(found))
+	byHash := make(map[string]hashResult, len(found))
 	for _, h := range found {
-		byHash[strings.ToLower(h.Hash)] = h
+		if h.Found && h.Plaintext != nil && h.Type != nil {
+			byHash[strings.ToLower(h.Hash)] = h
+		}
 	}
 	for i, h := range hits {
-		if up, ok := byHash[strings.ToLower(h.Hash)]; !h.Found && ok && up.Found {
-			hits[i].Found, hits[i].Plaintext, hits[i].Algorithm = true, up.Plaintext, up.Algorithm
+		if up, ok := byHash[strings.ToLower(h.Hash)]; !h.Found && ok {
+			hits[i].Found, hits[i].Plaintext, hits[i].Algorithm = true, *up.Plaintext, *up.Type
 		}
 	}
 	return nil

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"secutil/hashindex"
 	"secutil/server"
 	"secutil/store"
 )
@@ -107,14 +106,14 @@ func TestHashLookupUpstream(t *testing.T) {
 	}))
 	defer broken.Close()
 
-	e := newEnv(t, func(d *server.Deps) { d.HashUpstream = &hashindex.Upstream{BaseURL: upstream.URL} })
+	e := newEnv(t, func(d *server.Deps) { d.HashUpstream = &server.Upstream{BaseURL: upstream.URL} })
 	key := e.key("ann@example.com", store.PlanPro)
 	out := decodeLookup(t, e.post("/api/hash_lookup", map[string]string{"hashes": md5Password + " " + md5Unknown}, "X-API-Key", key).want(200))
 	if !out.Results[1].Found || *out.Results[1].Plaintext != "zeros" || out.Summary.TotalFound != 2 {
 		t.Fatalf("%+v", out)
 	}
 
-	e2 := newEnv(t, func(d *server.Deps) { d.HashUpstream = &hashindex.Upstream{BaseURL: broken.URL} })
+	e2 := newEnv(t, func(d *server.Deps) { d.HashUpstream = &server.Upstream{BaseURL: broken.URL} })
 	key2 := e2.key("ann@example.com", store.PlanPro)
 	a, _ := e2.store.AccountByEmail(t.Context(), "ann@example.com")
 	e2.post("/api/hash_lookup", map[string]string{"hashes": md5Unknown}, "X-API-Key", key2).wantError(502, "upstream_failed")

@@ -8,15 +8,16 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
-	"secutil/hashindex"
 	"secutil/server"
 	"secutil/store"
+	"secutil/store/hashindex"
 	"secutil/tools/breach"
 	"secutil/tools/geo"
 	"secutil/tools/geo/geotest"
@@ -119,6 +120,7 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 	}
 	deps := server.Deps{
 		Store:            st,
+		Assets:           os.DirFS(".."),
 		Logger:           slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Mailer:           e.mail,
 		PasswordParams:   cheapHash,
@@ -132,7 +134,11 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 	for _, f := range tweak {
 		f(&deps)
 	}
-	e.h = server.New(deps)
+	h, err := server.New(deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.h = h
 	return e
 }
 

@@ -107,10 +107,10 @@ func drive(t *testing.T, url, key string, clients int, d time.Duration) loadResu
 // TestLoadMeteredVsBare is the load comparison of issue 8: metered
 // POST /api/v1/base64 (key auth, quota, durable count before the answer)
 // against a bare handler doing the same JSON work, in one run. It is a
-// measurement, not a unit test: run it with scripts/load.sh.
+// measurement, not a unit test: run it with the command in the README (Testing).
 func TestLoadMeteredVsBare(t *testing.T) {
 	if os.Getenv("SECUTIL_LOAD") == "" {
-		t.Skip("load comparison: run scripts/load.sh (sets SECUTIL_LOAD=1)")
+		t.Skip("load comparison: SECUTIL_LOAD=1 go test -run TestLoadMeteredVsBare -v ./server")
 	}
 	clients := envInt("SECUTIL_LOAD_CLIENTS", 32)
 	d := time.Duration(envInt("SECUTIL_LOAD_SECONDS", 5)) * time.Second

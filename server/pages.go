@@ -100,7 +100,7 @@ func loadPages(assets fs.FS) (*pages, error) {
 			return nil, fmt.Errorf("missing template docs/%s.html", name)
 		}
 	}
-	if p.openAPI, err = fs.ReadFile(assets, "openapi.json"); err != nil {
+	if p.openAPI, err = fs.ReadFile(assets, "static/openapi.json"); err != nil {
 		return nil, err
 	}
 	if p.reference, err = newAPIReference(p.openAPI); err != nil {

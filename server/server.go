@@ -3,20 +3,21 @@
 package server
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"runtime"
 	"time"
 
-	"secutil/hashindex"
-	"secutil/mailer"
 	"secutil/store"
+	"secutil/store/hashindex"
 	"secutil/tools/breach"
 	"secutil/tools/geo"
+	"secutil/tools/mailer"
 	"secutil/tools/passhash"
 	"secutil/tools/pbe"
-	"secutil/web"
 )
 
 // APIVersion is the version of the API contract served under /api and /api/v1.
@@ -28,8 +29,9 @@ type Deps struct {
 	Logger  *slog.Logger
 	Mailer  mailer.Sender
 	Version string // the binary's version, shown by /health
-	// Assets holds templates/, static/ and openapi.json for the web pages;
-	// nil means the embedded web.FS.
+	// Assets holds templates/ (base.html and one file per page) and static/
+	// (CSS, JS, icon and openapi.json). The binary embeds them in package
+	// main; tests read the same folders from the working tree. Required.
 	Assets fs.FS
 	// PasswordParams are the argon2id costs for account passwords.
 	PasswordParams passhash.Params
@@ -43,7 +45,7 @@ type Deps struct {
 	// Hashes is the reverse-lookup index of /hash_lookup (required).
 	Hashes *hashindex.Index
 	// HashUpstream, when set, is asked for hashes the local index misses.
-	HashUpstream *hashindex.Upstream
+	HashUpstream *Upstream
 	// Breach answers /data_breach for passwords, SHA-1 hashes and prefixes:
 	// a Pwned Passwords file, or else the embedded common-password list.
 	Breach breach.Source
@@ -96,17 +98,23 @@ type Server struct {
 	pages          *pages
 }
 
-// New returns the secutil HTTP handler.
-func New(d Deps) http.Handler {
-	s := newServer(d)
+// New returns the secutil HTTP handler, or an error when the assets are
+// missing or a template does not parse.
+func New(d Deps) (http.Handler, error) {
+	s, err := newServer(d)
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	s.routes(mux)
-	return s.middleware(mux)
+	return s.middleware(mux), nil
 }
 
-// newServer fills in the defaults. The embedded pages are part of the
-// binary, so failing to parse them is a bug caught by every test: panic.
-func newServer(d Deps) *Server {
+// newServer fills in the defaults and parses the pages.
+func newServer(d Deps) (*Server, error) {
+	if d.Assets == nil {
+		return nil, errors.New("server: no assets (templates/ and static/) given")
+	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -115,9 +123,6 @@ func newServer(d Deps) *Server {
 	}
 	if d.PasswordParams == (passhash.Params{}) {
 		d.PasswordParams = passhash.Default
-	}
-	if d.Assets == nil {
-		d.Assets = web.FS
 	}
 	if d.Version == "" {
 		d.Version = APIVersion
@@ -140,8 +145,8 @@ func newServer(d Deps) *Server {
 	}
 	p, err := loadPages(d.Assets)
 	if err != nil {
-		panic("server: loading the embedded pages: " + err.Error())
+		return nil, fmt.Errorf("server: loading the pages: %w", err)
 	}
 	s.pages = p
-	return s
+	return s, nil
 }

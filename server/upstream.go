@@ -1,4 +1,4 @@
-package hashindex
+package server
 
 import (
 	"bytes"
@@ -42,18 +42,9 @@ func (e *UpstreamError) Error() string {
 
 func (e *UpstreamError) Unwrap() error { return e.Err }
 
-// upstreamOutput is the part of SPEC's HashLookupOutput this client reads.
-type upstreamOutput struct {
-	Results []struct {
-		Hash      string  `json:"hash"`
-		Plaintext *string `json:"plaintext"`
-		Type      *string `json:"type"`
-		Found     bool    `json:"found"`
-	} `json:"results"`
-}
-
-// Lookup asks the upstream for hashes and returns one Hit per result it sent back.
-func (u *Upstream) Lookup(ctx context.Context, hashes []string) ([]Hit, error) {
+// Lookup asks the upstream for hashes and returns the results it sent back,
+// in the shape this server answers /hash_lookup_site with.
+func (u *Upstream) Lookup(ctx context.Context, hashes []string) ([]hashResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, UpstreamTimeout)
 	defer cancel()
 	body, err := json.Marshal(map[string]string{"hashes": strings.Join(hashes, "\n")})
@@ -85,22 +76,12 @@ func (u *Upstream) Lookup(ctx context.Context, hashes []string) ([]Hit, error) {
 	if len(data) > MaxUpstreamResponseBytes {
 		return nil, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("response larger than %d bytes", MaxUpstreamResponseBytes)}
 	}
-	var out upstreamOutput
+	var out hashLookupOutput
 	if err := json.Unmarshal(data, &out); err != nil {
 		return nil, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("malformed response: %w", err)}
 	}
 	if out.Results == nil {
 		return nil, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("malformed response: no results")}
 	}
-	hits := make([]Hit, len(out.Results))
-	for i, r := range out.Results {
-		hits[i] = Hit{Hash: r.Hash, Found: r.Found}
-		if r.Found && r.Plaintext != nil {
-			hits[i].Plaintext = *r.Plaintext
-		}
-		if r.Found && r.Type != nil {
-			hits[i].Algorithm = *r.Type
-		}
-	}
-	return hits, nil
+	return out.Results, nil
 }

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"secutil/hashindex"
+	"secutil/store/hashindex"
 )
 
 // benchWords is the wordlist size of the benchmarks: SECUTIL_BENCH_IMPORT_WORDS

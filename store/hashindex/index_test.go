@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"secutil/hashindex"
+	"secutil/store/hashindex"
 )
 
 func mustOpen(t testing.TB) *hashindex.Index {

@@ -1,4 +1,4 @@
-package hashindex_test
+package server
 
 import (
 	"context"
@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"secutil/hashindex"
 )
 
 func TestUpstreamLookup(t *testing.T) {
@@ -30,14 +28,14 @@ func TestUpstreamLookup(t *testing.T) {
 			"summary":{"total_searched":2,"total_found":1,"success_rate":50}}`))
 	}))
 	defer srv.Close()
-	u := &hashindex.Upstream{BaseURL: srv.URL + "/", Client: srv.Client()}
+	u := &Upstream{BaseURL: srv.URL + "/", Client: srv.Client()}
 	hits, err := u.Lookup(context.Background(), []string{"aa", "bb"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []hashindex.Hit{{Hash: "aa", Plaintext: "pw", Algorithm: "md5", Found: true}, {Hash: "bb"}}
-	if len(hits) != len(want) || hits[0] != want[0] || hits[1] != want[1] {
-		t.Fatalf("got %+v, want %+v", hits, want)
+	if len(hits) != 2 || hits[0].Hash != "aa" || !hits[0].Found || *hits[0].Plaintext != "pw" || *hits[0].Type != "md5" ||
+		hits[1].Hash != "bb" || hits[1].Found || hits[1].Plaintext != nil {
+		t.Fatalf("got %+v", hits)
 	}
 }
 
@@ -53,7 +51,7 @@ func TestUpstreamFailures(t *testing.T) {
 		{"garbage", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) }, 200},
 		{"no results", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) }, 200},
 		{"oversized", func(w http.ResponseWriter, r *http.Request) {
-			w.Write([]byte(`{"results":[` + strings.Repeat(" ", hashindex.MaxUpstreamResponseBytes) + `]}`))
+			w.Write([]byte(`{"results":[` + strings.Repeat(" ", MaxUpstreamResponseBytes) + `]}`))
 		}, 200},
 		{"slow", func(w http.ResponseWriter, r *http.Request) {
 			io.Copy(io.Discard, r.Body) // the server notices a client hang-up only once the body is read
@@ -69,9 +67,9 @@ func TestUpstreamFailures(t *testing.T) {
 			defer srv.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
-			u := &hashindex.Upstream{BaseURL: srv.URL, Client: srv.Client()}
+			u := &Upstream{BaseURL: srv.URL, Client: srv.Client()}
 			_, err := u.Lookup(ctx, []string{"aa"})
-			var upstreamErr *hashindex.UpstreamError
+			var upstreamErr *UpstreamError
 			if !errors.As(err, &upstreamErr) {
 				t.Fatalf("got %v, want *UpstreamError", err)
 			}
@@ -83,8 +81,8 @@ func TestUpstreamFailures(t *testing.T) {
 	t.Run("unreachable", func(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		srv.Close()
-		u := &hashindex.Upstream{BaseURL: srv.URL}
-		var upstreamErr *hashindex.UpstreamError
+		u := &Upstream{BaseURL: srv.URL}
+		var upstreamErr *UpstreamError
 		if _, err := u.Lookup(context.Background(), []string{"aa"}); !errors.As(err, &upstreamErr) {
 			t.Fatalf("got %v, want *UpstreamError", err)
 		}
