@@ -66,7 +66,7 @@ func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Acc
 	return a, nil
 }
 
-// handleGetAPIKey issues a key for credentials in the body (SPEC rule 2).
+// handleGetAPIKey issues a key for credentials in the body: the previous key of that name stops working.
 func (s *Server) handleGetAPIKey() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[credentials](w, r)
@@ -113,7 +113,7 @@ func (s *Server) issueKey(r *http.Request, accountID int64, name string) (string
 	return key, nil
 }
 
-// handleNewAPIKey rotates the calling key (SPEC rule 3): the old key stops
+// handleNewAPIKey rotates the calling key: the old key stops
 // working at once.
 func (s *Server) handleNewAPIKey() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -137,7 +137,7 @@ func (s *Server) handleNewAPIKey() http.Handler {
 	})
 }
 
-// handleRegenerate rotates the session's account's "default" key (SPEC rule 4).
+// handleRegenerate rotates the session's account's "default" key.
 func (s *Server) handleRegenerate() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a, err := s.sessionAccount(r)

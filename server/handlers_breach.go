@@ -8,7 +8,7 @@ import (
 	"secutil/tools/breach"
 )
 
-// breachRequest is DESIGN §5's /data_breach body: exactly one of a
+// breachRequest is the /data_breach body of the OpenAPI document: exactly one of a
 // password, its SHA-1, its NTLM hash, or a 5-hex SHA-1 prefix for a
 // Pwned-Passwords-style range query.
 type breachRequest struct {

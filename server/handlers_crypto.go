@@ -43,7 +43,7 @@ func handleCrypto(op func(ctx context.Context, text, password string) (string, e
 	}
 }
 
-// cryptoError maps the engine's errors to SPEC's 400s; a wrong password and
+// cryptoError maps the engine's errors to 400s; a wrong password and
 // a tampered envelope read the same on purpose.
 func cryptoError(err error, failed string) error {
 	switch {

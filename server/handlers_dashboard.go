@@ -180,5 +180,5 @@ func (s *Server) handleTools() http.Handler {
 }
 
 // hashAlgorithmsOffered are the hash generator's choices on the tools page
-// (DESIGN §6 lists what /hash_generator accepts).
+// (the OpenAPI document lists what /hash_generator accepts).
 var hashAlgorithmsOffered = []string{"sha256", "sha512", "sha1", "md5", "sha3_256", "blake2b_256", "ntlm", "bcrypt", "argon2id"}

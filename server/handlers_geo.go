@@ -15,7 +15,7 @@ type ipRequest struct {
 func (q *ipRequest) check() error { return required("ip_string", q.IPString) }
 
 // handleIPInfo looks an address up in the configured MaxMind-format
-// databases. No database, or a failing one, is SPEC's 500 with a message
+// databases. No database, or a failing one, is a 500 with a message
 // that says what to configure.
 func (s *Server) handleIPInfo(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
 	req, err := decode[ipRequest](w, r)

@@ -12,8 +12,8 @@ type hashIdentifierRequest struct {
 
 func (q *hashIdentifierRequest) check() error { return required("hash", q.Hash) }
 
-// hashIdentifierResponse: estimate is SPEC's single answer; candidates
-// (DESIGN §6) rank every format the input fits, with hashcat and John names.
+// hashIdentifierResponse: estimate is the single most likely name; candidates
+// rank every format the input fits, with hashcat and John names.
 type hashIdentifierResponse struct {
 	Estimate   string             `json:"estimate"`
 	Candidates []hashid.Candidate `json:"candidates"`

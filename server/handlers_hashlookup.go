@@ -96,7 +96,7 @@ func (s *Server) lookupHashes(w http.ResponseWriter, r *http.Request) (hashLooku
 	return out, nil
 }
 
-// askUpstream fills misses from the upstream; its failure is SPEC's 502.
+// askUpstream fills misses from the upstream; its failure is a 502.
 func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) error {
 	var missing []string
 	for _, h := range hits {

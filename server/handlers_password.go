@@ -23,7 +23,7 @@ func (q *passwordRequest) check() error {
 	return nil
 }
 
-// strengthResponse is SPEC's StrengthResult.
+// strengthResponse is the StrengthResult of the OpenAPI document.
 type strengthResponse struct {
 	Score              int      `json:"score"`
 	Label              string   `json:"label"`

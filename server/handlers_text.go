@@ -25,7 +25,7 @@ func (q *base64Request) check() error {
 	}
 }
 
-// base64Response carries SPEC's nullable inline error; it is always null
+// base64Response carries the API's nullable inline error; it is always null
 // on success (failures use the shared error body, which has the same field).
 type base64Response struct {
 	Answer string  `json:"answer"`
@@ -71,7 +71,7 @@ func (q *jwtRequest) check() error {
 }
 
 // jwtResponse: answer is the decoded token; error carries a warning (an
-// expired token, alg "none") on a 200, as SPEC allows.
+// expired token, alg "none") on a 200, as the OpenAPI document allows.
 type jwtResponse struct {
 	Answer string `json:"answer"`
 	Error  string `json:"error,omitempty"`

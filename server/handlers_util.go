@@ -8,7 +8,7 @@ import (
 	"secutil/store"
 )
 
-// maxSuggestionChars bounds a suggestion after trimming (DESIGN §7).
+// maxSuggestionChars bounds a suggestion after trimming.
 const maxSuggestionChars = 5000
 
 type suggestionRequest struct {
@@ -29,7 +29,7 @@ func (q *suggestionRequest) check() error {
 }
 
 // handleSuggestion stores a suggestion together with the call's charge and
-// answers in plain text (SPEC).
+// answers in plain text, as the OpenAPI document says.
 func handleSuggestion(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
 	req, err := decode[suggestionRequest](w, r)
 	if err != nil {

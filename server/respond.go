@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 )
 
-// maxBodyBytes bounds every request body (DESIGN §2).
+// maxBodyBytes bounds every request body (README: The API).
 const maxBodyBytes = 1 << 20
 
 // apiError is an error with the status and code the client should see. Its

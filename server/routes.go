@@ -7,7 +7,7 @@ import (
 )
 
 // apiScopes are the two prefixes under which every API route is served
-// (SPEC: Versioning).
+// (the OpenAPI document's servers).
 var apiScopes = []string{"/api", "/api/v1"}
 
 // apiRoute is one POST route of the API, relative to a scope.

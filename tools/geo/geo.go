@@ -15,7 +15,7 @@ import (
 	"github.com/oschwald/maxminddb-golang/v2"
 )
 
-// Info is the SPEC GeoInfo2 object: every field is present in JSON and
+// Info is the GeoInfo2 object of the OpenAPI document: every field is present in JSON and
 // null when unknown.
 type Info struct {
 	IP          *string  `json:"ip"`

@@ -58,7 +58,7 @@ func fromHash(newHash func() hash.Hash) func([]byte) []byte {
 	}
 }
 
-// algorithms in DESIGN §6 order.
+// algorithms in the order the OpenAPI document lists them.
 var algorithms = []algorithm{
 	{name: "md5", digest: fromHash(md5.New)},
 	{name: "sha1", digest: fromHash(sha1.New)},
