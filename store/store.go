@@ -12,15 +12,13 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"runtime"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"secutil/store/internal/migrate"
 )
 
 //go:embed migrations/*.sql
@@ -28,6 +26,10 @@ var migrationFiles embed.FS
 
 // ErrNotFound is returned when a looked-up row does not exist.
 var ErrNotFound = errors.New("not found")
+
+// ErrSchemaTooNew is returned by Open for a database written by a newer
+// secutil, whose schema this binary does not know.
+var ErrSchemaTooNew = migrate.ErrSchemaTooNew
 
 // Store is the database handle. It is safe for concurrent use.
 type Store struct {
@@ -62,7 +64,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{write: write, read: read, dsn: dsn, now: time.Now, auth: newAuthCache()}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("migrating %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	if s.meter, err = startMeter(ctx, s); err != nil {
 		s.Close()
@@ -119,39 +121,11 @@ func (s *Store) IntegrityCheck(ctx context.Context) error {
 }
 
 func (s *Store) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	steps, err := migrate.FromFS(migrationFiles, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
-	var current int
-	if err := s.write.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
-		return err
-	}
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, "migrations/"), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", name)
-		}
-		if version <= current {
-			continue
-		}
-		body, err := migrationFiles.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		err = s.inTx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version))
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return migrate.Apply(ctx, s.write, steps)
 }
 
 // inTx runs fn in a write transaction, committing when it returns nil.

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"sync"
@@ -329,5 +330,24 @@ func TestCloseCommitsQueuedCharges(t *testing.T) {
 	defer s2.Close()
 	if got, _ := s2.Usage(ctx, id); got != acked {
 		t.Fatalf("usage after reopen %d, acknowledged %d", got, acked)
+	}
+}
+
+func TestOpenRefusesANewerSchema(t *testing.T) {
+	_, path := mustOpenStore(t)
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("PRAGMA user_version = 1000"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	s, err := store.Open(context.Background(), path)
+	if !errors.Is(err, store.ErrSchemaTooNew) {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("got %v, want ErrSchemaTooNew", err)
 	}
 }
