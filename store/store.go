@@ -49,7 +49,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
@@ -57,7 +57,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
 		write.Close()
-		return nil, err
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	read.SetMaxOpenConns(max(4, 2*runtime.NumCPU()))
 	read.SetMaxIdleConns(max(4, 2*runtime.NumCPU()))
@@ -68,7 +68,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	if s.meter, err = startMeter(ctx, s); err != nil {
 		s.Close()
-		return nil, err
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return s, nil
 }
@@ -79,13 +79,13 @@ func (s *Store) Close() error {
 	if s.meter != nil {
 		s.meter.stop()
 	}
-	return errors.Join(s.read.Close(), s.write.Close())
+	return wrap("close", errors.Join(s.read.Close(), s.write.Close()))
 }
 
 // Ping checks that the database answers a query.
 func (s *Store) Ping(ctx context.Context) error {
 	var one int
-	return s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+	return wrap("ping", s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one))
 }
 
 // SetClock replaces the clock; tests use it to cross month boundaries.
@@ -101,21 +101,21 @@ func (s *Store) Now() time.Time { return s.now().UTC() }
 func (s *Store) Backup(ctx context.Context, path string) error {
 	db, err := sql.Open("sqlite", s.dsn)
 	if err != nil {
-		return err
+		return wrap("backup", err)
 	}
 	defer db.Close()
 	_, err = db.ExecContext(ctx, "VACUUM INTO ?", path)
-	return err
+	return wrap("backup", err)
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns nil when it says ok.
 func (s *Store) IntegrityCheck(ctx context.Context) error {
 	var result string
 	if err := s.read.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&result); err != nil {
-		return err
+		return wrap("integrity check", err)
 	}
 	if result != "ok" {
-		return fmt.Errorf("integrity_check: %s", result)
+		return fmt.Errorf("store: integrity check: %s", result)
 	}
 	return nil
 }
@@ -126,6 +126,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	return migrate.Apply(ctx, s.write, steps)
+}
+
+// deleteWhere runs a DELETE statement and returns how many rows it removed.
+func (s *Store) deleteWhere(ctx context.Context, op, query string, args ...any) (int64, error) {
+	res, err := s.write.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, wrap(op, err)
+	}
+	n, err := res.RowsAffected()
+	return n, wrap(op, err)
 }
 
 // inTx runs fn in a write transaction, committing when it returns nil.
