@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"secutil/store"
+	"secutil/store/hashindex"
 )
 
 func mustOpenStore(t *testing.T) (*store.Store, string) {
@@ -225,22 +227,6 @@ func TestCodes(t *testing.T) {
 	}
 }
 
-func TestSessionsExpire(t *testing.T) {
-	ctx := context.Background()
-	s, _ := mustOpenStore(t)
-	id := mustAccount(t, s, "a@example.com", "")
-	now := time.Now()
-	s.SetClock(func() time.Time { return now })
-	s.CreateSession(ctx, []byte("tok"), id, time.Hour)
-	if _, err := s.SessionAccount(ctx, []byte("tok")); err != nil {
-		t.Fatal(err)
-	}
-	now = now.Add(2 * time.Hour)
-	if _, err := s.SessionAccount(ctx, []byte("tok")); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("expired session: %v", err)
-	}
-}
-
 func TestBackupWhileWriting(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpenStore(t)
@@ -334,22 +320,32 @@ func TestCloseCommitsQueuedCharges(t *testing.T) {
 	}
 }
 
+// Both SQLite files, the database and the hash index, refuse a schema
+// version above the one this binary knows.
 func TestOpenRefusesANewerSchema(t *testing.T) {
-	_, path := mustOpenStore(t)
-	raw, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := raw.Exec("PRAGMA user_version = 1000"); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
-	s, err := store.Open(context.Background(), path)
-	if !errors.Is(err, store.ErrSchemaTooNew) {
-		if err == nil {
-			s.Close()
-		}
-		t.Fatalf("got %v, want ErrSchemaTooNew", err)
+	ctx := context.Background()
+	for name, open := range map[string]func(path string) (io.Closer, error){
+		"database":   func(path string) (io.Closer, error) { return store.Open(ctx, path) },
+		"hash index": func(path string) (io.Closer, error) { return hashindex.Open(path) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "test.db")
+			raw, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := raw.Exec("PRAGMA user_version = 1000"); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+			f, err := open(path)
+			if err == nil {
+				f.Close()
+			}
+			if !errors.Is(err, store.ErrSchemaTooNew) {
+				t.Fatalf("got %v, want ErrSchemaTooNew", err)
+			}
+		})
 	}
 }
 
@@ -377,7 +373,7 @@ func TestErrorsNameTheOperation(t *testing.T) {
 	}
 }
 
-func TestDeleteExpiredSessions(t *testing.T) {
+func TestSessionsExpireAndAreDeleted(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpenStore(t)
 	id := mustAccount(t, s, "a@example.com", "")
@@ -388,10 +384,16 @@ func TestDeleteExpiredSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if _, err := s.SessionAccount(ctx, []byte("short")); err != nil {
+		t.Fatal(err)
+	}
 	if n, err := s.DeleteExpiredSessions(ctx); err != nil || n != 0 {
 		t.Fatalf("deleted %d, %v before any expiry; want 0", n, err)
 	}
 	now = now.Add(time.Minute)
+	if _, err := s.SessionAccount(ctx, []byte("short")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("expired session: %v", err)
+	}
 	if n, err := s.DeleteExpiredSessions(ctx); err != nil || n != 1 {
 		t.Fatalf("deleted %d, %v; want the one expired session", n, err)
 	}
