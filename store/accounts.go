@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Plans an account can be on.
@@ -78,13 +80,14 @@ func (s *Store) CreateAccount(ctx context.Context, n NewAccount) (int64, error) 
 	res, err := s.write.ExecContext(ctx,
 		`INSERT INTO accounts (email, password_hash, plan, verified, admin, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		strings.TrimSpace(n.Email), n.PasswordHash, n.Plan, n.Verified, n.Admin, unix(s.now()))
-	if err != nil {
-		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
-			return 0, ErrEmailTaken
-		}
-		return 0, err
+	if violates(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) { // email is the only unique column
+		return 0, ErrEmailTaken
 	}
-	return res.LastInsertId()
+	if err != nil {
+		return 0, wrap("create account", err)
+	}
+	id, err := res.LastInsertId()
+	return id, wrap("create account", err)
 }
 
 const accountColumns = `id, email, password_hash, plan, usage_cap, paid_until, verified, admin, created_at`
@@ -125,33 +128,35 @@ func scanAccount(row interface{ Scan(...any) error }, lead ...any) (*Account, er
 
 // AccountByEmail finds an account by email, case-insensitively.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
-	return scanAccount(s.read.QueryRowContext(ctx,
+	a, err := scanAccount(s.read.QueryRowContext(ctx,
 		`SELECT `+accountColumns+` FROM accounts WHERE email = ?`, strings.TrimSpace(email)))
+	return a, wrap("account by email", err)
 }
 
 // AccountByID finds an account by id.
 func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
-	return scanAccount(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id))
+	a, err := scanAccount(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id))
+	return a, wrap("account by id", err)
 }
 
 // SetPassword replaces an account's password hash and ends all its
 // sessions, so a reset locks out whoever knew the old password.
 func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash string) error {
 	defer s.auth.invalidate()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return wrap("set password", s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = ? WHERE id = ?`, passwordHash, accountID); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ?`, accountID)
 		return err
-	})
+	}))
 }
 
 // MarkVerified activates an account.
 func (s *Store) MarkVerified(ctx context.Context, accountID int64) error {
 	defer s.auth.invalidate()
 	_, err := s.write.ExecContext(ctx, `UPDATE accounts SET verified = 1 WHERE id = ?`, accountID)
-	return err
+	return wrap("mark verified", err)
 }
 
 // SetPlan changes an account's plan, paid_until and enterprise cap.
@@ -166,7 +171,7 @@ func (s *Store) SetPlan(ctx context.Context, accountID int64, plan string, paidU
 	}
 	res, err := s.write.ExecContext(ctx, `UPDATE accounts SET plan = ?, paid_until = ?, usage_cap = ? WHERE id = ?`, plan, paid, cap, accountID)
 	if err != nil {
-		return err
+		return wrap("set plan", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound

@@ -40,11 +40,16 @@ func (s *Store) AddAudit(ctx context.Context, e AuditEvent) error {
 	_, err := s.write.ExecContext(ctx,
 		`INSERT INTO audit_events (at, kind, account_id, sealed_ip, detail) VALUES (?, ?, ?, ?, ?)`,
 		unix(s.now()), e.Kind, account, sealed, e.Detail)
-	return err
+	return wrap("add audit event", err)
 }
 
 // AuditEvents lists events newest first, at most limit from offset.
 func (s *Store) AuditEvents(ctx context.Context, limit, offset int) ([]AuditEvent, error) {
+	events, err := s.auditEvents(ctx, limit, offset)
+	return events, wrap("audit events", err)
+}
+
+func (s *Store) auditEvents(ctx context.Context, limit, offset int) ([]AuditEvent, error) {
 	rows, err := s.read.QueryContext(ctx,
 		`SELECT id, at, kind, coalesce(account_id, 0), coalesce(sealed_ip, ''), detail FROM audit_events ORDER BY id DESC LIMIT ? OFFSET ?`,
 		limit, offset)
@@ -69,9 +74,9 @@ func (s *Store) AuditEvents(ctx context.Context, limit, offset int) ([]AuditEven
 // first if there is none. Concurrent callers all get the one stored value.
 func (s *Store) SettingOrCreate(ctx context.Context, name string, generate func() []byte) ([]byte, error) {
 	if _, err := s.write.ExecContext(ctx, `INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)`, name, generate()); err != nil {
-		return nil, err
+		return nil, wrap("setting "+name, err)
 	}
 	var v []byte
 	err := s.write.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&v)
-	return v, err
+	return v, wrap("setting "+name, err)
 }

@@ -26,9 +26,10 @@ func (s *Store) CreateProduct(ctx context.Context, p Product) (int64, error) {
 		`INSERT INTO products (name, plan, price_cents, currency, interval, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		p.Name, p.Plan, p.PriceCents, p.Currency, p.Interval, unix(s.now()))
 	if err != nil {
-		return 0, err
+		return 0, wrap("create product", err)
 	}
-	return res.LastInsertId()
+	id, err := res.LastInsertId()
+	return id, wrap("create product", err)
 }
 
 // ProductForPlan returns the newest product of plan, or ErrNotFound.
@@ -42,7 +43,7 @@ func (s *Store) ProductForPlan(ctx context.Context, plan string) (*Product, erro
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, wrap("product for plan", err)
 	}
 	p.CreatedAt = time.Unix(created, 0).UTC()
 	return &p, nil
@@ -137,7 +138,7 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 		result.AccountID, result.OldPlan, result.NewPlan = account.ID, account.Plan, plan
 		return nil
 	})
-	return result, err
+	return result, wrap("apply payment event", err)
 }
 
 // AccountUsage is an account with its metered calls this month.
@@ -149,6 +150,11 @@ type AccountUsage struct {
 // Accounts lists accounts by id, at most limit from offset, each with its
 // usage in the current period.
 func (s *Store) Accounts(ctx context.Context, limit, offset int) ([]AccountUsage, error) {
+	accounts, err := s.accounts(ctx, limit, offset)
+	return accounts, wrap("accounts", err)
+}
+
+func (s *Store) accounts(ctx context.Context, limit, offset int) ([]AccountUsage, error) {
 	rows, err := s.read.QueryContext(ctx,
 		`SELECT coalesce(u.count, 0), `+accountColumnsOf("a")+` FROM accounts a
 		 LEFT JOIN usage u ON u.account_id = a.id AND u.period = ?

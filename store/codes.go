@@ -28,7 +28,7 @@ func (s *Store) SetCode(ctx context.Context, accountID int64, purpose string, co
 		`INSERT INTO verification_codes (account_id, purpose, code_hash, expires_at, attempts) VALUES (?, ?, ?, ?, 0)
 		 ON CONFLICT (account_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at, attempts = 0`,
 		accountID, purpose, codeHash, unix(s.now().Add(ttl)))
-	return err
+	return wrap("set code", accountMissing(err))
 }
 
 // ConsumeCode checks codeHash against the stored code. A match deletes the
@@ -62,10 +62,18 @@ func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string
 		return err
 	})
 	if err != nil {
-		return err
+		return wrap("consume code", err)
 	}
 	if !matched {
 		return ErrCodeInvalid
 	}
 	return nil
+}
+
+// DeleteExpiredCodes removes codes that can no longer be used, expired or
+// out of attempts, and returns how many it removed. ConsumeCode already
+// refuses them; deleting them keeps the table small.
+func (s *Store) DeleteExpiredCodes(ctx context.Context) (int64, error) {
+	return s.deleteWhere(ctx, "delete expired codes",
+		`DELETE FROM verification_codes WHERE expires_at <= ? OR attempts >= ?`, unix(s.now()), MaxCodeAttempts)
 }

@@ -28,7 +28,7 @@ type Key struct {
 // revoking) any previous key of that name.
 func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash []byte, hint string) error {
 	defer s.auth.invalidate()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return wrap("issue key", s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
 			`UPDATE api_keys SET hash = ?, hint = ?, created_at = ?, last_used_at = NULL WHERE account_id = ? AND name = ?`,
 			hash, hint, unix(s.now()), accountID, name)
@@ -48,8 +48,8 @@ func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash
 		_, err = tx.ExecContext(ctx,
 			`INSERT INTO api_keys (account_id, name, hash, hint, created_at) VALUES (?, ?, ?, ?, ?)`,
 			accountID, name, hash, hint, unix(s.now()))
-		return err
-	})
+		return accountMissing(err)
+	}))
 }
 
 // RotateKey replaces the key with id keyID by a new one of the same name.
@@ -61,7 +61,7 @@ func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []b
 		`UPDATE api_keys SET hash = ?, hint = ?, created_at = ?, last_used_at = NULL WHERE id = ? AND hash = ?`,
 		newHash, newHint, unix(s.now()), keyID, oldHash)
 	if err != nil {
-		return err
+		return wrap("rotate key", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound
@@ -74,7 +74,7 @@ func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) err
 	defer s.auth.invalidate()
 	res, err := s.write.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = ? AND name = ?`, accountID, name)
 	if err != nil {
-		return err
+		return wrap("revoke key", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound
@@ -86,7 +86,8 @@ func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) err
 func (s *Store) KeyByHash(ctx context.Context, hash []byte) (*Key, *Account, error) {
 	var cacheKey [32]byte
 	if len(hash) != len(cacheKey) {
-		return s.keyByHash(ctx, hash) // not a SHA-256: never cached
+		k, a, err := s.keyByHash(ctx, hash) // not a SHA-256: never cached
+		return k, a, wrap("key by hash", err)
 	}
 	copy(cacheKey[:], hash)
 	now := s.now()
@@ -96,7 +97,7 @@ func (s *Store) KeyByHash(ctx context.Context, hash []byte) (*Key, *Account, err
 	generation := s.auth.generation.Load()
 	k, a, err := s.keyByHash(ctx, hash)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, wrap("key by hash", err)
 	}
 	s.auth.put(cacheKey, generation, now, k, a)
 	return k, a, nil
@@ -143,6 +144,11 @@ func (s *Store) KeyByName(ctx context.Context, accountID int64, name string) (*K
 
 // Keys lists an account's keys by name.
 func (s *Store) Keys(ctx context.Context, accountID int64) ([]Key, error) {
+	keys, err := s.keys(ctx, accountID)
+	return keys, wrap("keys", err)
+}
+
+func (s *Store) keys(ctx context.Context, accountID int64) ([]Key, error) {
 	rows, err := s.read.QueryContext(ctx,
 		`SELECT id, account_id, name, hint, created_at, last_used_at FROM api_keys WHERE account_id = ? ORDER BY name`, accountID)
 	if err != nil {

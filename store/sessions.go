@@ -11,27 +11,26 @@ func (s *Store) CreateSession(ctx context.Context, hash []byte, accountID int64,
 	_, err := s.write.ExecContext(ctx,
 		`INSERT INTO sessions (hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
 		hash, accountID, unix(now), unix(now.Add(ttl)))
-	return err
+	return wrap("create session", accountMissing(err))
 }
 
 // SessionAccount returns the account of a live session.
 func (s *Store) SessionAccount(ctx context.Context, hash []byte) (*Account, error) {
-	return scanAccount(s.read.QueryRowContext(ctx,
+	a, err := scanAccount(s.read.QueryRowContext(ctx,
 		`SELECT `+accountColumnsOf("a")+` FROM sessions s JOIN accounts a ON a.id = s.account_id
 		  WHERE s.hash = ? AND s.expires_at > ?`, hash, unix(s.now())))
+	return a, wrap("session account", err)
 }
 
 // DeleteSession ends a session; ending an unknown session is not an error.
 func (s *Store) DeleteSession(ctx context.Context, hash []byte) error {
 	_, err := s.write.ExecContext(ctx, `DELETE FROM sessions WHERE hash = ?`, hash)
-	return err
+	return wrap("delete session", err)
 }
 
-// DeleteExpiredSessions removes sessions past their expiry.
+// DeleteExpiredSessions removes sessions past their expiry and returns how
+// many it removed. SessionAccount already ignores them; deleting them keeps
+// the table from growing with every login.
 func (s *Store) DeleteExpiredSessions(ctx context.Context) (int64, error) {
-	res, err := s.write.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= ?`, unix(s.now()))
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	return s.deleteWhere(ctx, "delete expired sessions", `DELETE FROM sessions WHERE expires_at <= ?`, unix(s.now()))
 }

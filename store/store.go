@@ -12,15 +12,13 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"runtime"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"secutil/store/internal/migrate"
 )
 
 //go:embed migrations/*.sql
@@ -28,6 +26,10 @@ var migrationFiles embed.FS
 
 // ErrNotFound is returned when a looked-up row does not exist.
 var ErrNotFound = errors.New("not found")
+
+// ErrSchemaTooNew is returned by Open for a database written by a newer
+// secutil, whose schema this binary does not know.
+var ErrSchemaTooNew = migrate.ErrSchemaTooNew
 
 // Store is the database handle. It is safe for concurrent use.
 type Store struct {
@@ -47,7 +49,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
@@ -55,18 +57,18 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
 		write.Close()
-		return nil, err
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	read.SetMaxOpenConns(max(4, 2*runtime.NumCPU()))
 	read.SetMaxIdleConns(max(4, 2*runtime.NumCPU()))
 	s := &Store{write: write, read: read, dsn: dsn, now: time.Now, auth: newAuthCache()}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("migrating %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	if s.meter, err = startMeter(ctx, s); err != nil {
 		s.Close()
-		return nil, err
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return s, nil
 }
@@ -77,13 +79,13 @@ func (s *Store) Close() error {
 	if s.meter != nil {
 		s.meter.stop()
 	}
-	return errors.Join(s.read.Close(), s.write.Close())
+	return wrap("close", errors.Join(s.read.Close(), s.write.Close()))
 }
 
 // Ping checks that the database answers a query.
 func (s *Store) Ping(ctx context.Context) error {
 	var one int
-	return s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+	return wrap("ping", s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one))
 }
 
 // SetClock replaces the clock; tests use it to cross month boundaries.
@@ -99,59 +101,41 @@ func (s *Store) Now() time.Time { return s.now().UTC() }
 func (s *Store) Backup(ctx context.Context, path string) error {
 	db, err := sql.Open("sqlite", s.dsn)
 	if err != nil {
-		return err
+		return wrap("backup", err)
 	}
 	defer db.Close()
 	_, err = db.ExecContext(ctx, "VACUUM INTO ?", path)
-	return err
+	return wrap("backup", err)
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns nil when it says ok.
 func (s *Store) IntegrityCheck(ctx context.Context) error {
 	var result string
 	if err := s.read.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&result); err != nil {
-		return err
+		return wrap("integrity check", err)
 	}
 	if result != "ok" {
-		return fmt.Errorf("integrity_check: %s", result)
+		return fmt.Errorf("store: integrity check: %s", result)
 	}
 	return nil
 }
 
 func (s *Store) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	steps, err := migrate.FromFS(migrationFiles, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
-	var current int
-	if err := s.write.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
-		return err
+	return migrate.Apply(ctx, s.write, steps)
+}
+
+// deleteWhere runs a DELETE statement and returns how many rows it removed.
+func (s *Store) deleteWhere(ctx context.Context, op, query string, args ...any) (int64, error) {
+	res, err := s.write.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, wrap(op, err)
 	}
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, "migrations/"), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", name)
-		}
-		if version <= current {
-			continue
-		}
-		body, err := migrationFiles.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		err = s.inTx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version))
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	n, err := res.RowsAffected()
+	return n, wrap(op, err)
 }
 
 // inTx runs fn in a write transaction, committing when it returns nil.

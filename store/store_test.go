@@ -2,13 +2,17 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"secutil/store"
+	"secutil/store/hashindex"
 )
 
 func mustOpenStore(t *testing.T) (*store.Store, string) {
@@ -223,22 +227,6 @@ func TestCodes(t *testing.T) {
 	}
 }
 
-func TestSessionsExpire(t *testing.T) {
-	ctx := context.Background()
-	s, _ := mustOpenStore(t)
-	id := mustAccount(t, s, "a@example.com", "")
-	now := time.Now()
-	s.SetClock(func() time.Time { return now })
-	s.CreateSession(ctx, []byte("tok"), id, time.Hour)
-	if _, err := s.SessionAccount(ctx, []byte("tok")); err != nil {
-		t.Fatal(err)
-	}
-	now = now.Add(2 * time.Hour)
-	if _, err := s.SessionAccount(ctx, []byte("tok")); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("expired session: %v", err)
-	}
-}
-
 func TestBackupWhileWriting(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpenStore(t)
@@ -329,5 +317,115 @@ func TestCloseCommitsQueuedCharges(t *testing.T) {
 	defer s2.Close()
 	if got, _ := s2.Usage(ctx, id); got != acked {
 		t.Fatalf("usage after reopen %d, acknowledged %d", got, acked)
+	}
+}
+
+// Both SQLite files, the database and the hash index, refuse a schema
+// version above the one this binary knows.
+func TestOpenRefusesANewerSchema(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range map[string]func(path string) (io.Closer, error){
+		"database":   func(path string) (io.Closer, error) { return store.Open(ctx, path) },
+		"hash index": func(path string) (io.Closer, error) { return hashindex.Open(path) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "test.db")
+			raw, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := raw.Exec("PRAGMA user_version = 1000"); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+			f, err := open(path)
+			if err == nil {
+				f.Close()
+			}
+			if !errors.Is(err, store.ErrSchemaTooNew) {
+				t.Fatalf("got %v, want ErrSchemaTooNew", err)
+			}
+		})
+	}
+}
+
+func TestRowsOfAMissingAccountAreNotFound(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	const missing = 999 // the foreign key to accounts refuses it
+	for name, write := range map[string]func() error{
+		"CreateSession": func() error { return s.CreateSession(ctx, []byte("tok"), missing, time.Hour) },
+		"SetCode":       func() error { return s.SetCode(ctx, missing, store.PurposeReset, []byte("c"), time.Minute) },
+		"IssueKey":      func() error { return s.IssueKey(ctx, missing, "default", []byte("h"), "sk_h…") },
+	} {
+		if err := write(); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s: got %v, want ErrNotFound", name, err)
+		}
+	}
+}
+
+func TestErrorsNameTheOperation(t *testing.T) {
+	s, _ := mustOpenStore(t)
+	s.Close()
+	_, err := s.AccountByID(context.Background(), 1)
+	if err == nil || !strings.HasPrefix(err.Error(), "store: account by id: ") || errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("got %v, want a closed-database error prefixed with the operation", err)
+	}
+}
+
+func TestSessionsExpireAndAreDeleted(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	now := time.Now()
+	s.SetClock(func() time.Time { return now })
+	for tok, ttl := range map[string]time.Duration{"short": time.Minute, "long": time.Hour} {
+		if err := s.CreateSession(ctx, []byte(tok), id, ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.SessionAccount(ctx, []byte("short")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeleteExpiredSessions(ctx); err != nil || n != 0 {
+		t.Fatalf("deleted %d, %v before any expiry; want 0", n, err)
+	}
+	now = now.Add(time.Minute)
+	if _, err := s.SessionAccount(ctx, []byte("short")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("expired session: %v", err)
+	}
+	if n, err := s.DeleteExpiredSessions(ctx); err != nil || n != 1 {
+		t.Fatalf("deleted %d, %v; want the one expired session", n, err)
+	}
+	if _, err := s.SessionAccount(ctx, []byte("long")); err != nil {
+		t.Fatalf("the live session is gone: %v", err)
+	}
+}
+
+func TestDeleteExpiredCodes(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	now := time.Now()
+	s.SetClock(func() time.Time { return now })
+	expired := mustAccount(t, s, "expired@example.com", "")
+	exhausted := mustAccount(t, s, "exhausted@example.com", "")
+	live := mustAccount(t, s, "live@example.com", "")
+	for id, ttl := range map[int64]time.Duration{expired: time.Minute, exhausted: time.Hour, live: time.Hour} {
+		if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range store.MaxCodeAttempts {
+		s.ConsumeCode(ctx, exhausted, store.PurposeRegister, []byte("wrong"))
+	}
+	now = now.Add(time.Minute)
+	if n, err := s.DeleteExpiredCodes(ctx); err != nil || n != 2 {
+		t.Fatalf("deleted %d, %v; want the expired and the exhausted code", n, err)
+	}
+	if n, err := s.DeleteExpiredCodes(ctx); err != nil || n != 0 {
+		t.Fatalf("second sweep deleted %d, %v; want 0", n, err)
+	}
+	if err := s.ConsumeCode(ctx, live, store.PurposeRegister, []byte("right")); err != nil {
+		t.Fatalf("the live code is gone: %v", err)
 	}
 }

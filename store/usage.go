@@ -43,7 +43,7 @@ func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
-	return n, err
+	return n, wrap("usage", err)
 }
 
 // CommitUsage counts one call against the account's current period, unless
@@ -52,7 +52,8 @@ func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
 // the meter's single goroutine, so concurrent calls can never overshoot the
 // cap. It returns once the count is committed, with the count after it.
 func (s *Store) CommitUsage(ctx context.Context, c Charge) (int, error) {
-	return s.meter.submit(ctx, c)
+	n, err := s.meter.submit(ctx, c)
+	return n, wrap("commit usage", err)
 }
 
 // Suggestion is a feature suggestion from a user.
@@ -76,6 +77,11 @@ func insertSuggestion(ctx context.Context, tx *sql.Tx, sg Suggestion, now time.T
 
 // Suggestions lists suggestions newest first, at most limit from offset.
 func (s *Store) Suggestions(ctx context.Context, limit, offset int) ([]Suggestion, error) {
+	suggestions, err := s.suggestions(ctx, limit, offset)
+	return suggestions, wrap("suggestions", err)
+}
+
+func (s *Store) suggestions(ctx context.Context, limit, offset int) ([]Suggestion, error) {
 	rows, err := s.read.QueryContext(ctx,
 		`SELECT id, coalesce(account_id, 0), coalesce(email, ''), message, created_at FROM suggestions ORDER BY id DESC LIMIT ? OFFSET ?`,
 		limit, offset)

@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"secutil/store/internal/migrate"
 )
 
 // Limits on user input.
@@ -93,7 +95,7 @@ func Open(path string) (*Index, error) {
 	}
 	writer.SetMaxOpenConns(1)
 	ix := &Index{path: path, writer: writer}
-	if err := ix.migrate(); err != nil {
+	if err := migrate.Apply(context.Background(), writer, migrations); err != nil {
 		writer.Close()
 		return nil, fmt.Errorf("hashindex: open %s: %w", path, err)
 	}
@@ -111,31 +113,6 @@ func Open(path string) (*Index, error) {
 		return nil, err
 	}
 	return ix, nil
-}
-
-func (ix *Index) migrate() error {
-	ctx := context.Background()
-	tx, err := ix.writer.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var version int
-	if err := tx.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this program (%d)", version, len(migrations))
-	}
-	for ; version < len(migrations); version++ {
-		if _, err := tx.Exec(migrations[version]); err != nil {
-			return fmt.Errorf("migration %d: %w", version+1, err)
-		}
-	}
-	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 // Close closes the index file.

@@ -19,13 +19,14 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"golang.org/x/crypto/argon2"
 	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/crypto/blake2b"
 	"golang.org/x/crypto/blake2s"
 	"golang.org/x/crypto/md4" //nolint:staticcheck // MD4 is needed for MD4 and NTLM hashes, not for security
 	"golang.org/x/crypto/ripemd160"
 	"golang.org/x/crypto/scrypt"
+
+	"secutil/tools/argon2id"
 )
 
 // MaxPlaintextBytes bounds the input of any algorithm.
@@ -34,14 +35,14 @@ const MaxPlaintextBytes = 64 << 10
 // Costs of the salted algorithms.
 const (
 	BcryptCost = 10
-	// argon2id at OWASP's minimum recommendation: m=19 MiB, t=2, p=1.
-	Argon2Memory = 19 * 1024
-	Argon2Time   = 2
 	// scrypt N=2^15, r=8, p=1.
 	ScryptLogN = 15
 	ScryptR    = 8
 	ScryptP    = 1
 )
+
+// Argon2 is argon2id at OWASP's minimum recommendation: m=19 MiB, t=2, p=1.
+var Argon2 = argon2id.OWASP
 
 type algorithm struct {
 	name string
@@ -190,8 +191,7 @@ func argon2idHash(b []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	key := argon2.IDKey(b, s, Argon2Time, Argon2Memory, 1, 32)
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=1$%s$%s", argon2.Version, Argon2Memory, Argon2Time, b64.EncodeToString(s), b64.EncodeToString(key)), nil
+	return argon2id.PHC(Argon2, s, Argon2.Key(b, s, 32)), nil
 }
 
 // scryptHash returns the PHC-style string $scrypt$ln=15,r=8,p=1$salt$hash

@@ -6,25 +6,19 @@ package passhash
 import (
 	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base64"
 	"errors"
-	"fmt"
 	"runtime"
-	"strings"
 
-	"golang.org/x/crypto/argon2"
+	"secutil/tools/argon2id"
 )
 
-// Params are argon2id cost parameters.
-type Params struct {
-	MemoryKiB   uint32
-	Time        uint32
-	Parallelism uint8
-}
+// Params are argon2id cost parameters, the type the encryption envelope
+// and hash generation use too.
+type Params = argon2id.Params
 
 // Default follows OWASP's password storage recommendation for argon2id
 // (m=19 MiB, t=2, p=1): about 30 ms a hash on one core.
-var Default = Params{MemoryKiB: 19 * 1024, Time: 2, Parallelism: 1}
+var Default = argon2id.OWASP
 
 // maxParams bounds what Verify accepts from a stored string, so a corrupted
 // or planted row cannot make a login burn gigabytes.
@@ -47,10 +41,7 @@ func Hash(password string, p Params) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := derive(password, salt, p)
-	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
-		argon2.Version, p.MemoryKiB, p.Time, p.Parallelism, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+	return argon2id.PHC(p, salt, derive(password, salt, p)), nil
 }
 
 // Verify reports whether password matches the PHC string encoded.
@@ -59,7 +50,7 @@ func Verify(password, encoded string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	got := argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Parallelism, uint32(len(want)))
+	got := p.Key([]byte(password), salt, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 
@@ -75,28 +66,15 @@ func VerifyNothing(password string) {
 func derive(password string, salt []byte, p Params) []byte {
 	slots <- struct{}{}
 	defer func() { <-slots }()
-	return argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Parallelism, keyLen)
+	return p.Key([]byte(password), salt, keyLen)
 }
 
+// parse reads a stored hash, refusing parameters and lengths outside what
+// Hash writes or a sane past default could have written.
 func parse(encoded string) (Params, []byte, []byte, error) {
-	parts := strings.Split(encoded, "$")
-	if len(parts) != 6 || parts[0] != "" || parts[1] != "argon2id" || parts[2] != fmt.Sprintf("v=%d", argon2.Version) {
-		return Params{}, nil, nil, ErrMalformed
-	}
-	var p Params
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &p.MemoryKiB, &p.Time, &p.Parallelism); err != nil {
-		return Params{}, nil, nil, ErrMalformed
-	}
-	if p.MemoryKiB == 0 || p.Time == 0 || p.Parallelism == 0 ||
-		p.MemoryKiB > maxParams.MemoryKiB || p.Time > maxParams.Time || p.Parallelism > maxParams.Parallelism {
-		return Params{}, nil, nil, ErrMalformed
-	}
-	salt, err := base64.RawStdEncoding.DecodeString(parts[4])
-	if err != nil || len(salt) < 8 {
-		return Params{}, nil, nil, ErrMalformed
-	}
-	key, err := base64.RawStdEncoding.DecodeString(parts[5])
-	if err != nil || len(key) < 16 || len(key) > 64 {
+	p, salt, key, err := argon2id.ParsePHC(encoded)
+	if err != nil || p.MemoryKiB == 0 || p.Time == 0 || p.Parallelism == 0 || !p.Within(maxParams) ||
+		len(salt) < 8 || len(key) < 16 || len(key) > 64 {
 		return Params{}, nil, nil, ErrMalformed
 	}
 	return p, salt, key, nil

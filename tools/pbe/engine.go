@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"golang.org/x/crypto/argon2"
 	"golang.org/x/crypto/chacha20poly1305"
 )
 
@@ -27,7 +26,7 @@ type Engine struct {
 // concurrency key derivations at a time (values below 1 mean 1). It panics
 // if p cannot be used or exceeds MaxParams, as that is a programming error.
 func NewEngine(concurrency int, p Params) *Engine {
-	if !p.valid() || !p.within(MaxParams) {
+	if !p.Usable() || !p.Within(MaxParams) {
 		panic(fmt.Sprintf("pbe: unusable parameters %+v", p))
 	}
 	return &Engine{
@@ -40,7 +39,7 @@ func NewEngine(concurrency int, p Params) *Engine {
 }
 
 func argon2idKey(password, salt []byte, p Params) []byte {
-	return argon2.IDKey(password, salt, p.Time, p.MemoryKiB, p.Parallelism, KeySize)
+	return p.Key(password, salt, KeySize)
 }
 
 // key waits for a free slot (or ctx) and derives the key.
@@ -114,7 +113,7 @@ func (e *Engine) Decrypt(ctx context.Context, envelope, password string) (string
 	if err != nil {
 		return "", err
 	}
-	if !env.Params.within(e.ceiling) {
+	if !env.Params.Within(e.ceiling) {
 		return "", invalid("argon2id parameters above the accepted maximum (%d KiB, t=%d, p=%d)",
 			e.ceiling.MemoryKiB, e.ceiling.Time, e.ceiling.Parallelism)
 	}

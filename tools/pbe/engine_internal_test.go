@@ -119,10 +119,10 @@ func TestCeilingCheckedBeforeKDF(t *testing.T) {
 	}
 	raw, _ := encoding.DecodeString(env)
 	for _, p := range []Params{
-		{MaxParams.MemoryKiB + 1, 1, 1},
-		{4 << 20, 1, 1}, // 4 GiB
-		{1024, MaxParams.Time + 1, 1},
-		{1024, 1, MaxParams.Parallelism + 1},
+		{MemoryKiB: MaxParams.MemoryKiB + 1, Time: 1, Parallelism: 1},
+		{MemoryKiB: 4 << 20, Time: 1, Parallelism: 1}, // 4 GiB
+		{MemoryKiB: 1024, Time: MaxParams.Time + 1, Parallelism: 1},
+		{MemoryKiB: 1024, Time: 1, Parallelism: MaxParams.Parallelism + 1},
 	} {
 		e := Envelope{Version: Version1, KDF: KDFArgon2id, Params: p, Ciphertext: raw[HeaderSize:]}
 		crafted := encoding.EncodeToString(e.marshal())

@@ -11,6 +11,8 @@ import (
 	"fmt"
 
 	"golang.org/x/crypto/chacha20poly1305"
+
+	"secutil/tools/argon2id"
 )
 
 // Envelope format constants.
@@ -48,12 +50,9 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalidInput, fmt.Sprintf(format, args...))
 }
 
-// Params are the argon2id cost parameters stored in every envelope.
-type Params struct {
-	MemoryKiB   uint32
-	Time        uint32
-	Parallelism uint8
-}
+// Params are the argon2id cost parameters stored in every envelope, the
+// type account passwords and hash generation use too.
+type Params = argon2id.Params
 
 // DefaultParams are used by the server for new envelopes: 64 MiB, 3 passes,
 // one lane.
@@ -62,16 +61,6 @@ var DefaultParams = Params{MemoryKiB: 64 * 1024, Time: 3, Parallelism: 1}
 // MaxParams is the ceiling Decrypt accepts, checked before any key
 // derivation, so a crafted envelope cannot make the server spend gigabytes.
 var MaxParams = Params{MemoryKiB: 256 * 1024, Time: 10, Parallelism: 4}
-
-// valid reports whether argon2id can run with p at all (RFC 9106: at least
-// one pass, one lane, and 8 KiB of memory per lane).
-func (p Params) valid() bool {
-	return p.Time >= 1 && p.Parallelism >= 1 && p.MemoryKiB >= 8*uint32(p.Parallelism)
-}
-
-func (p Params) within(ceiling Params) bool {
-	return p.MemoryKiB <= ceiling.MemoryKiB && p.Time <= ceiling.Time && p.Parallelism <= ceiling.Parallelism
-}
 
 // Envelope is a parsed envelope. Header holds the raw header bytes, which
 // are the AEAD additional data.
@@ -125,7 +114,7 @@ func ParseEnvelope(s string) (Envelope, error) {
 		Time:        binary.BigEndian.Uint32(raw[6:10]),
 		Parallelism: raw[10],
 	}
-	if !env.Params.valid() {
+	if !env.Params.Usable() {
 		return Envelope{}, invalid("argon2id parameters out of range")
 	}
 	copy(env.Salt[:], raw[11:11+SaltSize])
