@@ -25,7 +25,7 @@ func (s *Server) formError(w http.ResponseWriter, r *http.Request, page, email s
 	v := s.newView(r)
 	v.Error = ae.msg
 	v.Email = email
-	s.render(w, r, ae.status, page, v)
+	s.render(w, r, ae.status(), page, v)
 }
 
 // formDone answers a successful request: a browser is sent on to next with

@@ -43,7 +43,7 @@ var keyNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 // checkLogin verifies email and password. Unknown emails cost the same time
 // as wrong passwords, and both give the same answer.
 func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Account, error) {
-	invalid := newError(http.StatusUnauthorized, "invalid_credentials", "invalid email or password")
+	invalid := newError(codeInvalidCredentials, "invalid email or password")
 	a, err := s.Store.AccountByEmail(r.Context(), email)
 	if errors.Is(err, store.ErrNotFound) {
 		passhash.VerifyNothing(password)
@@ -61,7 +61,7 @@ func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Acc
 		return nil, invalid
 	}
 	if !a.Verified {
-		return nil, newError(http.StatusUnauthorized, "account_not_verified", "this account is not verified yet: enter the code sent by mail at /register/verify")
+		return nil, newError(codeAccountNotVerified, "this account is not verified yet: enter the code sent by mail at /register/verify")
 	}
 	return a, nil
 }
@@ -102,11 +102,7 @@ func (s *Server) handleGetAPIKey() http.Handler {
 // issueKey makes a new key called name, revoking the old key of that name.
 func (s *Server) issueKey(r *http.Request, accountID int64, name string) (string, error) {
 	key := apikey.New()
-	err := s.Store.IssueKey(r.Context(), accountID, name, apikey.Hash(key), apikey.Hint(key))
-	if errors.Is(err, store.ErrTooManyKeys) {
-		return "", badRequest("%s", err.Error())
-	}
-	if err != nil {
+	if err := s.Store.IssueKey(r.Context(), accountID, name, apikey.Hash(key), apikey.Hint(key)); err != nil {
 		return "", err
 	}
 	s.audit(r.Context(), r, store.AuditKeyIssued, accountID, name)
@@ -219,12 +215,7 @@ func validEmail(email string) error {
 // checkPassword applies the account password policy, answering 400 with
 // the reason a password was refused.
 func (s *Server) checkPassword(password, email string) error {
-	err := passpolicy.Check(password, email, s.IsCommonPassword)
-	var refusal *passpolicy.Refusal
-	if errors.As(err, &refusal) {
-		return newError(http.StatusBadRequest, "weak_password", "%s", refusal.Reason)
-	}
-	return err
+	return passpolicy.Check(password, email, s.IsCommonPassword)
 }
 
 // handleRegister creates a pending account and mails a code. An email that

@@ -15,9 +15,8 @@ import (
 )
 
 var (
-	errAdminUnauthorized = newError(http.StatusUnauthorized, "unauthorized",
-		"admin routes need an admin account's session or the header Authorization: Bearer <admin token>")
-	errForbidden = newError(http.StatusForbidden, "forbidden", "this account is not an administrator")
+	errAdminUnauthorized = newError(codeUnauthorized, "admin routes need an admin account's session or the header Authorization: Bearer <admin token>")
+	errForbidden         = newError(codeForbidden, "this account is not an administrator")
 )
 
 // adminOnly lets through an admin account's session, or the admin bearer
@@ -298,7 +297,7 @@ func (s *Server) handleSetPlan() http.Handler {
 		if err == nil {
 			a, err = s.Store.AccountByEmail(r.Context(), req.Email)
 			if errors.Is(err, store.ErrNotFound) {
-				err = newError(http.StatusNotFound, "account_not_found", "no account has the email %q", req.Email)
+				err = newError(codeAccountNotFound, "no account has the email %q", req.Email)
 			}
 		}
 		var oldPlan string

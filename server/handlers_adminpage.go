@@ -163,7 +163,7 @@ func (s *Server) adminForm(h http.Handler, done string, numbers, dates []string)
 		}
 		if err != nil {
 			ae := s.publicError(r, err)
-			s.renderAdminPage(w, r, ae.status, 0, ae.msg)
+			s.renderAdminPage(w, r, ae.status(), 0, ae.msg)
 			return
 		}
 		inner := r.Clone(r.Context())

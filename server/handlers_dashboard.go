@@ -77,7 +77,7 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *stor
 	v.Data = d
 	if failure != nil {
 		ae := s.publicError(r, failure)
-		v.Error, status = ae.msg, ae.status
+		v.Error, status = ae.msg, ae.status()
 	}
 	s.render(w, r, status, "dashboard", v)
 }
@@ -130,7 +130,7 @@ func (s *Server) handleDashboardKey(mustBeNew bool) http.Handler {
 			_, err = s.Store.KeyByName(r.Context(), a.ID, req.Name)
 			switch {
 			case err == nil:
-				err = newError(http.StatusConflict, "key_exists", "a key named %q exists already: rotate it to replace it", req.Name)
+				err = newError(codeKeyExists, "a key named %q exists already: rotate it to replace it", req.Name)
 			case errors.Is(err, store.ErrNotFound):
 				err = nil
 			}
@@ -157,7 +157,7 @@ func (s *Server) handleDashboardRevoke() http.Handler {
 		if err == nil {
 			err = s.Store.RevokeKey(r.Context(), a.ID, req.Name)
 			if errors.Is(err, store.ErrNotFound) {
-				err = newError(http.StatusNotFound, "key_not_found", "there is no key named %q", req.Name)
+				err = newError(codeKeyNotFound, "there is no key named %q", req.Name)
 			}
 		}
 		if err != nil {

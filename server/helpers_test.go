@@ -189,9 +189,13 @@ func (r response) json() map[string]any {
 	return m
 }
 
-// wantError checks the status and the shared error shape.
+// wantError checks the status and the shared error shape, and that the
+// vocabulary gives code that status.
 func (r response) wantError(status int, code string) map[string]any {
 	r.t.Helper()
+	if declared := server.ErrorCodes()[code]; declared != status {
+		r.t.Fatalf("code %q is declared with status %d, not %d", code, declared, status)
+	}
 	r.want(status)
 	m := r.json()
 	if m["code"] != code || m["error"] == "" || m["error"] == nil {

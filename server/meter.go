@@ -80,8 +80,7 @@ func (s *Server) metered(fn utility, allowSession bool) http.Handler {
 func quotaError(w http.ResponseWriter, limit int, now time.Time) error {
 	setRateLimitHeaders(w.Header(), limit, 0, now)
 	w.Header().Set("Retry-After", strconv.Itoa(secondsUntilReset(now)))
-	return newError(http.StatusTooManyRequests, "plan_limit_reached",
-		"your plan's limit of %d calls this month is used up; it resets at %s", limit, store.PeriodEnd(now).Format(time.RFC3339))
+	return newError(codePlanLimitReached, "your plan's limit of %d calls this month is used up; it resets at %s", limit, store.PeriodEnd(now).Format(time.RFC3339))
 }
 
 func setRateLimitHeaders(h http.Header, limit, remaining int, now time.Time) {

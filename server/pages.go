@@ -15,9 +15,10 @@ import (
 	"secutil/store"
 )
 
-// docPages are the documentation pages, each templates/docs/<name>.html,
-// served at /docs/<name>.
-var docPages = []string{"authentication", "errors", "getting_started", "privacy", "rate_limits", "readme", "security", "terms"}
+// docPages are the documentation pages that need nothing but the view,
+// each templates/docs/<name>.html, served at /docs/<name>. The errors page
+// is rendered from the error vocabulary (handleErrorsPage).
+var docPages = []string{"authentication", "getting_started", "privacy", "rate_limits", "readme", "security", "terms"}
 
 // pages holds the templates, parsed once at start, and the static assets
 // with their content hashes (the hash versions the URL and is the ETag).
@@ -95,7 +96,7 @@ func loadPages(assets fs.FS) (*pages, error) {
 		}
 		p.templates[name] = t
 	}
-	for _, name := range docPages {
+	for _, name := range append(docPages, "errors") {
 		if p.templates["docs/"+name] == nil {
 			return nil, fmt.Errorf("missing template docs/%s.html", name)
 		}
@@ -169,6 +170,16 @@ func (s *Server) handlePage(name string) http.Handler {
 	})
 }
 
+// handleErrorsPage serves /docs/errors: every code of the vocabulary, with
+// its status, from the table writeError uses.
+func (s *Server) handleErrorsPage() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := s.newView(r)
+		v.Data = errorCodes
+		s.render(w, r, http.StatusOK, "docs/errors", v)
+	})
+}
+
 // handleStatic serves an embedded asset. A URL carrying the asset's current
 // hash is cached for a year; any other gets revalidated by ETag.
 func (s *Server) handleStatic() http.Handler {
@@ -176,7 +187,7 @@ func (s *Server) handleStatic() http.Handler {
 		name := r.PathValue("name")
 		f, ok := s.pages.static[name]
 		if !ok {
-			s.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route %s %s", r.Method, r.URL.Path))
+			s.writeError(w, r, newError(codeNotFound, "no route %s %s", r.Method, r.URL.Path))
 			return
 		}
 		if r.URL.Query().Get("v") == f.hash {

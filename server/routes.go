@@ -33,8 +33,8 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/json_format", s.metered(handleJSON(jsonfmt.Format), false)},
 		{"/json_minify", s.metered(handleJSON(jsonfmt.Minify), false)},
 		{"/suggestion", s.metered(handleSuggestion, false)},
-		{"/secure_encrypt", s.metered(handleCrypto(s.Crypto.Encrypt, "encryption failed"), false)},
-		{"/secure_decrypt", s.metered(handleCrypto(s.Crypto.Decrypt, "decryption failed"), false)},
+		{"/secure_encrypt", s.metered(handleCrypto(s.Crypto.Encrypt), false)},
+		{"/secure_decrypt", s.metered(handleCrypto(s.Crypto.Decrypt), false)},
 		{"/ip_info", s.metered(s.handleIPInfo, false)},
 		{"/password_check", s.metered(handlePasswordCheck, false)},
 		{"/entropy", s.metered(handleEntropy, false)},
@@ -92,6 +92,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	for _, name := range docPages {
 		mux.Handle("GET /docs/"+name, s.handlePage("docs/"+name))
 	}
+	mux.Handle("GET /docs/errors", s.handleErrorsPage())
 
 	s.billingRoutes(mux)
 
