@@ -116,6 +116,31 @@ func writeResult(w http.ResponseWriter, v any) {
 	writeJSON(w, http.StatusOK, v)
 }
 
+// serve is the one shape of an unmetered JSON route: act returns the value
+// to encode (or plainText), or an error, and serve writes whichever it is.
+func serve[T any](s *Server, act func(w http.ResponseWriter, r *http.Request) (T, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := act(w, r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeResult(w, v)
+	})
+}
+
+// withBody is act with the request body decoded into Q first.
+func withBody[Q, T any](act func(w http.ResponseWriter, r *http.Request, req Q) (T, error)) func(http.ResponseWriter, *http.Request) (T, error) {
+	return func(w http.ResponseWriter, r *http.Request) (T, error) {
+		req, err := decode[Q](w, r)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return act(w, r, req)
+	}
+}
+
 // checker is implemented by request types that have required fields or
 // bounds; decode calls it after unmarshalling.
 type checker interface{ check() error }

@@ -21,10 +21,10 @@ type apiRoute struct {
 func (s *Server) apiRoutes() []apiRoute {
 	return []apiRoute{
 		// Account routes (not metered).
-		{"/get_api_key", s.handleGetAPIKey()},
-		{"/new_api_key", s.handleNewAPIKey()},
-		{"/regenerate", s.handleRegenerate()},
-		{"/user_info", s.handleUserInfo()},
+		{"/get_api_key", serve(s, withBody(s.getAPIKey))},
+		{"/new_api_key", serve(s, s.newAPIKey)},
+		{"/regenerate", serve(s, s.regenerate)},
+		{"/user_info", serve(s, s.userInfo)},
 
 		// Utilities (metered).
 		{"/base64", s.metered(handleBase64, false)},
@@ -58,11 +58,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /robots", handleRobots())
 	mux.Handle("GET /robots.txt", handleRobots())
 
-	mux.Handle("POST /login", s.handleLogin())
-	mux.Handle("POST /register", s.handleRegister())
-	mux.Handle("POST /register/verify", s.handleRegisterVerify())
-	mux.Handle("POST /forgot-password", s.handleForgotPassword())
-	mux.Handle("POST /forgot-password/verify", s.handleForgotPasswordVerify())
+	// Account forms: a browser's form post gets a page, a JSON client JSON.
+	mux.Handle("POST /login", formRoute(s, "login", s.login))
+	mux.Handle("POST /register", formRoute(s, "register", s.register))
+	mux.Handle("POST /register/verify", formRoute(s, "register_verify", s.verifyRegistration))
+	mux.Handle("POST /forgot-password", formRoute(s, "forgot", s.forgotPassword))
+	mux.Handle("POST /forgot-password/verify", formRoute(s, "forgot_verify", s.resetPassword))
 	mux.Handle("POST /logout", s.handleLogout())
 
 	// Root-level variants of API tools for the web tools page: they accept
