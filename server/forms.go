@@ -53,10 +53,10 @@ func (s *Server) formError(w http.ResponseWriter, r *http.Request, page, email s
 		return
 	}
 	ae := s.publicError(r, err)
-	v := s.newView(r)
+	v := newView(s, r, noData{})
 	v.Error = ae.msg
 	v.Email = email
-	s.render(w, r, ae.status(), page, v)
+	render(s, w, r, ae.status(), page, v)
 }
 
 // formDone answers a successful request: a browser is sent on to next with

@@ -34,35 +34,20 @@ type sealedRequest struct {
 
 func (q *sealedRequest) check() error { return required("sealed", q.Sealed) }
 
-// handleDecryptGeoInfo opens a client IP sealed in the audit log and
-// geolocates it. Only admins reach it (adminOnly).
-func (s *Server) handleDecryptGeoInfo() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[sealedRequest](w, r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		if s.ServerKey == nil {
-			s.writeError(w, r, newError(codeNoServerKey, "this server seals no IPs: it runs without a server key"))
-			return
-		}
-		// Malformed, tampered and sealed-under-another-key all read the same.
-		raw, err := seal.Open(s.ServerKey, req.Sealed)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		ip, err := geo.ParseIP(string(raw))
-		if err != nil {
-			s.writeError(w, r, newError(codeInvalidSealedValue, "the sealed value is not an IP address"))
-			return
-		}
-		info, err := s.Geo.Lookup(ip)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, info)
-	})
+// decryptGeoInfo opens a client IP sealed in the audit log and geolocates
+// it. Only admins reach it (adminOnly). Malformed, tampered and
+// sealed-under-another-key values all read the same.
+func (s *Server) decryptGeoInfo(_ http.ResponseWriter, r *http.Request, req sealedRequest) (geo.Info, error) {
+	if s.ServerKey == nil {
+		return geo.Info{}, newError(codeNoServerKey, "this server seals no IPs: it runs without a server key")
+	}
+	raw, err := seal.Open(s.ServerKey, req.Sealed)
+	if err != nil {
+		return geo.Info{}, err
+	}
+	ip, err := geo.ParseIP(string(raw))
+	if err != nil {
+		return geo.Info{}, newError(codeInvalidSealedValue, "the sealed value is not an IP address")
+	}
+	return s.Geo.Lookup(ip)
 }

@@ -175,12 +175,15 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	default:
 		return v, newError(codeUnsupportedMediaType, "Content-Type must be application/json")
 	}
-	if c, ok := any(&v).(checker); ok {
-		if err := c.check(); err != nil {
-			return v, err
-		}
+	return v, check(&v)
+}
+
+// check runs v's own checks, if its type has any.
+func check(v any) error {
+	if c, ok := v.(checker); ok {
+		return c.check()
 	}
-	return v, nil
+	return nil
 }
 
 // buffers recycles request bodies and encoded responses between requests.
