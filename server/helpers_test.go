@@ -142,6 +142,14 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 	return e
 }
 
+// in is e reporting to t, for the steps of a scenario run as subtests
+// (a subtest must not fail its parent's t).
+func (e *env) in(t testing.TB) *env {
+	c := *e
+	c.t = t
+	return &c
+}
+
 // account creates a verified account and returns its id.
 func (e *env) account(email, plan string) int64 {
 	e.t.Helper()
