@@ -88,8 +88,7 @@ var toolErrors = []struct {
 	code  *errorCode
 	msg   string
 }{
-	{is(codec.ErrInvalidBase64), codeInvalidInput, ""},
-	{is(pbe.ErrInvalidInput), codeInvalidInput, ""},
+	{is(codec.ErrInvalidBase64, pbe.ErrInvalidInput), codeInvalidInput, ""},
 	{as[*hashgen.InputError], codeInvalidInput, ""},
 	{is(pbe.ErrDecryptionFailed), codeDecryptionFailed, "decryption failed: wrong password or altered text"},
 	{as[*jsonfmt.SyntaxError], codeInvalidJSON, ""},
@@ -100,30 +99,33 @@ var toolErrors = []struct {
 	{as[*hashindex.InvalidDigestError], codeInvalidHashInput, ""},
 	{is(hashindex.ErrTooManyDigests), codeInvalidHashInput, ""},
 	{as[*hashgen.UnknownAlgorithmError], codeUnknownAlgorithm, ""},
-	{is(breach.ErrQueryFields), codeInvalidRequest, ""},
-	{is(breach.ErrBadSHA1), codeInvalidRequest, ""},
-	{is(breach.ErrBadNTLM), codeInvalidRequest, ""},
-	{is(breach.ErrBadPrefix), codeInvalidRequest, ""},
-	{is(breach.ErrLongPassword), codeInvalidRequest, ""},
+	{is(breach.ErrQueryFields, breach.ErrBadSHA1, breach.ErrBadNTLM, breach.ErrBadPrefix, breach.ErrLongPassword), codeInvalidRequest, ""},
 	{is(breach.ErrRangeTooLarge), codeRangeTooLarge, ""},
 	{as[*passpolicy.Refusal], codeWeakPassword, ""},
-	{is(seal.ErrMalformed), codeInvalidSealedValue, "not a value sealed by this server"},
-	{is(seal.ErrAuthentication), codeInvalidSealedValue, "not a value sealed by this server"},
-	{is(webhooksig.ErrMalformed), codeInvalidSignature, ""},
-	{is(webhooksig.ErrMismatch), codeInvalidSignature, ""},
+	{is(seal.ErrMalformed, seal.ErrAuthentication), codeInvalidSealedValue, "not a value sealed by this server"},
+	{is(webhooksig.ErrMalformed, webhooksig.ErrMismatch), codeInvalidSignature, ""},
 	{is(webhooksig.ErrStale), codeStaleSignature, ""},
 	// The store wraps its errors with context meant for the log: the
 	// client gets the sentence of the error itself.
 	{is(store.ErrTooManyKeys), codeInvalidRequest, store.ErrTooManyKeys.Error()},
 	// The key derivation slots of /secure_encrypt and /secure_decrypt
 	// stayed taken until the request's context ended.
-	{is(context.DeadlineExceeded), codeBusy, "the server is busy, retry shortly"},
-	{is(context.Canceled), codeBusy, "the server is busy, retry shortly"},
+	{is(context.DeadlineExceeded, context.Canceled), codeBusy, "the server is busy, retry shortly"},
 }
 
-func is(target error) func(error) bool {
-	return func(err error) bool { return errors.Is(err, target) }
+// is matches an error that is any of targets (errors.Is).
+func is(targets ...error) func(error) bool {
+	return func(err error) bool {
+		for _, target := range targets {
+			if errors.Is(err, target) {
+				return true
+			}
+		}
+		return false
+	}
 }
+
+// as matches an error of type T (errors.As).
 
 func as[T error](err error) bool {
 	var target T

@@ -82,6 +82,19 @@ type urlResponse struct {
 	URL string `json:"url"`
 }
 
+// sessionPlan is the session's account and the plan its request names.
+func (s *Server) sessionPlan(w http.ResponseWriter, r *http.Request) (*store.Account, string, error) {
+	a, err := s.sessionAccount(r)
+	if err != nil {
+		return nil, "", err
+	}
+	req, err := decode[planRequest](w, r)
+	if err != nil {
+		return nil, "", err
+	}
+	return a, req.Plan, nil
+}
+
 // checkoutURL asks the provider for a payment page selling plan to a.
 func (s *Server) checkoutURL(r *http.Request, a *store.Account, plan string) (string, error) {
 	if plan == store.PlanStarter {
@@ -103,15 +116,11 @@ func (s *Server) checkoutURL(r *http.Request, a *store.Account, plan string) (st
 // createCheckoutSession answers {"url"} of a payment page for the
 // session's account.
 func (s *Server) createCheckoutSession(w http.ResponseWriter, r *http.Request) (urlResponse, error) {
-	a, err := s.sessionAccount(r)
+	a, plan, err := s.sessionPlan(w, r)
 	if err != nil {
 		return urlResponse{}, err
 	}
-	req, err := decode[planRequest](w, r)
-	if err != nil {
-		return urlResponse{}, err
-	}
-	u, err := s.checkoutURL(r, a, req.Plan)
+	u, err := s.checkoutURL(r, a, plan)
 	if err != nil {
 		return urlResponse{}, err
 	}
@@ -140,16 +149,12 @@ func (s *Server) handleSwitchTier() http.Handler {
 // goes back to the dashboard), or sends it to checkout for a paid plan
 // ({"url"} for JSON clients, the payment page for a browser).
 func (s *Server) switchTier(w http.ResponseWriter, r *http.Request) (formResult, error) {
-	a, err := s.sessionAccount(r)
+	a, plan, err := s.sessionPlan(w, r)
 	if err != nil {
 		return formResult{}, err
 	}
-	req, err := decode[planRequest](w, r)
-	if err != nil {
-		return formResult{}, err
-	}
-	if req.Plan != store.PlanStarter {
-		u, err := s.checkoutURL(r, a, req.Plan)
+	if plan != store.PlanStarter {
+		u, err := s.checkoutURL(r, a, plan)
 		if err != nil {
 			return formResult{}, err
 		}
