@@ -31,7 +31,7 @@ func TestGetAPIKey(t *testing.T) {
 		{"bad key name", map[string]string{"email": "ann@example.com", "password": testPassword, "name": "no spaces"}, 400, "invalid_request"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e.post("/api/get_api_key", tc.body).wantError(tc.status, tc.code)
+			e.in(t).post("/api/get_api_key", tc.body).wantError(tc.status, tc.code)
 		})
 	}
 	key := e.post("/api/get_api_key", map[string]string{"email": "ann@example.com", "password": testPassword}).want(200).json()["api_key"].(string)

@@ -57,44 +57,58 @@ func TestAdminPageSetPlanForm(t *testing.T) {
 	e.account("ann@example.com", store.PlanStarter)
 	user := e.login("ann@example.com")
 
-	res := e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"},
-		"usage_cap": {"500"}, "paid_until": {"2030-01-31"}}, admin).want(http.StatusSeeOther)
-	if got, want := res.location(), "/admin?done=plan_set"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	a, err := e.store.AccountByEmail(context.Background(), "ann@example.com")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Plan != store.PlanEnterprise || a.UsageCap == nil || *a.UsageCap != 500 || a.PaidUntil == nil ||
-		a.PaidUntil.UTC().Format("2006-01-02T15:04:05") != "2030-01-31T23:59:59" {
-		t.Fatalf("after the form: plan %s cap %v paid until %v", a.Plan, a.UsageCap, a.PaidUntil)
-	}
-	if changes := e.planChanges(); len(changes) != 1 {
-		t.Fatalf("plan_changed audit events %+v", changes)
-	}
-	e.request("GET", res.location(), nil, "Cookie", admin).want(http.StatusOK).has("The plan was set.").has("2030-01-31T23:59:59Z")
+	t.Run("sets plan, cap and the end of the paid day", func(t *testing.T) {
+		e := e.in(t)
+		res := e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"},
+			"usage_cap": {"500"}, "paid_until": {"2030-01-31"}}, admin).want(http.StatusSeeOther)
+		if got, want := res.location(), "/admin?done=plan_set"; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		a, err := e.store.AccountByEmail(context.Background(), "ann@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Plan != store.PlanEnterprise || a.UsageCap == nil || *a.UsageCap != 500 || a.PaidUntil == nil ||
+			a.PaidUntil.UTC().Format("2006-01-02T15:04:05") != "2030-01-31T23:59:59" {
+			t.Fatalf("after the form: plan %s cap %v paid until %v", a.Plan, a.UsageCap, a.PaidUntil)
+		}
+		if changes := e.planChanges(); len(changes) != 1 {
+			t.Fatalf("plan_changed audit events %+v", changes)
+		}
+		e.request("GET", res.location(), nil, "Cookie", admin).want(http.StatusOK).has("The plan was set.").has("2030-01-31T23:59:59Z")
+	})
 
-	// Empty optional fields are left out, so a plan without cap never expires.
-	e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"},
-		"usage_cap": {""}, "paid_until": {""}}, admin).want(http.StatusSeeOther)
+	t.Run("empty optional fields are left out", func(t *testing.T) {
+		e := e.in(t)
+		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"},
+			"usage_cap": {""}, "paid_until": {""}}, admin).want(http.StatusSeeOther)
+		if a := e.accountOf("ann@example.com"); a.Plan != store.PlanPro || a.UsageCap != nil || a.PaidUntil != nil {
+			t.Fatalf("after the form: plan %s cap %v paid until %v", a.Plan, a.UsageCap, a.PaidUntil)
+		}
+	})
 
 	// Refusals show the page again with the message and the route's status.
 	for _, tc := range []struct {
+		name   string
 		form   url.Values
 		status int
 		msg    string
 	}{
-		{url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "usage_cap": {"10"}}, http.StatusBadRequest, "only to the enterprise plan"},
-		{url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"}, "usage_cap": {"ten"}}, http.StatusBadRequest, "whole number"},
-		{url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "paid_until": {"soon"}}, http.StatusBadRequest, "a date like"},
-		{url.Values{"email": {"nobody@example.com"}, "plan": {"pro"}}, http.StatusNotFound, "no account has the email"},
+		{"cap on pro", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "usage_cap": {"10"}}, http.StatusBadRequest, "only to the enterprise plan"},
+		{"cap not a number", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"}, "usage_cap": {"ten"}}, http.StatusBadRequest, "whole number"},
+		{"date not a date", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "paid_until": {"soon"}}, http.StatusBadRequest, "a date like"},
+		{"unknown email", url.Values{"email": {"nobody@example.com"}, "plan": {"pro"}}, http.StatusNotFound, "no account has the email"},
 	} {
-		e.form("/admin/accounts/set_plan", tc.form, admin).want(tc.status).has(tc.msg).has(`id="accounts"`)
+		t.Run("refused: "+tc.name, func(t *testing.T) {
+			e.in(t).form("/admin/accounts/set_plan", tc.form, admin).want(tc.status).has(tc.msg).has(`id="accounts"`)
+		})
 	}
 
-	e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}}, user).want(http.StatusForbidden)
-	e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}}, "").want(http.StatusUnauthorized)
+	t.Run("needs an admin", func(t *testing.T) {
+		e := e.in(t)
+		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}}, user).want(http.StatusForbidden)
+		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}}, "").want(http.StatusUnauthorized)
+	})
 }
 
 func TestAdminPageCreateProductForm(t *testing.T) {

@@ -65,7 +65,7 @@ func (s *Server) anyCaller(r *http.Request) (*caller, error) {
 	a, err := s.sessionAccount(r)
 	if err != nil {
 		if errors.Is(err, errLoginRequired) {
-			return nil, newError(http.StatusUnauthorized, "unauthorized", "log in or send an API key in the X-API-Key header")
+			return nil, newError(codeUnauthorized, "log in or send an API key in the X-API-Key header")
 		}
 		return nil, err
 	}

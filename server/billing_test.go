@@ -100,8 +100,7 @@ func TestWebhookSignatureEdgeCases(t *testing.T) {
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
-			e.t = t
-			e.post("/billing/payments/webhook", tt.body, webhooksig.HeaderName, tt.header).wantError(http.StatusUnauthorized, tt.code)
+			e.in(t).post("/billing/payments/webhook", tt.body, webhooksig.HeaderName, tt.header).wantError(http.StatusUnauthorized, tt.code)
 		})
 	}
 	e.t = t

@@ -34,7 +34,10 @@ func TestDataBreach(t *testing.T) {
 		{}, {"password": "a", "sha1": sha1Password}, {"sha1": "abc"}, {"prefix": "5BAA"}, {"prefix": "zzzzz"},
 		{"password": strings.Repeat("x", 2000)},
 	} {
-		e.post("/api/data_breach", bad, "X-API-Key", key).wantError(400, "invalid_request")
+		// The message is the tool's own sentence, without a package prefix.
+		if msg := e.post("/api/data_breach", bad, "X-API-Key", key).wantError(400, "invalid_request")["error"].(string); strings.HasPrefix(msg, "breach:") {
+			t.Errorf("%v: message %q names the package", bad, msg)
+		}
 	}
 	e.post("/api/data_breach", map[string]string{"ntlm": ntlmPassword}, "X-API-Key", key).wantError(400, "ntlm_not_configured")
 	e.post("/api/data_breach", map[string]string{"password": "password"}).wantError(401, "unauthorized")

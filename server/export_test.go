@@ -15,3 +15,12 @@ func APIPaths() []string {
 	}
 	return paths
 }
+
+// ErrorCodes is the error vocabulary: each code and its one status.
+func ErrorCodes() map[string]int {
+	codes := map[string]int{}
+	for _, c := range errorCodes {
+		codes[c.Name] = c.Status
+	}
+	return codes
+}

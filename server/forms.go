@@ -13,6 +13,37 @@ func wantsHTML(r *http.Request) bool {
 	return mediaType(r.Header.Get("Content-Type")) == "application/x-www-form-urlencoded" && strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
+// formResult is what a form's action answers on success: the page a
+// browser goes to next, and the body a JSON client gets.
+type formResult struct {
+	next string
+	body any
+}
+
+// formRequest is a request a page's form sends: prefill is what the page
+// shows again in the email field after an error.
+type formRequest interface{ prefill() string }
+
+// formRoute serves a route that a page's form and JSON clients share:
+// decode the request into Q and run act. A browser is sent on to the
+// result's next page, or shown page again with the error; anyone else
+// gets JSON.
+func formRoute[Q formRequest](s *Server, page string, act func(w http.ResponseWriter, r *http.Request, req Q) (formResult, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, err := decode[Q](w, r)
+		if err != nil {
+			s.formError(w, r, page, req.prefill(), err)
+			return
+		}
+		res, err := act(w, r, req)
+		if err != nil {
+			s.formError(w, r, page, req.prefill(), err)
+			return
+		}
+		formDone(w, r, res.next, res.body)
+	})
+}
+
 // formError answers a failed request. A browser gets the form's page again
 // with the message, the error's status and the email it typed (never a
 // password); anyone else gets the JSON error.
@@ -22,10 +53,10 @@ func (s *Server) formError(w http.ResponseWriter, r *http.Request, page, email s
 		return
 	}
 	ae := s.publicError(r, err)
-	v := s.newView(r)
+	v := newView(s, r, noData{})
 	v.Error = ae.msg
 	v.Email = email
-	s.render(w, r, ae.status, page, v)
+	render(s, w, r, ae.status(), page, v)
 }
 
 // formDone answers a successful request: a browser is sent on to next with

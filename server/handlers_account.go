@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -21,14 +22,24 @@ import (
 
 const codeTTL = 15 * time.Minute
 
+// emailRequest is the email every account form carries; a form shown
+// again after an error keeps it (never a password).
+type emailRequest struct {
+	Email string `json:"email"`
+}
+
+func (e *emailRequest) check() error { return required("email", e.Email) }
+
+func (e emailRequest) prefill() string { return e.Email }
+
 type credentials struct {
-	Email    string `json:"email"`
+	emailRequest
 	Password string `json:"password"`
 	Name     string `json:"name"`
 }
 
 func (c *credentials) check() error {
-	if err := required("email", c.Email); err != nil {
+	if err := c.emailRequest.check(); err != nil {
 		return err
 	}
 	return required("password", c.Password)
@@ -43,7 +54,7 @@ var keyNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 // checkLogin verifies email and password. Unknown emails cost the same time
 // as wrong passwords, and both give the same answer.
 func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Account, error) {
-	invalid := newError(http.StatusUnauthorized, "invalid_credentials", "invalid email or password")
+	invalid := newError(codeInvalidCredentials, "invalid email or password")
 	a, err := s.Store.AccountByEmail(r.Context(), email)
 	if errors.Is(err, store.ErrNotFound) {
 		passhash.VerifyNothing(password)
@@ -61,97 +72,71 @@ func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Acc
 		return nil, invalid
 	}
 	if !a.Verified {
-		return nil, newError(http.StatusUnauthorized, "account_not_verified", "this account is not verified yet: enter the code sent by mail at /register/verify")
+		return nil, newError(codeAccountNotVerified, "this account is not verified yet: enter the code sent by mail at /register/verify")
 	}
 	return a, nil
 }
 
-// handleGetAPIKey issues a key for credentials in the body: the previous key of that name stops working.
-func (s *Server) handleGetAPIKey() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[credentials](w, r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		if req.Name == "" {
-			req.Name = "default"
-		}
-		if !keyNamePattern.MatchString(req.Name) {
-			s.writeError(w, r, badRequest("field \"name\" must be 1 to 64 letters, digits, '.', '_' or '-'"))
-			return
-		}
-		if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		a, err := s.checkLogin(r, req.Email, req.Password)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		key, err := s.issueKey(r, a.ID, req.Name)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, apiKeyResponse{APIKey: key})
-	})
+// getAPIKey issues a key for credentials in the body: the previous key of
+// that name stops working.
+func (s *Server) getAPIKey(w http.ResponseWriter, r *http.Request, req credentials) (apiKeyResponse, error) {
+	name := cmp.Or(req.Name, "default")
+	if !keyNamePattern.MatchString(name) {
+		return apiKeyResponse{}, badRequest("field \"name\" must be 1 to 64 letters, digits, '.', '_' or '-'")
+	}
+	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+		return apiKeyResponse{}, err
+	}
+	a, err := s.checkLogin(r, req.Email, req.Password)
+	if err != nil {
+		return apiKeyResponse{}, err
+	}
+	key, err := s.issueKey(r, a.ID, name)
+	if err != nil {
+		return apiKeyResponse{}, err
+	}
+	return apiKeyResponse{APIKey: key}, nil
 }
 
 // issueKey makes a new key called name, revoking the old key of that name.
 func (s *Server) issueKey(r *http.Request, accountID int64, name string) (string, error) {
 	key := apikey.New()
-	err := s.Store.IssueKey(r.Context(), accountID, name, apikey.Hash(key), apikey.Hint(key))
-	if errors.Is(err, store.ErrTooManyKeys) {
-		return "", badRequest("%s", err.Error())
-	}
-	if err != nil {
+	if err := s.Store.IssueKey(r.Context(), accountID, name, apikey.Hash(key), apikey.Hint(key)); err != nil {
 		return "", err
 	}
 	s.audit(r.Context(), r, store.AuditKeyIssued, accountID, name)
 	return key, nil
 }
 
-// handleNewAPIKey rotates the calling key: the old key stops
-// working at once.
-func (s *Server) handleNewAPIKey() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		who, err := s.keyCaller(r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		key := apikey.New()
-		err = s.Store.RotateKey(r.Context(), who.key.ID, who.keyHash, apikey.Hash(key), apikey.Hint(key))
-		if errors.Is(err, store.ErrNotFound) {
-			s.writeError(w, r, errUnauthorized) // rotated by a concurrent request
-			return
-		}
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.audit(r.Context(), r, store.AuditKeyRotated, who.account.ID, who.key.Name)
-		writeJSON(w, http.StatusOK, apiKeyResponse{APIKey: key})
-	})
+// newAPIKey rotates the calling key: the old key stops working at once.
+func (s *Server) newAPIKey(_ http.ResponseWriter, r *http.Request) (apiKeyResponse, error) {
+	who, err := s.keyCaller(r)
+	if err != nil {
+		return apiKeyResponse{}, err
+	}
+	key := apikey.New()
+	err = s.Store.RotateKey(r.Context(), who.key.ID, who.keyHash, apikey.Hash(key), apikey.Hint(key))
+	if errors.Is(err, store.ErrNotFound) {
+		return apiKeyResponse{}, errUnauthorized // rotated by a concurrent request
+	}
+	if err != nil {
+		return apiKeyResponse{}, err
+	}
+	s.audit(r.Context(), r, store.AuditKeyRotated, who.account.ID, who.key.Name)
+	return apiKeyResponse{APIKey: key}, nil
 }
 
-// handleRegenerate rotates the session's account's "default" key.
-func (s *Server) handleRegenerate() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, err := s.sessionAccount(r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		key, err := s.issueKey(r, a.ID, "default")
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, apiKeyResponse{APIKey: key})
-	})
+// regenerate rotates the session's account's "default" key.
+func (s *Server) regenerate(_ http.ResponseWriter, r *http.Request) (apiKeyResponse, error) {
+	a, err := s.sessionAccount(r)
+	if err != nil {
+		return apiKeyResponse{}, err
+	}
+	key, err := s.issueKey(r, a.ID, "default")
+	if err != nil {
+		return apiKeyResponse{}, err
+	}
+	return apiKeyResponse{APIKey: key}, nil
 }
 
 type userInfoResponse struct {
@@ -163,23 +148,13 @@ type userInfoResponse struct {
 	CreatedAt       string  `json:"created_at"`
 }
 
-func (s *Server) handleUserInfo() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		who, err := s.keyCaller(r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		info, err := s.userInfo(r, who.account)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, info)
-	})
-}
-
-func (s *Server) userInfo(r *http.Request, a *store.Account) (userInfoResponse, error) {
+// userInfo describes the calling key's account.
+func (s *Server) userInfo(_ http.ResponseWriter, r *http.Request) (userInfoResponse, error) {
+	who, err := s.keyCaller(r)
+	if err != nil {
+		return userInfoResponse{}, err
+	}
+	a := who.account
 	used, err := s.Store.Usage(r.Context(), a.ID)
 	if err != nil {
 		return userInfoResponse{}, err
@@ -219,42 +194,33 @@ func validEmail(email string) error {
 // checkPassword applies the account password policy, answering 400 with
 // the reason a password was refused.
 func (s *Server) checkPassword(password, email string) error {
-	err := passpolicy.Check(password, email, s.IsCommonPassword)
-	var refusal *passpolicy.Refusal
-	if errors.As(err, &refusal) {
-		return newError(http.StatusBadRequest, "weak_password", "%s", refusal.Reason)
-	}
-	return err
+	return passpolicy.Check(password, email, s.IsCommonPassword)
 }
 
-// handleRegister creates a pending account and mails a code. An email that
+// register creates a pending account and mails a code. An email that
 // already has an account gets the same answer (no enumeration) and a mail
 // telling its owner.
-func (s *Server) handleRegister() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[credentials](w, r)
-		if err == nil {
-			err = validEmail(strings.TrimSpace(req.Email))
-		}
-		if err == nil {
-			err = s.throttle(w, r, s.ipLimiter, req.Email)
-		}
-		if err == nil {
-			err = s.checkPassword(req.Password, req.Email)
-		}
-		if err == nil {
-			err = s.register(r, strings.TrimSpace(req.Email), req.Password)
-		}
-		if err != nil {
-			s.formError(w, r, "register", req.Email, err)
-			return
-		}
-		formDone(w, r, withEmail("/register/verify", req.Email), statusResponse{Status: "verification_sent",
-			Message: "check your mail for a 6-digit code and send it to /register/verify within 15 minutes"})
-	})
+func (s *Server) register(w http.ResponseWriter, r *http.Request, req credentials) (formResult, error) {
+	email := strings.TrimSpace(req.Email)
+	if err := validEmail(email); err != nil {
+		return formResult{}, err
+	}
+	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+		return formResult{}, err
+	}
+	if err := s.checkPassword(req.Password, req.Email); err != nil {
+		return formResult{}, err
+	}
+	if err := s.createPendingAccount(r, email, req.Password); err != nil {
+		return formResult{}, err
+	}
+	return formResult{next: withEmail("/register/verify", req.Email), body: statusResponse{Status: "verification_sent",
+		Message: "check your mail for a 6-digit code and send it to /register/verify within 15 minutes"}}, nil
 }
 
-func (s *Server) register(r *http.Request, email, password string) error {
+// createPendingAccount does the work of register once the request passed
+// its checks.
+func (s *Server) createPendingAccount(r *http.Request, email, password string) error {
 	ctx := r.Context()
 	hash, err := passhash.Hash(password, s.PasswordParams)
 	if err != nil {
@@ -321,13 +287,13 @@ func codeHash(accountID int64, purpose, code string) []byte {
 }
 
 type verifyRequest struct {
-	Email       string `json:"email"`
+	emailRequest
 	Code        string `json:"code"`
 	NewPassword string `json:"new_password"`
 }
 
 func (v *verifyRequest) check() error {
-	if err := required("email", v.Email); err != nil {
+	if err := v.emailRequest.check(); err != nil {
 		return err
 	}
 	return required("code", v.Code)
@@ -350,111 +316,85 @@ func (s *Server) consumeCode(r *http.Request, email, purpose, code string) (*sto
 	return a, err
 }
 
-func (s *Server) handleRegisterVerify() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[verifyRequest](w, r)
-		if err == nil {
-			err = s.throttle(w, r, s.ipLimiter, req.Email)
-		}
-		var a *store.Account
-		if err == nil {
-			a, err = s.consumeCode(r, req.Email, store.PurposeRegister, req.Code)
-		}
-		if err == nil {
-			err = s.Store.MarkVerified(r.Context(), a.ID)
-		}
-		if err != nil {
-			s.formError(w, r, "register_verify", req.Email, err)
-			return
-		}
-		formDone(w, r, withEmail("/login", req.Email)+"&notice=verified", statusResponse{Status: "verified", Message: "account verified; you can log in and get an API key"})
-	})
+// verifyRegistration activates the account the code was mailed for.
+func (s *Server) verifyRegistration(w http.ResponseWriter, r *http.Request, req verifyRequest) (formResult, error) {
+	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+		return formResult{}, err
+	}
+	a, err := s.consumeCode(r, req.Email, store.PurposeRegister, req.Code)
+	if err != nil {
+		return formResult{}, err
+	}
+	if err := s.Store.MarkVerified(r.Context(), a.ID); err != nil {
+		return formResult{}, err
+	}
+	return formResult{next: withEmail("/login", req.Email) + "&notice=verified",
+		body: statusResponse{Status: "verified", Message: "account verified; you can log in and get an API key"}}, nil
 }
 
-type emailRequest struct {
-	Email string `json:"email"`
+// forgotPassword mails a reset code to a verified account. It answers the
+// same whether or not the email has an account.
+func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request, req emailRequest) (formResult, error) {
+	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+		return formResult{}, err
+	}
+	a, err := s.Store.AccountByEmail(r.Context(), req.Email)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return formResult{}, err
+	case a.Verified:
+		if err := s.sendCode(r, a.ID, a.Email, store.PurposeReset); err != nil {
+			return formResult{}, err
+		}
+	}
+	return formResult{next: withEmail("/forgot-password/verify", req.Email), body: statusResponse{Status: "reset_sent",
+		Message: "if an account exists for this email, a reset code has been sent to it"}}, nil
 }
 
-func (e *emailRequest) check() error { return required("email", e.Email) }
-
-// handleForgotPassword always answers the same, whether or not the email
-// has an account.
-func (s *Server) handleForgotPassword() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[emailRequest](w, r)
-		if err == nil {
-			err = s.throttle(w, r, s.ipLimiter, req.Email)
-		}
-		if err != nil {
-			s.formError(w, r, "forgot", req.Email, err)
-			return
-		}
-		a, err := s.Store.AccountByEmail(r.Context(), req.Email)
-		if err == nil && a.Verified {
-			err = s.sendCode(r, a.ID, a.Email, store.PurposeReset)
-		}
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.formError(w, r, "forgot", req.Email, err)
-			return
-		}
-		formDone(w, r, withEmail("/forgot-password/verify", req.Email), statusResponse{Status: "reset_sent",
-			Message: "if an account exists for this email, a reset code has been sent to it"})
-	})
+// resetPassword sets a new password with a mailed code, which ends every
+// session of the account.
+func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, req verifyRequest) (formResult, error) {
+	if err := required("new_password", req.NewPassword); err != nil {
+		return formResult{}, err
+	}
+	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+		return formResult{}, err
+	}
+	// Check the new password before spending the code on it.
+	if err := s.checkPassword(req.NewPassword, req.Email); err != nil {
+		return formResult{}, err
+	}
+	a, err := s.consumeCode(r, req.Email, store.PurposeReset, req.Code)
+	if err != nil {
+		return formResult{}, err
+	}
+	hash, err := passhash.Hash(req.NewPassword, s.PasswordParams)
+	if err != nil {
+		return formResult{}, err
+	}
+	if err := s.Store.SetPassword(r.Context(), a.ID, hash); err != nil {
+		return formResult{}, err
+	}
+	s.audit(r.Context(), r, store.AuditPasswordReset, a.ID, "")
+	return formResult{next: withEmail("/login", req.Email) + "&notice=password_changed",
+		body: statusResponse{Status: "password_changed", Message: "password changed; all sessions were logged out"}}, nil
 }
 
-func (s *Server) handleForgotPasswordVerify() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[verifyRequest](w, r)
-		if err == nil {
-			err = required("new_password", req.NewPassword)
-		}
-		if err == nil {
-			err = s.throttle(w, r, s.ipLimiter, req.Email)
-		}
-		if err == nil {
-			// Check the new password before spending the code on it.
-			err = s.checkPassword(req.NewPassword, req.Email)
-		}
-		var a *store.Account
-		if err == nil {
-			a, err = s.consumeCode(r, req.Email, store.PurposeReset, req.Code)
-		}
-		var hash string
-		if err == nil {
-			hash, err = passhash.Hash(req.NewPassword, s.PasswordParams)
-		}
-		if err == nil {
-			err = s.Store.SetPassword(r.Context(), a.ID, hash)
-		}
-		if err != nil {
-			s.formError(w, r, "forgot_verify", req.Email, err)
-			return
-		}
-		s.audit(r.Context(), r, store.AuditPasswordReset, a.ID, "")
-		formDone(w, r, withEmail("/login", req.Email)+"&notice=password_changed", statusResponse{Status: "password_changed", Message: "password changed; all sessions were logged out"})
-	})
-}
-
-func (s *Server) handleLogin() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[credentials](w, r)
-		if err == nil {
-			err = s.throttle(w, r, s.ipLimiter, req.Email)
-		}
-		var a *store.Account
-		if err == nil {
-			a, err = s.checkLogin(r, req.Email, req.Password)
-		}
-		if err == nil {
-			err = s.startSession(w, r, a.ID)
-		}
-		if err != nil {
-			s.formError(w, r, "login", req.Email, err)
-			return
-		}
-		s.audit(r.Context(), r, store.AuditLoginOK, a.ID, "")
-		formDone(w, r, "/dashboard", statusResponse{Status: "logged_in", Message: "logged in as " + a.Email})
-	})
+// login starts a session for the account.
+func (s *Server) login(w http.ResponseWriter, r *http.Request, req credentials) (formResult, error) {
+	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+		return formResult{}, err
+	}
+	a, err := s.checkLogin(r, req.Email, req.Password)
+	if err != nil {
+		return formResult{}, err
+	}
+	if err := s.startSession(w, r, a.ID); err != nil {
+		return formResult{}, err
+	}
+	s.audit(r.Context(), r, store.AuditLoginOK, a.ID, "")
+	return formResult{next: "/dashboard", body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
 }
 
 func (s *Server) handleLogout() http.Handler {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
@@ -15,9 +16,8 @@ import (
 )
 
 var (
-	errAdminUnauthorized = newError(http.StatusUnauthorized, "unauthorized",
-		"admin routes need an admin account's session or the header Authorization: Bearer <admin token>")
-	errForbidden = newError(http.StatusForbidden, "forbidden", "this account is not an administrator")
+	errAdminUnauthorized = newError(codeUnauthorized, "admin routes need an admin account's session or the header Authorization: Bearer <admin token>")
+	errForbidden         = newError(codeForbidden, "this account is not an administrator")
 )
 
 // adminOnly lets through an admin account's session, or the admin bearer
@@ -97,21 +97,15 @@ type productResponse struct {
 	Interval   string `json:"interval"`
 }
 
-func (s *Server) handleCreateProduct() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[productRequest](w, r)
-		var id int64
-		if err == nil {
-			id, err = s.Store.CreateProduct(r.Context(), store.Product{Name: req.Name, Plan: req.Plan,
-				PriceCents: req.PriceCents, Currency: req.Currency, Interval: req.Interval})
-		}
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, productResponse{ID: id, Name: req.Name, Plan: req.Plan,
-			PriceCents: req.PriceCents, Currency: req.Currency, Interval: req.Interval})
-	})
+// createProduct adds a product a checkout can sell.
+func (s *Server) createProduct(_ http.ResponseWriter, r *http.Request, req productRequest) (productResponse, error) {
+	id, err := s.Store.CreateProduct(r.Context(), store.Product{Name: req.Name, Plan: req.Plan,
+		PriceCents: req.PriceCents, Currency: req.Currency, Interval: req.Interval})
+	if err != nil {
+		return productResponse{}, err
+	}
+	return productResponse{ID: id, Name: req.Name, Plan: req.Plan,
+		PriceCents: req.PriceCents, Currency: req.Currency, Interval: req.Interval}, nil
 }
 
 // Page sizes of the admin lists.
@@ -157,25 +151,24 @@ func page(w http.ResponseWriter, r *http.Request) (limit, offset int, err error)
 	return limit, req.Offset, nil
 }
 
-type listResponse struct {
-	Items  any `json:"items"`
+type listResponse[T any] struct {
+	Items  []T `json:"items"`
 	Limit  int `json:"limit"`
 	Offset int `json:"offset"`
 }
 
-// listHandler serves one paginated admin list.
-func (s *Server) listHandler(list func(r *http.Request, limit, offset int) (any, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// adminList serves one paginated admin list.
+func adminList[T any](s *Server, list func(ctx context.Context, limit, offset int) ([]T, error)) http.Handler {
+	return serve(s, func(w http.ResponseWriter, r *http.Request) (listResponse[T], error) {
 		limit, offset, err := page(w, r)
-		var items any
-		if err == nil {
-			items, err = list(r, limit, offset)
-		}
 		if err != nil {
-			s.writeError(w, r, err)
-			return
+			return listResponse[T]{}, err
 		}
-		writeJSON(w, http.StatusOK, listResponse{Items: items, Limit: limit, Offset: offset})
+		items, err := list(r.Context(), limit, offset)
+		if err != nil {
+			return listResponse[T]{}, err
+		}
+		return listResponse[T]{Items: items, Limit: limit, Offset: offset}, nil
 	})
 }
 
@@ -200,8 +193,8 @@ func toAdminAccount(a *store.Account, used int, now time.Time) adminAccount {
 	}
 }
 
-func (s *Server) listAccounts(r *http.Request, limit, offset int) (any, error) {
-	list, err := s.Store.Accounts(r.Context(), limit, offset)
+func (s *Server) listAccounts(ctx context.Context, limit, offset int) ([]adminAccount, error) {
+	list, err := s.Store.Accounts(ctx, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +214,8 @@ type adminSuggestion struct {
 	CreatedAt string `json:"created_at"`
 }
 
-func (s *Server) listSuggestions(r *http.Request, limit, offset int) (any, error) {
-	list, err := s.Store.Suggestions(r.Context(), limit, offset)
+func (s *Server) listSuggestions(ctx context.Context, limit, offset int) ([]adminSuggestion, error) {
+	list, err := s.Store.Suggestions(ctx, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -243,8 +236,8 @@ type adminAuditEvent struct {
 	Detail    string `json:"detail"`
 }
 
-func (s *Server) listAuditEvents(r *http.Request, limit, offset int) (any, error) {
-	list, err := s.Store.AuditEvents(r.Context(), limit, offset)
+func (s *Server) listAuditEvents(ctx context.Context, limit, offset int) ([]adminAuditEvent, error) {
+	list, err := s.Store.AuditEvents(ctx, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -282,45 +275,39 @@ func (q *setPlanRequest) check() error {
 	return nil
 }
 
-// handleSetPlan sets an account's plan, enterprise cap and paid_until. A
-// paid plan without paid_until never expires (air-gapped installations
-// grant plans by hand).
-func (s *Server) handleSetPlan() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[setPlanRequest](w, r)
-		var paidUntil *time.Time
-		if err == nil && req.PaidUntil != nil {
-			var t time.Time
-			t, err = parseTime("paid_until", *req.PaidUntil)
-			paidUntil = &t
-		}
-		var a *store.Account
-		if err == nil {
-			a, err = s.Store.AccountByEmail(r.Context(), req.Email)
-			if errors.Is(err, store.ErrNotFound) {
-				err = newError(http.StatusNotFound, "account_not_found", "no account has the email %q", req.Email)
-			}
-		}
-		var oldPlan string
-		if err == nil {
-			oldPlan = a.Plan
-			err = s.Store.SetPlan(r.Context(), a.ID, req.Plan, paidUntil, req.UsageCap)
-		}
-		if err == nil {
-			a, err = s.Store.AccountByID(r.Context(), a.ID)
-		}
+// setPlan sets an account's plan, enterprise cap and paid_until. A paid
+// plan without paid_until never expires (air-gapped installations grant
+// plans by hand).
+func (s *Server) setPlan(_ http.ResponseWriter, r *http.Request, req setPlanRequest) (adminAccount, error) {
+	var paidUntil *time.Time
+	if req.PaidUntil != nil {
+		t, err := parseTime("paid_until", *req.PaidUntil)
 		if err != nil {
-			s.writeError(w, r, err)
-			return
+			return adminAccount{}, err
 		}
-		s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("admin", oldPlan, a.Plan, paidUntil))
-		used, err := s.Store.Usage(r.Context(), a.ID)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, toAdminAccount(a, used, s.Store.Now()))
-	})
+		paidUntil = &t
+	}
+	ctx := r.Context()
+	a, err := s.Store.AccountByEmail(ctx, req.Email)
+	if errors.Is(err, store.ErrNotFound) {
+		return adminAccount{}, newError(codeAccountNotFound, "no account has the email %q", req.Email)
+	}
+	if err != nil {
+		return adminAccount{}, err
+	}
+	oldPlan := a.Plan
+	if err := s.Store.SetPlan(ctx, a.ID, req.Plan, paidUntil, req.UsageCap); err != nil {
+		return adminAccount{}, err
+	}
+	if a, err = s.Store.AccountByID(ctx, a.ID); err != nil {
+		return adminAccount{}, err
+	}
+	s.audit(ctx, r, store.AuditPlanChanged, a.ID, planChangeDetail("admin", oldPlan, a.Plan, paidUntil))
+	used, err := s.Store.Usage(ctx, a.ID)
+	if err != nil {
+		return adminAccount{}, err
+	}
+	return toAdminAccount(a, used, s.Store.Now()), nil
 }
 
 func rfc3339(t *time.Time) *string {

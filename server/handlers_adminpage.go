@@ -1,12 +1,10 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,11 +45,11 @@ func (s *Server) handleAdminPage() http.Handler {
 		if !ok {
 			return
 		}
-		v := s.newView(r)
-		v.Account = a
 		if !a.Admin {
+			v := newView(s, r, adminPageData{})
+			v.Account = a
 			v.Error = errForbidden.msg
-			s.render(w, r, http.StatusForbidden, "admin", v)
+			render(s, w, r, http.StatusForbidden, "admin", v)
 			return
 		}
 		offset, err := strconv.Atoi(r.URL.Query().Get("offset"))
@@ -62,25 +60,23 @@ func (s *Server) handleAdminPage() http.Handler {
 	})
 }
 
-// renderAdminPage shows the admin page from offset into the accounts, with
-// a failure message if one is given.
-func (s *Server) renderAdminPage(w http.ResponseWriter, r *http.Request, status, offset int, failure string) {
+// adminPage gathers the admin page's lists from offset into the accounts.
+func (s *Server) adminPage(ctx context.Context, offset int) (adminPageData, error) {
 	// One more than a page tells whether a next page exists.
-	accounts, err := s.listAccounts(r, adminPageAccounts+1, offset)
-	var suggestions, events any
-	if err == nil {
-		suggestions, err = s.listSuggestions(r, adminPageSuggestions, 0)
-	}
-	if err == nil {
-		events, err = s.listAuditEvents(r, adminPageAuditEvents, 0)
-	}
+	accounts, err := s.listAccounts(ctx, adminPageAccounts+1, offset)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return adminPageData{}, err
+	}
+	suggestions, err := s.listSuggestions(ctx, adminPageSuggestions, 0)
+	if err != nil {
+		return adminPageData{}, err
+	}
+	events, err := s.listAuditEvents(ctx, adminPageAuditEvents, 0)
+	if err != nil {
+		return adminPageData{}, err
 	}
 	d := adminPageData{
-		Accounts: accounts.([]adminAccount), Suggestions: suggestions.([]adminSuggestion),
-		AuditEvents: events.([]adminAuditEvent), Offset: offset,
+		Accounts: accounts, Suggestions: suggestions, AuditEvents: events, Offset: offset,
 		HasPrev: offset > 0, PrevOffset: max(offset-adminPageAccounts, 0), NextOffset: offset + adminPageAccounts,
 	}
 	for _, p := range planBlurbs {
@@ -89,97 +85,116 @@ func (s *Server) renderAdminPage(w http.ResponseWriter, r *http.Request, status,
 	if len(d.Accounts) > adminPageAccounts {
 		d.Accounts, d.HasNext = d.Accounts[:adminPageAccounts], true
 	}
-	v := s.newView(r)
+	return d, nil
+}
+
+// renderAdminPage shows the admin page from offset into the accounts, with
+// a failure message if one is given.
+func (s *Server) renderAdminPage(w http.ResponseWriter, r *http.Request, status, offset int, failure string) {
+	d, err := s.adminPage(r.Context(), offset)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v := newView(s, r, d)
 	v.Notice = adminNotices[r.URL.Query().Get("done")]
 	v.Error = failure
-	v.Data = d
-	s.render(w, r, status, "admin", v)
+	render(s, w, r, status, "admin", v)
 }
 
-// formToJSON turns an admin form's fields into the JSON body of a /boss/
-// route: empty fields are left out (optional), numbers become numbers and
-// a date (YYYY-MM-DD) becomes the last second of that day in UTC.
-func formToJSON(form url.Values, numbers, dates []string) ([]byte, error) {
-	body := map[string]any{}
-	for name := range form {
-		value := strings.TrimSpace(form.Get(name))
-		if value == "" {
-			continue
-		}
-		switch {
-		case slices.Contains(numbers, name):
-			i, err := strconv.ParseInt(value, 10, 64)
-			if err != nil {
-				return nil, badRequest("field %q must be a whole number", name)
-			}
-			body[name] = i
-		case slices.Contains(dates, name):
-			day, err := time.Parse(time.DateOnly, value)
-			if err != nil {
-				return nil, badRequest("field %q must be a date like 2026-12-31", name)
-			}
-			body[name] = day.Add(24*time.Hour - time.Second).Format(time.RFC3339)
-		default:
-			body[name] = value
-		}
-	}
-	return json.Marshal(body)
-}
-
-// capturedResponse holds what a JSON handler answered, so a form route can
-// turn it into a redirect or an error on the page.
-type capturedResponse struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (c *capturedResponse) Header() http.Header { return c.header }
-func (c *capturedResponse) Write(p []byte) (int, error) {
-	if c.status == 0 {
-		c.status = http.StatusOK
-	}
-	return c.body.Write(p)
-}
-func (c *capturedResponse) WriteHeader(status int) { c.status = status }
-
-// adminForm serves an admin page form by way of the JSON route h, so the
-// checks and the audit stay in one place: success is 303 to the admin page
-// with the notice done, a refusal shows the page again with the message.
-// adminOnly guards the route like every /boss/ route.
-func (s *Server) adminForm(h http.Handler, done string, numbers, dates []string) http.Handler {
+// adminForm serves a form of the admin page with the action of the /boss/
+// JSON route it mirrors, so the checks and the audit stay in one place:
+// parse reads the form into that route's request, which is checked as the
+// JSON one is. Success is 303 to the admin page with the notice done; a
+// refusal shows the page again with the message. adminOnly guards the
+// route like every /boss/ route.
+func adminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q, error), act func(w http.ResponseWriter, r *http.Request, req Q) (T, error)) http.Handler {
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
-		var form url.Values
-		if err == nil {
-			form, err = url.ParseQuery(string(raw))
-			if err != nil {
-				err = badRequest("malformed form body")
-			}
-		}
-		var body []byte
-		if err == nil {
-			body, err = formToJSON(form, numbers, dates)
-		}
-		if err != nil {
+		if err := runAdminForm(w, r, parse, act); err != nil {
 			ae := s.publicError(r, err)
-			s.renderAdminPage(w, r, ae.status, 0, ae.msg)
+			s.renderAdminPage(w, r, ae.status(), 0, ae.msg)
 			return
 		}
-		inner := r.Clone(r.Context())
-		inner.Body = io.NopCloser(bytes.NewReader(body))
-		inner.ContentLength = int64(len(body))
-		inner.Header.Set("Content-Type", "application/json")
-		answer := &capturedResponse{header: http.Header{}}
-		h.ServeHTTP(answer, inner)
-		if answer.status == http.StatusOK {
-			http.Redirect(w, r, "/admin?done="+done, http.StatusSeeOther)
-			return
-		}
-		var failure errorBody
-		if json.Unmarshal(answer.body.Bytes(), &failure) != nil || failure.Error == "" {
-			failure.Error = errInternal.msg
-		}
-		s.renderAdminPage(w, r, answer.status, 0, failure.Error)
+		http.Redirect(w, r, "/admin?done="+done, http.StatusSeeOther)
 	}))
+}
+
+// runAdminForm reads the form into the request of act and runs act.
+func runAdminForm[Q, T any](w http.ResponseWriter, r *http.Request, parse func(url.Values) (Q, error), act func(w http.ResponseWriter, r *http.Request, req Q) (T, error)) error {
+	form, err := readForm(w, r)
+	if err != nil {
+		return err
+	}
+	req, err := parse(form)
+	if err != nil {
+		return err
+	}
+	if err := check(&req); err != nil {
+		return err
+	}
+	_, err = act(w, r, req)
+	return err
+}
+
+// readForm reads a urlencoded body, bounded like every body.
+func readForm(w http.ResponseWriter, r *http.Request) (url.Values, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		return nil, err
+	}
+	form, err := url.ParseQuery(string(raw))
+	if err != nil {
+		return nil, badRequest("malformed form body")
+	}
+	return form, nil
+}
+
+// setPlanForm reads the admin page's set-plan form: an empty usage cap or
+// date is left out, and a date (YYYY-MM-DD) is paid until the last second
+// of that day in UTC.
+func setPlanForm(form url.Values) (setPlanRequest, error) {
+	req := setPlanRequest{Email: formText(form, "email"), Plan: formText(form, "plan")}
+	usageCap, err := formNumber(form, "usage_cap")
+	if err != nil {
+		return req, err
+	}
+	if usageCap != nil {
+		n := int(*usageCap)
+		req.UsageCap = &n
+	}
+	if day := formText(form, "paid_until"); day != "" {
+		t, err := time.Parse(time.DateOnly, day)
+		if err != nil {
+			return req, badRequest("field %q must be a date like 2026-12-31", "paid_until")
+		}
+		until := t.Add(24*time.Hour - time.Second).Format(time.RFC3339)
+		req.PaidUntil = &until
+	}
+	return req, nil
+}
+
+// productForm reads the admin page's new-product form.
+func productForm(form url.Values) (productRequest, error) {
+	req := productRequest{Name: formText(form, "name"), Plan: formText(form, "plan"),
+		Currency: formText(form, "currency"), Interval: formText(form, "interval")}
+	price, err := formNumber(form, "price_cents")
+	if price != nil {
+		req.PriceCents = *price
+	}
+	return req, err
+}
+
+func formText(form url.Values, name string) string { return strings.TrimSpace(form.Get(name)) }
+
+// formNumber reads an optional whole-number field; empty is nil.
+func formNumber(form url.Values, name string) (*int64, error) {
+	text := formText(form, name)
+	if text == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return nil, badRequest("field %q must be a whole number", name)
+	}
+	return &n, nil
 }

@@ -62,8 +62,7 @@ func (t *TemplateCheckout) CheckoutURL(_ context.Context, c Checkout) (string, e
 	).Replace(t.template), nil
 }
 
-var errCheckoutNotConfigured = newError(http.StatusServiceUnavailable, "billing_not_configured",
-	"no payment provider is configured on this server (start it with -checkout-url); an admin can set plans with POST /boss/accounts/set_plan")
+var errCheckoutNotConfigured = newError(codeBillingNotConfigured, "no payment provider is configured on this server (start it with -checkout-url); an admin can set plans with POST /boss/accounts/set_plan")
 
 type planRequest struct {
 	Plan string `json:"plan"`
@@ -81,6 +80,19 @@ func (p *planRequest) check() error {
 
 type urlResponse struct {
 	URL string `json:"url"`
+}
+
+// sessionPlan is the session's account and the plan its request names.
+func (s *Server) sessionPlan(w http.ResponseWriter, r *http.Request) (*store.Account, string, error) {
+	a, err := s.sessionAccount(r)
+	if err != nil {
+		return nil, "", err
+	}
+	req, err := decode[planRequest](w, r)
+	if err != nil {
+		return nil, "", err
+	}
+	return a, req.Plan, nil
 }
 
 // checkoutURL asks the provider for a payment page selling plan to a.
@@ -101,25 +113,18 @@ func (s *Server) checkoutURL(r *http.Request, a *store.Account, plan string) (st
 	return s.Checkout.CheckoutURL(r.Context(), Checkout{Product: *p, Email: a.Email, Ref: "account-" + strconv.FormatInt(a.ID, 10)})
 }
 
-// handleCreateCheckoutSession answers {"url"} of a payment page for the
+// createCheckoutSession answers {"url"} of a payment page for the
 // session's account.
-func (s *Server) handleCreateCheckoutSession() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, err := s.sessionAccount(r)
-		var req planRequest
-		if err == nil {
-			req, err = decode[planRequest](w, r)
-		}
-		var u string
-		if err == nil {
-			u, err = s.checkoutURL(r, a, req.Plan)
-		}
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, urlResponse{URL: u})
-	})
+func (s *Server) createCheckoutSession(w http.ResponseWriter, r *http.Request) (urlResponse, error) {
+	a, plan, err := s.sessionPlan(w, r)
+	if err != nil {
+		return urlResponse{}, err
+	}
+	u, err := s.checkoutURL(r, a, plan)
+	if err != nil {
+		return urlResponse{}, err
+	}
+	return urlResponse{URL: u}, nil
 }
 
 type switchTierResponse struct {
@@ -127,46 +132,41 @@ type switchTierResponse struct {
 	Plan   string `json:"plan"`
 }
 
-// handleSwitchTier moves the session's account to starter at once, or
-// sends it to checkout for a paid plan: {"url"} for JSON clients, a 303 to
-// the payment page for a browser's form post.
+// handleSwitchTier serves switchTier: a browser's form post is sent on
+// with a 303, and any error is JSON.
 func (s *Server) handleSwitchTier() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, err := s.sessionAccount(r)
-		var req planRequest
-		if err == nil {
-			req, err = decode[planRequest](w, r)
-		}
+		res, err := s.switchTier(w, r)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		if req.Plan == store.PlanStarter {
-			if err := s.Store.SetPlan(r.Context(), a.ID, store.PlanStarter, nil, nil); err != nil {
-				s.writeError(w, r, err)
-				return
-			}
-			if a.Plan != store.PlanStarter {
-				s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
-			}
-			if wantsHTML(r) {
-				http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
-				return
-			}
-			writeJSON(w, http.StatusOK, switchTierResponse{Status: "switched", Plan: store.PlanStarter})
-			return
-		}
-		u, err := s.checkoutURL(r, a, req.Plan)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		if wantsHTML(r) {
-			http.Redirect(w, r, u, http.StatusSeeOther)
-			return
-		}
-		writeJSON(w, http.StatusOK, urlResponse{URL: u})
+		formDone(w, r, res.next, res.body)
 	})
+}
+
+// switchTier moves the session's account to starter at once (the browser
+// goes back to the dashboard), or sends it to checkout for a paid plan
+// ({"url"} for JSON clients, the payment page for a browser).
+func (s *Server) switchTier(w http.ResponseWriter, r *http.Request) (formResult, error) {
+	a, plan, err := s.sessionPlan(w, r)
+	if err != nil {
+		return formResult{}, err
+	}
+	if plan != store.PlanStarter {
+		u, err := s.checkoutURL(r, a, plan)
+		if err != nil {
+			return formResult{}, err
+		}
+		return formResult{next: u, body: urlResponse{URL: u}}, nil
+	}
+	if err := s.Store.SetPlan(r.Context(), a.ID, store.PlanStarter, nil, nil); err != nil {
+		return formResult{}, err
+	}
+	if a.Plan != store.PlanStarter {
+		s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
+	}
+	return formResult{next: "/dashboard", body: switchTierResponse{Status: "switched", Plan: store.PlanStarter}}, nil
 }
 
 // planChangeDetail is the audit detail of a plan change.
@@ -201,64 +201,42 @@ type webhookResponse struct {
 	Status string `json:"status"` // applied, duplicate, ignored, unknown_account
 }
 
-var errBillingNotConfigured = newError(http.StatusServiceUnavailable, "billing_not_configured",
-	"billing webhooks are disabled: this server has no -billing-secret, and it never accepts unsigned events")
+var errBillingNotConfigured = newError(codeBillingNotConfigured, "billing webhooks are disabled: this server has no -billing-secret, and it never accepts unsigned events")
 
-// handleWebhook applies a signed billing event once. The body is read
-// whole (bounded), its signature checked, and only then parsed.
-func (s *Server) handleWebhook() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.BillingSecret == "" {
-			s.writeError(w, r, errBillingNotConfigured)
-			return
-		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBytes))
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		if err := s.verifyWebhook(r, body); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		ev, err := parseWebhookEvent(body)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		res, err := s.Store.ApplyPaymentEvent(r.Context(), ev)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		log := s.Logger.With("event_id", ev.ID, "event_type", ev.Type, "outcome", res.Outcome)
-		switch res.Outcome {
-		case store.PaymentApplied:
-			log.Info("billing event applied", "account_id", res.AccountID, "from", res.OldPlan, "to", res.NewPlan)
-			s.audit(r.Context(), r, store.AuditPlanChanged, res.AccountID, planChangeDetail("webhook "+ev.ID, res.OldPlan, res.NewPlan, ev.Change.PaidUntil))
-		case store.PaymentIgnored:
-			log.Warn("billing event of an unknown type ignored")
-		case store.PaymentUnknownAccount:
-			log.Warn("billing event for an email with no account ignored")
-		default:
-			log.Info("billing event already processed; nothing changed")
-		}
-		writeJSON(w, http.StatusOK, webhookResponse{Status: res.Outcome})
-	})
-}
-
-func (s *Server) verifyWebhook(r *http.Request, body []byte) error {
-	err := webhooksig.Verify(r.Header.Get(webhooksig.HeaderName), []byte(s.BillingSecret), body, s.Store.Now())
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, webhooksig.ErrStale):
-		return newError(http.StatusUnauthorized, "stale_signature", "%s; check the sender's clock", err.Error())
-	case errors.Is(err, webhooksig.ErrMalformed), errors.Is(err, webhooksig.ErrMismatch):
-		return newError(http.StatusUnauthorized, "invalid_signature", "%s", err.Error())
-	default:
-		return err
+// applyWebhook applies a signed billing event once. The body is read whole
+// (bounded), its signature checked, and only then parsed.
+func (s *Server) applyWebhook(w http.ResponseWriter, r *http.Request) (webhookResponse, error) {
+	if s.BillingSecret == "" {
+		return webhookResponse{}, errBillingNotConfigured
 	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBytes))
+	if err != nil {
+		return webhookResponse{}, err
+	}
+	if err := webhooksig.Verify(r.Header.Get(webhooksig.HeaderName), []byte(s.BillingSecret), body, s.Store.Now()); err != nil {
+		return webhookResponse{}, err
+	}
+	ev, err := parseWebhookEvent(body)
+	if err != nil {
+		return webhookResponse{}, err
+	}
+	res, err := s.Store.ApplyPaymentEvent(r.Context(), ev)
+	if err != nil {
+		return webhookResponse{}, err
+	}
+	log := s.Logger.With("event_id", ev.ID, "event_type", ev.Type, "outcome", res.Outcome)
+	switch res.Outcome {
+	case store.PaymentApplied:
+		log.Info("billing event applied", "account_id", res.AccountID, "from", res.OldPlan, "to", res.NewPlan)
+		s.audit(r.Context(), r, store.AuditPlanChanged, res.AccountID, planChangeDetail("webhook "+ev.ID, res.OldPlan, res.NewPlan, ev.Change.PaidUntil))
+	case store.PaymentIgnored:
+		log.Warn("billing event of an unknown type ignored")
+	case store.PaymentUnknownAccount:
+		log.Warn("billing event for an email with no account ignored")
+	default:
+		log.Info("billing event already processed; nothing changed")
+	}
+	return webhookResponse{Status: res.Outcome}, nil
 }
 
 // maxEventIDLen bounds an event id (providers use ~30 characters).

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -36,38 +35,30 @@ func (s *Server) handleDataBreach(w http.ResponseWriter, r *http.Request, _ *cal
 	}
 	q, err := breach.ParseQuery(req.Password, strings.TrimSpace(req.SHA1), strings.TrimSpace(req.NTLM), strings.TrimSpace(req.Prefix))
 	if err != nil {
-		return nil, newError(http.StatusBadRequest, "invalid_request", "%s", strings.TrimPrefix(err.Error(), "breach: "))
+		return nil, err
 	}
 	source := s.Breach
 	if q.Kind == breach.KindNTLM {
 		source = s.BreachNTLM
 		if source == nil {
-			return nil, newError(http.StatusBadRequest, "ntlm_not_configured",
-				"NTLM lookups need the NTLM Pwned Passwords file: start secutil with -breach-file-ntlm")
+			return nil, newError(codeNTLMNotConfigured, "NTLM lookups need the NTLM Pwned Passwords file: start secutil with -breach-file-ntlm")
 		}
 	}
 	if q.Prefix != "" {
 		entries, err := source.Range(q.Prefix)
 		if err != nil {
-			return nil, breachError(err)
+			return nil, err
 		}
 		if entries == nil {
 			entries = []breach.RangeEntry{}
 		}
 		return breachRangeResponse{Suffixes: entries, Source: source.Name()}, nil
 	}
+	// An over-full range is the caller's problem (range_too_large); a
+	// damaged file is the operator's, an internal error.
 	count, found, err := source.Count(q.Digest)
 	if err != nil {
-		return nil, breachError(err)
+		return nil, err
 	}
 	return breachResponse{Breached: found, Count: count, Source: source.Name()}, nil
-}
-
-// breachError: an over-full range is the caller's problem; a damaged file
-// is the operator's, logged by writeError as an internal error.
-func breachError(err error) error {
-	if errors.Is(err, breach.ErrRangeTooLarge) {
-		return newError(http.StatusBadRequest, "range_too_large", "%s", strings.TrimPrefix(err.Error(), "breach: "))
-	}
-	return err
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -47,22 +48,23 @@ func usagePercent(used, limit int) int {
 	return min((percent+4)/5*5, 100)
 }
 
-// renderDashboard shows a's dashboard, with an error or a fresh key.
-func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *store.Account, status int, failure error, newKey, newKeyName string) {
-	used, err := s.Store.Usage(r.Context(), a.ID)
+// freshKey is a key just issued, shown once on a page that is never cached.
+type freshKey struct{ key, name string }
+
+// dashboard gathers what a's dashboard shows.
+func (s *Server) dashboard(ctx context.Context, a *store.Account, fresh freshKey) (dashboardData, error) {
+	used, err := s.Store.Usage(ctx, a.ID)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return dashboardData{}, err
 	}
-	keys, err := s.Store.Keys(r.Context(), a.ID)
+	keys, err := s.Store.Keys(ctx, a.ID)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return dashboardData{}, err
 	}
 	now := s.Store.Now()
 	d := dashboardData{
 		Plan: a.EffectivePlan(now), Used: used, Cap: a.Cap(now), ResetAt: store.PeriodEnd(now),
-		PaidUntil: a.PaidUntil, Keys: keys, NewKey: newKey, NewKeyName: newKeyName,
+		PaidUntil: a.PaidUntil, Keys: keys, NewKey: fresh.key, NewKeyName: fresh.name,
 	}
 	if d.Cap != nil {
 		d.Percent = usagePercent(used, *d.Cap)
@@ -72,14 +74,25 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *stor
 		p.Current = p.Name == d.Plan
 		d.Plans = append(d.Plans, p)
 	}
-	v := s.newView(r)
+	return d, nil
+}
+
+// renderDashboard shows a's dashboard: with the failure of a form and its
+// status, or with a fresh key.
+func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *store.Account, failure error, fresh freshKey) {
+	d, err := s.dashboard(r.Context(), a, fresh)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v := newView(s, r, d)
 	v.Account = a
-	v.Data = d
+	status := http.StatusOK
 	if failure != nil {
 		ae := s.publicError(r, failure)
-		v.Error, status = ae.msg, ae.status
+		v.Error, status = ae.msg, ae.status()
 	}
-	s.render(w, r, status, "dashboard", v)
+	render(s, w, r, status, "dashboard", v)
 }
 
 // dashboardAccount is the logged-in account; without one, the browser is
@@ -100,7 +113,22 @@ func (s *Server) dashboardAccount(w http.ResponseWriter, r *http.Request) (a *st
 func (s *Server) handleDashboard() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if a, ok := s.dashboardAccount(w, r); ok {
-			s.renderDashboard(w, r, a, http.StatusOK, nil, "", "")
+			s.renderDashboard(w, r, a, nil, freshKey{})
+		}
+	})
+}
+
+// dashboardForm serves a form of the dashboard for the logged-in account
+// (a browser without a session goes to /login). act answers on success; its
+// error is shown on the dashboard.
+func (s *Server) dashboardForm(act func(w http.ResponseWriter, r *http.Request, a *store.Account) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, ok := s.dashboardAccount(w, r)
+		if !ok {
+			return
+		}
+		if err := act(w, r, a); err != nil {
+			s.renderDashboard(w, r, a, err, freshKey{})
 		}
 	})
 }
@@ -116,66 +144,73 @@ func (k *keyNameRequest) check() error {
 	return nil
 }
 
-// handleDashboardKey issues a key from the dashboard and shows it once.
-// With mustBeNew, a name already in use is refused (create); without, the
-// key of that name is replaced (rotate), which revokes the old one at once.
-func (s *Server) handleDashboardKey(mustBeNew bool) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, ok := s.dashboardAccount(w, r)
-		if !ok {
-			return
-		}
+// handleDashboardCreateKey issues a key under a name not in use yet.
+func (s *Server) handleDashboardCreateKey() http.Handler { return s.dashboardKeyForm(s.createKey) }
+
+// handleDashboardRotateKey replaces the key of a name, which revokes the
+// old one at once.
+func (s *Server) handleDashboardRotateKey() http.Handler { return s.dashboardKeyForm(s.issueKey) }
+
+// dashboardKeyForm issues a key with issue and shows it once.
+func (s *Server) dashboardKeyForm(issue func(r *http.Request, accountID int64, name string) (string, error)) http.Handler {
+	return s.dashboardForm(func(w http.ResponseWriter, r *http.Request, a *store.Account) error {
 		req, err := decode[keyNameRequest](w, r)
-		if err == nil && mustBeNew {
-			_, err = s.Store.KeyByName(r.Context(), a.ID, req.Name)
-			switch {
-			case err == nil:
-				err = newError(http.StatusConflict, "key_exists", "a key named %q exists already: rotate it to replace it", req.Name)
-			case errors.Is(err, store.ErrNotFound):
-				err = nil
-			}
-		}
-		var key string
-		if err == nil {
-			key, err = s.issueKey(r, a.ID, req.Name)
-		}
 		if err != nil {
-			s.renderDashboard(w, r, a, http.StatusOK, err, "", "")
-			return
+			return err
 		}
-		s.renderDashboard(w, r, a, http.StatusOK, nil, key, req.Name)
+		key, err := issue(r, a.ID, req.Name)
+		if err != nil {
+			return err
+		}
+		s.renderDashboard(w, r, a, nil, freshKey{key: key, name: req.Name})
+		return nil
 	})
 }
 
+// createKey issues a key called name, refusing a name already in use.
+func (s *Server) createKey(r *http.Request, accountID int64, name string) (string, error) {
+	_, err := s.Store.KeyByName(r.Context(), accountID, name)
+	switch {
+	case err == nil:
+		return "", newError(codeKeyExists, "a key named %q exists already: rotate it to replace it", name)
+	case !errors.Is(err, store.ErrNotFound):
+		return "", err
+	}
+	return s.issueKey(r, accountID, name)
+}
+
 func (s *Server) handleDashboardRevoke() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, ok := s.dashboardAccount(w, r)
-		if !ok {
-			return
-		}
+	return s.dashboardForm(func(w http.ResponseWriter, r *http.Request, a *store.Account) error {
 		req, err := decode[keyNameRequest](w, r)
-		if err == nil {
-			err = s.Store.RevokeKey(r.Context(), a.ID, req.Name)
-			if errors.Is(err, store.ErrNotFound) {
-				err = newError(http.StatusNotFound, "key_not_found", "there is no key named %q", req.Name)
-			}
-		}
 		if err != nil {
-			s.renderDashboard(w, r, a, http.StatusOK, err, "", "")
-			return
+			return err
 		}
-		s.audit(r.Context(), r, store.AuditKeyRevoked, a.ID, req.Name)
+		if err := s.revokeKey(r, a.ID, req.Name); err != nil {
+			return err
+		}
 		http.Redirect(w, r, "/dashboard?notice=key_revoked", http.StatusSeeOther)
+		return nil
 	})
+}
+
+// revokeKey revokes the account's key called name.
+func (s *Server) revokeKey(r *http.Request, accountID int64, name string) error {
+	err := s.Store.RevokeKey(r.Context(), accountID, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return newError(codeKeyNotFound, "there is no key named %q", name)
+	}
+	if err != nil {
+		return err
+	}
+	s.audit(r.Context(), r, store.AuditKeyRevoked, accountID, name)
+	return nil
 }
 
 // handleTools serves the tools page; its forms call the root-level tool
 // routes from static/app.js.
 func (s *Server) handleTools() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v := s.newView(r)
-		v.Data = hashAlgorithmsOffered
-		s.render(w, r, http.StatusOK, "tools", v)
+		render(s, w, r, http.StatusOK, "tools", newView(s, r, hashAlgorithmsOffered))
 	})
 }
 

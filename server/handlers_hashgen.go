@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"secutil/tools/hashgen"
@@ -27,14 +26,7 @@ func handleHashGenerator(w http.ResponseWriter, r *http.Request, _ *call) (any, 
 		return nil, err
 	}
 	name, hash, err := hashgen.Generate(req.Algorithm, req.Plaintext)
-	var unknown *hashgen.UnknownAlgorithmError
-	var input *hashgen.InputError
-	switch {
-	case errors.As(err, &unknown):
-		return nil, newError(http.StatusBadRequest, "unknown_algorithm", "%s", err.Error())
-	case errors.As(err, &input):
-		return nil, newError(http.StatusBadRequest, "invalid_input", "%s", err.Error())
-	case err != nil:
+	if err != nil {
 		return nil, err
 	}
 	return hashGeneratorResponse{Algorithm: name, Hash: hash}, nil

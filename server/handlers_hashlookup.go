@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"math"
 	"net/http"
 	"strings"
@@ -29,12 +28,11 @@ func (q *hashLookupRequest) tokens() ([]string, error) {
 		seen[key] = true
 		tokens = append(tokens, f)
 		if len(tokens) > hashindex.MaxLookupBatch {
-			return nil, newError(http.StatusBadRequest, "invalid_hash_input", "at most %d hashes per request", hashindex.MaxLookupBatch)
+			return nil, newError(codeInvalidHashInput, "at most %d hashes per request", hashindex.MaxLookupBatch)
 		}
 	}
 	if len(tokens) == 0 {
-		return nil, newError(http.StatusBadRequest, "invalid_hash_input",
-			"field \"hashes\" must hold one or more hashes separated by newlines, commas, semicolons or spaces")
+		return nil, newError(codeInvalidHashInput, "field \"hashes\" must hold one or more hashes separated by newlines, commas, semicolons or spaces")
 	}
 	return tokens, nil
 }
@@ -69,11 +67,6 @@ func (s *Server) lookupHashes(w http.ResponseWriter, r *http.Request) (hashLooku
 		return hashLookupOutput{}, err
 	}
 	hits, err := s.Hashes.LookupMany(r.Context(), tokens)
-	var invalid *hashindex.InvalidDigestError
-	if errors.As(err, &invalid) {
-		return hashLookupOutput{}, newError(http.StatusBadRequest, "invalid_hash_input",
-			"not a hash this service can look up: %q (md5 or ntlm: 32 hex, sha1: 40, sha256: 64, sha512: 128)", truncate(invalid.Digest, 140))
-	}
 	if err != nil {
 		return hashLookupOutput{}, err
 	}
@@ -110,7 +103,7 @@ func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) error {
 	found, err := s.HashUpstream.Lookup(r.Context(), missing)
 	if err != nil {
 		s.Logger.Warn("hash upstream failed", "err", err)
-		return newError(http.StatusBadGateway, "upstream_failed", "the upstream lookup service failed; try again later")
+		return newError(codeUpstreamFailed, "the upstream lookup service failed; try again later")
 	}
 	byHash := make(map[string]hashResult, len(found))
 	for _, h := range found {

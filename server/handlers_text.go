@@ -19,9 +19,9 @@ func (q *base64Request) check() error {
 	case "encode", "decode":
 		return nil
 	case "":
-		return newError(http.StatusBadRequest, "invalid_input", "field \"option\" is required: encode or decode")
+		return newError(codeInvalidInput, "field \"option\" is required: encode or decode")
 	default:
-		return newError(http.StatusBadRequest, "invalid_input", "field \"option\" must be encode or decode, not %q", truncate(q.Option, 40))
+		return newError(codeInvalidInput, "field \"option\" must be encode or decode, not %q", truncate(q.Option, 40))
 	}
 }
 
@@ -42,7 +42,7 @@ func handleBase64(w http.ResponseWriter, r *http.Request, _ *call) (any, error) 
 	}
 	out, err := codec.Base64Decode(req.Text)
 	if err != nil {
-		return nil, newError(http.StatusBadRequest, "invalid_input", "%s", err.Error())
+		return nil, err
 	}
 	return base64Response{Answer: out}, nil
 }
@@ -65,7 +65,7 @@ type jwtRequest struct {
 
 func (q *jwtRequest) check() error {
 	if strings.TrimSpace(q.Token) == "" {
-		return newError(http.StatusBadRequest, "invalid_jwt", "field \"token\" is required")
+		return newError(codeInvalidJWT, "field \"token\" is required")
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func handleJWTDecoder(w http.ResponseWriter, r *http.Request, _ *call) (any, err
 	}
 	answer, warning, err := jwt.Decode(req.Token, time.Now())
 	if err != nil {
-		return nil, newError(http.StatusBadRequest, "invalid_jwt", "%s", err.Error())
+		return nil, err
 	}
 	return jwtResponse{Answer: answer, Error: warning}, nil
 }
@@ -106,7 +106,7 @@ func handleJSON(transform func(string) (string, error)) utility {
 		}
 		out, err := transform(req.Text)
 		if err != nil {
-			return nil, newError(http.StatusBadRequest, "invalid_json", "%s", err.Error())
+			return nil, err
 		}
 		return jsonResponse{Result: out}, nil
 	}

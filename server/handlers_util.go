@@ -19,8 +19,7 @@ type suggestionRequest struct {
 func (q *suggestionRequest) check() error {
 	n := utf8.RuneCountInString(strings.TrimSpace(q.Message))
 	if n < 1 || n > maxSuggestionChars {
-		return newError(http.StatusBadRequest, "invalid_message_length",
-			"field \"message\" must be 1 to %d characters after trimming (it has %d)", maxSuggestionChars, n)
+		return newError(codeInvalidMessageLength, "field \"message\" must be 1 to %d characters after trimming (it has %d)", maxSuggestionChars, n)
 	}
 	if q.Email != nil && strings.TrimSpace(*q.Email) != "" {
 		return validEmail(strings.TrimSpace(*q.Email))

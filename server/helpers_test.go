@@ -142,6 +142,14 @@ func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 	return e
 }
 
+// in is e reporting to t, for the steps of a scenario run as subtests
+// (a subtest must not fail its parent's t).
+func (e *env) in(t testing.TB) *env {
+	c := *e
+	c.t = t
+	return &c
+}
+
 // account creates a verified account and returns its id.
 func (e *env) account(email, plan string) int64 {
 	e.t.Helper()
@@ -189,9 +197,13 @@ func (r response) json() map[string]any {
 	return m
 }
 
-// wantError checks the status and the shared error shape.
+// wantError checks the status and the shared error shape, and that the
+// vocabulary gives code that status.
 func (r response) wantError(status int, code string) map[string]any {
 	r.t.Helper()
+	if declared := server.ErrorCodes()[code]; declared != status {
+		r.t.Fatalf("code %q is declared with status %d, not %d", code, declared, status)
+	}
 	r.want(status)
 	m := r.json()
 	if m["code"] != code || m["error"] == "" || m["error"] == nil {

@@ -20,15 +20,17 @@ type call struct {
 // encode (or plainText), or an error. It has no side effects of its own.
 type utility func(w http.ResponseWriter, r *http.Request, c *call) (any, error)
 
-// metered authenticates a utility call and counts it. A call is counted
-// only when it succeeds, and its response is sent only after the count is
+// metered serves an API utility: the caller authenticates with a key.
+func (s *Server) metered(fn utility) http.Handler { return s.meter(s.keyCaller, fn) }
+
+// meteredWeb serves a root-level web tool: the session cookie works too.
+func (s *Server) meteredWeb(fn utility) http.Handler { return s.meter(s.anyCaller, fn) }
+
+// meter authenticates a utility call and counts it. A call is counted only
+// when it succeeds, and its response is sent only after the count is
 // committed; a call that would pass the plan's cap is refused with 429 and
-// not counted. allowSession lets the root-level web tools use the cookie.
-func (s *Server) metered(fn utility, allowSession bool) http.Handler {
-	authenticate := s.keyCaller
-	if allowSession {
-		authenticate = s.anyCaller
-	}
+// not counted.
+func (s *Server) meter(authenticate func(*http.Request) (*caller, error), fn utility) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		who, err := authenticate(r)
 		if err != nil {
@@ -80,8 +82,7 @@ func (s *Server) metered(fn utility, allowSession bool) http.Handler {
 func quotaError(w http.ResponseWriter, limit int, now time.Time) error {
 	setRateLimitHeaders(w.Header(), limit, 0, now)
 	w.Header().Set("Retry-After", strconv.Itoa(secondsUntilReset(now)))
-	return newError(http.StatusTooManyRequests, "plan_limit_reached",
-		"your plan's limit of %d calls this month is used up; it resets at %s", limit, store.PeriodEnd(now).Format(time.RFC3339))
+	return newError(codePlanLimitReached, "your plan's limit of %d calls this month is used up; it resets at %s", limit, store.PeriodEnd(now).Format(time.RFC3339))
 }
 
 func setRateLimitHeaders(h http.Header, limit, remaining int, now time.Time) {

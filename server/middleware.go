@@ -18,7 +18,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	// never carries a browser's cookies.
 	csrf.AddInsecureBypassPattern("POST /billing/payments/webhook")
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, newError(http.StatusForbidden, "cross_origin_request", "cross-origin request refused"))
+		s.writeError(w, r, newError(codeCrossOrigin, "cross-origin request refused"))
 	}))
 	inner := csrf.Handler(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -62,10 +62,10 @@ func (s *Server) noRoute(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(mux, r); allow != "" {
 			w.Header().Set("Allow", allow)
-			s.writeError(w, r, newError(http.StatusMethodNotAllowed, "method_not_allowed", "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, allow))
+			s.writeError(w, r, newError(codeMethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, allow))
 			return
 		}
-		s.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route %s %s", r.Method, r.URL.Path))
+		s.writeError(w, r, newError(codeNotFound, "no route %s %s", r.Method, r.URL.Path))
 	})
 }
 

@@ -15,9 +15,10 @@ import (
 	"secutil/store"
 )
 
-// docPages are the documentation pages, each templates/docs/<name>.html,
-// served at /docs/<name>.
-var docPages = []string{"authentication", "errors", "getting_started", "privacy", "rate_limits", "readme", "security", "terms"}
+// docPages are the documentation pages that need nothing but the view,
+// each templates/docs/<name>.html, served at /docs/<name>. The errors page
+// is rendered from the error vocabulary (handleErrorsPage).
+var docPages = []string{"authentication", "getting_started", "privacy", "rate_limits", "readme", "security", "terms"}
 
 // pages holds the templates, parsed once at start, and the static assets
 // with their content hashes (the hash versions the URL and is the ETag).
@@ -95,7 +96,7 @@ func loadPages(assets fs.FS) (*pages, error) {
 		}
 		p.templates[name] = t
 	}
-	for _, name := range docPages {
+	for _, name := range append(docPages, "errors") {
 		if p.templates["docs/"+name] == nil {
 			return nil, fmt.Errorf("missing template docs/%s.html", name)
 		}
@@ -109,16 +110,20 @@ func loadPages(assets fs.FS) (*pages, error) {
 	return p, nil
 }
 
-// view is what every page template sees.
-type view struct {
+// view is what every page template sees; Data is the page's own, typed
+// per page (noData for the pages that have none).
+type view[T any] struct {
 	Path    string
 	Version string
 	Account *store.Account // nil when not logged in
 	Error   string
 	Notice  string
 	Email   string // prefills the email field of a form
-	Data    any    // the page's own data
+	Data    T
 }
+
+// noData is the Data of a page that shows only the view.
+type noData struct{}
 
 // notices are the messages a redirect may ask a page to show; only these
 // fixed texts can appear, so a link cannot put words in our mouth.
@@ -128,10 +133,10 @@ var notices = map[string]string{
 	"key_revoked":      "The key was revoked: it stops working at once.",
 }
 
-// newView starts a page's data from the request: the logged-in account (if
+// newView starts a page's view from the request: the logged-in account (if
 // any), a notice named in the query and an email to prefill.
-func (s *Server) newView(r *http.Request) view {
-	v := view{Path: r.URL.Path, Version: s.Version, Notice: notices[r.URL.Query().Get("notice")]}
+func newView[T any](s *Server, r *http.Request, data T) view[T] {
+	v := view[T]{Path: r.URL.Path, Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data}
 	if a, err := s.sessionAccount(r); err == nil {
 		v.Account = a
 	}
@@ -143,7 +148,7 @@ func (s *Server) newView(r *http.Request) view {
 
 // render executes a page into a buffer first, so a template error becomes a
 // clean 500 rather than half a page.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
+func render[T any](s *Server, w http.ResponseWriter, r *http.Request, status int, name string, v view[T]) {
 	var buf bytes.Buffer
 	t, ok := s.pages.templates[name]
 	if !ok {
@@ -165,7 +170,15 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 // handlePage serves a page that needs nothing but the view.
 func (s *Server) handlePage(name string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.render(w, r, http.StatusOK, name, s.newView(r))
+		render(s, w, r, http.StatusOK, name, newView(s, r, noData{}))
+	})
+}
+
+// handleErrorsPage serves /docs/errors: every code of the vocabulary, with
+// its status, from the table writeError uses.
+func (s *Server) handleErrorsPage() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		render(s, w, r, http.StatusOK, "docs/errors", newView(s, r, errorCodes))
 	})
 }
 
@@ -176,7 +189,7 @@ func (s *Server) handleStatic() http.Handler {
 		name := r.PathValue("name")
 		f, ok := s.pages.static[name]
 		if !ok {
-			s.writeError(w, r, newError(http.StatusNotFound, "not_found", "no route %s %s", r.Method, r.URL.Path))
+			s.writeError(w, r, newError(codeNotFound, "no route %s %s", r.Method, r.URL.Path))
 			return
 		}
 		if r.URL.Query().Get("v") == f.hash {

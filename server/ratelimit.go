@@ -81,7 +81,7 @@ func (s *Server) throttle(w http.ResponseWriter, r *http.Request, ipLimiter *lim
 	}
 	secs := int(math.Ceil(wait.Seconds()))
 	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-	return newError(http.StatusTooManyRequests, "rate_limited", "too many attempts; retry in %d seconds", max(secs, 1))
+	return newError(codeRateLimited, "too many attempts; retry in %d seconds", max(secs, 1))
 }
 
 // clientIP is the peer address. X-Forwarded-For is not trusted: behind a

@@ -182,9 +182,8 @@ func (s *Server) handleOpenAPI() http.Handler {
 // handleReference renders the API reference at /docs.
 func (s *Server) handleReference() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v := s.newView(r)
+		v := newView(s, r, s.pages.reference)
 		v.Path = "/docs"
-		v.Data = s.pages.reference
-		s.render(w, r, http.StatusOK, "docs_index", v)
+		render(s, w, r, http.StatusOK, "docs_index", v)
 	})
 }

@@ -17,28 +17,29 @@ import (
 // maxBodyBytes bounds every request body (README: The API).
 const maxBodyBytes = 1 << 20
 
-// apiError is an error with the status and code the client should see. Its
-// message is written for a person and never contains a secret.
+// apiError is an error with the code (and so the status) the client should
+// see. Its message is written for a person and never contains a secret.
 type apiError struct {
-	status int
-	code   string
-	msg    string
+	code *errorCode
+	msg  string
 }
 
 func (e *apiError) Error() string { return e.msg }
 
-func newError(status int, code, format string, args ...any) *apiError {
-	return &apiError{status: status, code: code, msg: fmt.Sprintf(format, args...)}
+func (e *apiError) status() int { return e.code.Status }
+
+func newError(code *errorCode, format string, args ...any) *apiError {
+	return &apiError{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
 func badRequest(format string, args ...any) *apiError {
-	return newError(http.StatusBadRequest, "invalid_request", format, args...)
+	return newError(codeInvalidRequest, format, args...)
 }
 
 var (
-	errUnauthorized  = newError(http.StatusUnauthorized, "unauthorized", "missing or invalid API key: send it in the X-API-Key header")
-	errLoginRequired = newError(http.StatusUnauthorized, "login_required", "login required")
-	errInternal      = newError(http.StatusInternalServerError, "internal_error", "internal error")
+	errUnauthorized  = newError(codeUnauthorized, "missing or invalid API key: send it in the X-API-Key header")
+	errLoginRequired = newError(codeLoginRequired, "login required")
+	errInternal      = newError(codeInternal, "internal error")
 )
 
 // errorBody is the JSON of every error; for the response types that carry
@@ -53,10 +54,12 @@ type errorBody struct {
 // the detail goes to the log.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := s.publicError(r, err)
-	writeJSON(w, ae.status, errorBody{Error: ae.msg, Code: ae.code})
+	writeJSON(w, ae.status(), errorBody{Error: ae.msg, Code: ae.code.Name})
 }
 
-// publicError is what the client may see of err; internal detail is logged.
+// publicError is what the client may see of err: an *apiError as it is, a
+// tool's error by the toolErrors table, and anything else as "internal
+// error", with the detail in the log.
 func (s *Server) publicError(r *http.Request, err error) *apiError {
 	var ae *apiError
 	var tooBig *http.MaxBytesError
@@ -64,11 +67,19 @@ func (s *Server) publicError(r *http.Request, err error) *apiError {
 	case errors.As(err, &ae):
 		return ae
 	case errors.As(err, &tooBig):
-		return newError(http.StatusRequestEntityTooLarge, "request_too_large", "request body is larger than %d bytes", tooBig.Limit)
-	default:
-		s.Logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
-		return errInternal
+		return newError(codeRequestTooLarge, "request body is larger than %d bytes", tooBig.Limit)
 	}
+	for _, row := range toolErrors {
+		if row.match(err) {
+			msg := row.msg
+			if msg == "" {
+				msg = err.Error()
+			}
+			return &apiError{code: row.code, msg: msg}
+		}
+	}
+	s.Logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	return errInternal
 }
 
 // writeJSON renders v into a buffer first so an encoding failure can still
@@ -105,6 +116,31 @@ func writeResult(w http.ResponseWriter, v any) {
 	writeJSON(w, http.StatusOK, v)
 }
 
+// serve is the one shape of an unmetered JSON route: act returns the value
+// to encode (or plainText), or an error, and serve writes whichever it is.
+func serve[T any](s *Server, act func(w http.ResponseWriter, r *http.Request) (T, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := act(w, r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeResult(w, v)
+	})
+}
+
+// withBody is act with the request body decoded into Q first.
+func withBody[Q, T any](act func(w http.ResponseWriter, r *http.Request, req Q) (T, error)) func(http.ResponseWriter, *http.Request) (T, error) {
+	return func(w http.ResponseWriter, r *http.Request) (T, error) {
+		req, err := decode[Q](w, r)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return act(w, r, req)
+	}
+}
+
 // checker is implemented by request types that have required fields or
 // bounds; decode calls it after unmarshalling.
 type checker interface{ check() error }
@@ -137,14 +173,17 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 			return v, err
 		}
 	default:
-		return v, newError(http.StatusUnsupportedMediaType, "unsupported_media_type", "Content-Type must be application/json")
+		return v, newError(codeUnsupportedMediaType, "Content-Type must be application/json")
 	}
-	if c, ok := any(&v).(checker); ok {
-		if err := c.check(); err != nil {
-			return v, err
-		}
+	return v, check(&v)
+}
+
+// check runs v's own checks, if its type has any.
+func check(v any) error {
+	if c, ok := v.(checker); ok {
+		return c.check()
 	}
-	return v, nil
+	return nil
 }
 
 // buffers recycles request bodies and encoded responses between requests.

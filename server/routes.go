@@ -21,28 +21,28 @@ type apiRoute struct {
 func (s *Server) apiRoutes() []apiRoute {
 	return []apiRoute{
 		// Account routes (not metered).
-		{"/get_api_key", s.handleGetAPIKey()},
-		{"/new_api_key", s.handleNewAPIKey()},
-		{"/regenerate", s.handleRegenerate()},
-		{"/user_info", s.handleUserInfo()},
+		{"/get_api_key", serve(s, withBody(s.getAPIKey))},
+		{"/new_api_key", serve(s, s.newAPIKey)},
+		{"/regenerate", serve(s, s.regenerate)},
+		{"/user_info", serve(s, s.userInfo)},
 
 		// Utilities (metered).
-		{"/base64", s.metered(handleBase64, false)},
-		{"/generate_random_key", s.metered(handleGenerateRandomKey, false)},
-		{"/jwt_decoder", s.metered(handleJWTDecoder, false)},
-		{"/json_format", s.metered(handleJSON(jsonfmt.Format), false)},
-		{"/json_minify", s.metered(handleJSON(jsonfmt.Minify), false)},
-		{"/suggestion", s.metered(handleSuggestion, false)},
-		{"/secure_encrypt", s.metered(handleCrypto(s.Crypto.Encrypt, "encryption failed"), false)},
-		{"/secure_decrypt", s.metered(handleCrypto(s.Crypto.Decrypt, "decryption failed"), false)},
-		{"/ip_info", s.metered(s.handleIPInfo, false)},
-		{"/password_check", s.metered(handlePasswordCheck, false)},
-		{"/entropy", s.metered(handleEntropy, false)},
-		{"/common_pwd", s.metered(handleCommonPassword, false)},
-		{"/data_breach", s.metered(s.handleDataBreach, false)},
-		{"/hash_generator", s.metered(handleHashGenerator, false)},
-		{"/hash_identifier", s.metered(handleHashIdentifier, false)},
-		{"/hash_lookup", s.metered(s.handleHashLookup, false)},
+		{"/base64", s.metered(handleBase64)},
+		{"/generate_random_key", s.metered(handleGenerateRandomKey)},
+		{"/jwt_decoder", s.metered(handleJWTDecoder)},
+		{"/json_format", s.metered(handleJSON(jsonfmt.Format))},
+		{"/json_minify", s.metered(handleJSON(jsonfmt.Minify))},
+		{"/suggestion", s.metered(handleSuggestion)},
+		{"/secure_encrypt", s.metered(handleCrypto(s.Crypto.Encrypt))},
+		{"/secure_decrypt", s.metered(handleCrypto(s.Crypto.Decrypt))},
+		{"/ip_info", s.metered(s.handleIPInfo)},
+		{"/password_check", s.metered(handlePasswordCheck)},
+		{"/entropy", s.metered(handleEntropy)},
+		{"/common_pwd", s.metered(handleCommonPassword)},
+		{"/data_breach", s.metered(s.handleDataBreach)},
+		{"/hash_generator", s.metered(handleHashGenerator)},
+		{"/hash_identifier", s.metered(handleHashIdentifier)},
+		{"/hash_lookup", s.metered(s.handleHashLookup)},
 		{"/hash_lookup_site", s.handleHashLookupSite()},
 	}
 }
@@ -58,20 +58,21 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /robots", handleRobots())
 	mux.Handle("GET /robots.txt", handleRobots())
 
-	mux.Handle("POST /login", s.handleLogin())
-	mux.Handle("POST /register", s.handleRegister())
-	mux.Handle("POST /register/verify", s.handleRegisterVerify())
-	mux.Handle("POST /forgot-password", s.handleForgotPassword())
-	mux.Handle("POST /forgot-password/verify", s.handleForgotPasswordVerify())
+	// Account forms: a browser's form post gets a page, a JSON client JSON.
+	mux.Handle("POST /login", formRoute(s, "login", s.login))
+	mux.Handle("POST /register", formRoute(s, "register", s.register))
+	mux.Handle("POST /register/verify", formRoute(s, "register_verify", s.verifyRegistration))
+	mux.Handle("POST /forgot-password", formRoute(s, "forgot", s.forgotPassword))
+	mux.Handle("POST /forgot-password/verify", formRoute(s, "forgot_verify", s.resetPassword))
 	mux.Handle("POST /logout", s.handleLogout())
 
 	// Root-level variants of API tools for the web tools page: they accept
 	// the session cookie as well as an API key, and count toward usage.
-	mux.Handle("POST /ip_info", s.metered(s.handleIPInfo, true))
-	mux.Handle("POST /hash_generator", s.metered(handleHashGenerator, true))
-	mux.Handle("POST /data_breach", s.metered(s.handleDataBreach, true))
-	mux.Handle("POST /common_pwd", s.metered(handleCommonPassword, true))
-	mux.Handle("POST /password_check", s.metered(handlePasswordCheck, true))
+	mux.Handle("POST /ip_info", s.meteredWeb(s.handleIPInfo))
+	mux.Handle("POST /hash_generator", s.meteredWeb(handleHashGenerator))
+	mux.Handle("POST /data_breach", s.meteredWeb(s.handleDataBreach))
+	mux.Handle("POST /common_pwd", s.meteredWeb(handleCommonPassword))
+	mux.Handle("POST /password_check", s.meteredWeb(handlePasswordCheck))
 
 	// Web pages (templates/ and static/ in package web).
 	mux.Handle("GET /{$}", s.handlePage("home"))
@@ -83,8 +84,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /forgot-password/verify", s.handlePage("forgot_verify"))
 	mux.Handle("GET /tools", s.handleTools())
 	mux.Handle("GET /dashboard", s.handleDashboard())
-	mux.Handle("POST /dashboard/keys", s.handleDashboardKey(true))
-	mux.Handle("POST /dashboard/keys/rotate", s.handleDashboardKey(false))
+	mux.Handle("POST /dashboard/keys", s.handleDashboardCreateKey())
+	mux.Handle("POST /dashboard/keys/rotate", s.handleDashboardRotateKey())
 	mux.Handle("POST /dashboard/keys/revoke", s.handleDashboardRevoke())
 	mux.Handle("GET /api-docs", s.handleOpenAPI())
 	mux.Handle("GET /docs", s.handleReference())
@@ -92,6 +93,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	for _, name := range docPages {
 		mux.Handle("GET /docs/"+name, s.handlePage("docs/"+name))
 	}
+	mux.Handle("GET /docs/errors", s.handleErrorsPage())
 
 	s.billingRoutes(mux)
 
@@ -103,18 +105,18 @@ func (s *Server) routes(mux *http.ServeMux) {
 // handlers_admin.go). Every /boss/ route goes through adminOnly.
 func (s *Server) billingRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /switch_tier", s.handleSwitchTier())
-	mux.Handle("POST /billing/create_checkout_session", s.handleCreateCheckoutSession())
-	mux.Handle("POST /billing/payments/webhook", s.handleWebhook())
+	mux.Handle("POST /billing/create_checkout_session", serve(s, s.createCheckoutSession))
+	mux.Handle("POST /billing/payments/webhook", serve(s, s.applyWebhook))
 
-	mux.Handle("POST /boss/payments/create_product", s.adminOnly(s.handleCreateProduct()))
-	mux.Handle("POST /boss/accounts/list", s.adminOnly(s.listHandler(s.listAccounts)))
-	mux.Handle("POST /boss/accounts/set_plan", s.adminOnly(s.handleSetPlan()))
-	mux.Handle("POST /boss/suggestions/list", s.adminOnly(s.listHandler(s.listSuggestions)))
-	mux.Handle("POST /boss/audit/list", s.adminOnly(s.listHandler(s.listAuditEvents)))
-	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(s.handleDecryptGeoInfo()))
+	mux.Handle("POST /boss/payments/create_product", s.adminOnly(serve(s, withBody(s.createProduct))))
+	mux.Handle("POST /boss/accounts/list", s.adminOnly(adminList(s, s.listAccounts)))
+	mux.Handle("POST /boss/accounts/set_plan", s.adminOnly(serve(s, withBody(s.setPlan))))
+	mux.Handle("POST /boss/suggestions/list", s.adminOnly(adminList(s, s.listSuggestions)))
+	mux.Handle("POST /boss/audit/list", s.adminOnly(adminList(s, s.listAuditEvents)))
+	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(serve(s, withBody(s.decryptGeoInfo))))
 
-	// The admin page (handlers_adminpage.go); its forms go through the /boss/ handlers.
+	// The admin page (handlers_adminpage.go); its forms run the actions of the /boss/ routes.
 	mux.Handle("GET /admin", s.handleAdminPage())
-	mux.Handle("POST /admin/accounts/set_plan", s.adminForm(s.handleSetPlan(), "plan_set", []string{"usage_cap"}, []string{"paid_until"}))
-	mux.Handle("POST /admin/products", s.adminForm(s.handleCreateProduct(), "product_created", []string{"price_cents"}, nil))
+	mux.Handle("POST /admin/accounts/set_plan", adminForm(s, "plan_set", setPlanForm, s.setPlan))
+	mux.Handle("POST /admin/products", adminForm(s, "product_created", productForm, s.createProduct))
 }

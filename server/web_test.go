@@ -102,44 +102,65 @@ func TestDashboardKeys(t *testing.T) {
 	e := newEnv(t)
 	id := e.account("keys@example.com", store.PlanStarter)
 	session := e.login("keys@example.com")
-	e.fill(id, 1)
-	e.request("GET", "/dashboard", nil, "Cookie", session).want(200).has(`class="w5"`).has("1</span> / 100")
+	freshKey := regexp.MustCompile(`sk_[A-Za-z0-9]{46}`)
+	var key, rotated string
 
-	res := e.form("/dashboard/keys", url.Values{"name": {"ci"}}, session).want(200)
-	if got := res.header.Get("Cache-Control"); got != "no-store" {
-		t.Fatalf("a page with a fresh key has Cache-Control %q", got)
-	}
-	key := regexp.MustCompile(`sk_[A-Za-z0-9]{46}`).FindString(string(res.body))
-	if key == "" {
-		t.Fatalf("no fresh key on the page:\n%s", res.body)
-	}
-	e.post("/api/user_info", nil, "X-API-Key", key).want(200)
-	// The list shows the key's prefix only.
-	if strings.Count(string(e.request("GET", "/dashboard", nil, "Cookie", session).body), key[:7]) != 1 {
-		t.Fatal("the dashboard should show the key's prefix once, in the list")
-	}
-	e.form("/dashboard/keys", url.Values{"name": {"ci"}}, session).want(409).has("exists already")
-	e.form("/dashboard/keys", url.Values{"name": {"bad name!"}}, session).want(400).has("key name")
+	t.Run("usage", func(t *testing.T) {
+		e := e.in(t)
+		e.fill(id, 1)
+		e.request("GET", "/dashboard", nil, "Cookie", session).want(200).has(`class="w5"`).has("1</span> / 100")
+	})
 
-	rotated := regexp.MustCompile(`sk_[A-Za-z0-9]{46}`).FindString(string(e.form("/dashboard/keys/rotate", url.Values{"name": {"ci"}}, session).want(200).body))
-	if rotated == "" || rotated == key {
-		t.Fatalf("rotation gave %q", rotated)
-	}
-	e.post("/api/user_info", nil, "X-API-Key", key).want(401)
+	t.Run("create shows the key once", func(t *testing.T) {
+		e := e.in(t)
+		res := e.form("/dashboard/keys", url.Values{"name": {"ci"}}, session).want(200)
+		if got := res.header.Get("Cache-Control"); got != "no-store" {
+			t.Fatalf("a page with a fresh key has Cache-Control %q", got)
+		}
+		if key = freshKey.FindString(string(res.body)); key == "" {
+			t.Fatalf("no fresh key on the page:\n%s", res.body)
+		}
+		e.post("/api/user_info", nil, "X-API-Key", key).want(200)
+		// The list shows the key's prefix only.
+		if strings.Count(string(e.request("GET", "/dashboard", nil, "Cookie", session).body), key[:7]) != 1 {
+			t.Fatal("the dashboard should show the key's prefix once, in the list")
+		}
+	})
 
-	res = e.form("/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(303)
-	if got, want := res.location(), "/dashboard?notice=key_revoked"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	e.post("/api/user_info", nil, "X-API-Key", rotated).want(401)
-	e.form("/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(404)
+	t.Run("create refuses a name in use or a bad name", func(t *testing.T) {
+		e := e.in(t)
+		e.form("/dashboard/keys", url.Values{"name": {"ci"}}, session).want(409).has("exists already")
+		e.form("/dashboard/keys", url.Values{"name": {"bad name!"}}, session).want(400).has("key name")
+	})
 
-	// Without a session the browser goes to the login page; cross-site posts are refused.
-	if got, want := e.form("/dashboard/keys", url.Values{"name": {"x"}}, "").want(303).location(), "/login"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	e.post("/dashboard/keys", "name=x", "Cookie", session, "Sec-Fetch-Site", "cross-site",
-		"Content-Type", "application/x-www-form-urlencoded").wantError(403, "cross_origin_request")
+	t.Run("rotate revokes the old key", func(t *testing.T) {
+		e := e.in(t)
+		rotated = freshKey.FindString(string(e.form("/dashboard/keys/rotate", url.Values{"name": {"ci"}}, session).want(200).body))
+		if rotated == "" || rotated == key {
+			t.Fatalf("rotation gave %q", rotated)
+		}
+		e.post("/api/user_info", nil, "X-API-Key", key).want(401)
+	})
+
+	t.Run("revoke", func(t *testing.T) {
+		e := e.in(t)
+		res := e.form("/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(303)
+		if got, want := res.location(), "/dashboard?notice=key_revoked"; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		e.post("/api/user_info", nil, "X-API-Key", rotated).want(401)
+		e.form("/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(404)
+	})
+
+	t.Run("needs a session from this site", func(t *testing.T) {
+		e := e.in(t)
+		// Without a session the browser goes to the login page; cross-site posts are refused.
+		if got, want := e.form("/dashboard/keys", url.Values{"name": {"x"}}, "").want(303).location(), "/login"; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		e.post("/dashboard/keys", "name=x", "Cookie", session, "Sec-Fetch-Site", "cross-site",
+			"Content-Type", "application/x-www-form-urlencoded").wantError(403, "cross_origin_request")
+	})
 }
 
 func TestStaticAssetsAreVersionedAndCached(t *testing.T) {

@@ -35,7 +35,8 @@ var ErrTooManyDigests = fmt.Errorf("hashindex: at most %d digests per lookup", M
 type InvalidDigestError struct{ Digest string }
 
 func (e *InvalidDigestError) Error() string {
-	return fmt.Sprintf("%q is not a hex md5, sha1, sha256, sha512 or ntlm digest", e.Digest)
+	// %.140q quotes at most 140 characters of what may be a long token.
+	return fmt.Sprintf("not a hash this service can look up: %.140q (md5 or ntlm: 32 hex, sha1: 40, sha256: 64, sha512: 128)", e.Digest)
 }
 
 // UnknownAlgorithmError reports an algorithm name the index does not hold.

@@ -53,13 +53,13 @@ const MaxRangeEntries = 10000
 const MaxPasswordBytes = 1024
 
 var (
-	ErrRangeTooLarge = fmt.Errorf("breach: range holds more than %d entries", MaxRangeEntries)
+	ErrRangeTooLarge = fmt.Errorf("range holds more than %d entries", MaxRangeEntries)
 	ErrDigestLength  = errors.New("breach: digest length does not match the source's hash kind")
-	ErrBadPrefix     = fmt.Errorf("breach: prefix must be exactly %d hex digits", PrefixLen)
-	ErrQueryFields   = errors.New("breach: give exactly one of password, sha1, ntlm or prefix")
-	ErrBadSHA1       = errors.New("breach: sha1 must be exactly 40 hex digits")
-	ErrBadNTLM       = errors.New("breach: ntlm must be exactly 32 hex digits")
-	ErrLongPassword  = fmt.Errorf("breach: password longer than %d bytes", MaxPasswordBytes)
+	ErrBadPrefix     = fmt.Errorf("prefix must be exactly %d hex digits", PrefixLen)
+	ErrQueryFields   = errors.New("give exactly one of password, sha1, ntlm or prefix")
+	ErrBadSHA1       = errors.New("sha1 must be exactly 40 hex digits")
+	ErrBadNTLM       = errors.New("ntlm must be exactly 32 hex digits")
+	ErrLongPassword  = fmt.Errorf("password longer than %d bytes", MaxPasswordBytes)
 )
 
 // RangeEntry is one hash of a range: the hex digits after the prefix (upper-case) and its count.

@@ -52,7 +52,7 @@ type Config struct {
 }
 
 // ErrNoDatabase is returned by Lookup when no City database is configured.
-var ErrNoDatabase = errors.New("no GeoIP City database configured: set -geoip-city (or SECUTIL_GEOIP_CITY) to a .mmdb file")
+var ErrNoDatabase = errors.New("no GeoIP City database configured")
 
 // source is one configured database file and the flag that sets it.
 type source struct {

@@ -37,7 +37,7 @@ var (
 	// ErrMismatch: no v1 value is the HMAC of this body with this secret.
 	ErrMismatch = errors.New("no signature in the Secutil-Signature header matches the body")
 	// ErrStale: the signature is valid but its timestamp is outside Tolerance.
-	ErrStale = errors.New("the Secutil-Signature timestamp is more than 5 minutes from the server's clock")
+	ErrStale = errors.New("the Secutil-Signature timestamp is more than 5 minutes from the server's clock; check the sender's clock")
 )
 
 // Header is a parsed Secutil-Signature header.

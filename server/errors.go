@@ -1,0 +1,133 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"html/template"
+	"net/http"
+
+	"secutil/store"
+	"secutil/store/hashindex"
+	"secutil/tools/breach"
+	"secutil/tools/codec"
+	"secutil/tools/geo"
+	"secutil/tools/hashgen"
+	"secutil/tools/jsonfmt"
+	"secutil/tools/jwt"
+	"secutil/tools/passpolicy"
+	"secutil/tools/pbe"
+	"secutil/tools/seal"
+	"secutil/tools/webhooksig"
+)
+
+// errorCode is one code of the API's error vocabulary and the status it
+// always comes with. /docs/errors is rendered from errorCodes, and the
+// OpenAPI document's Error schema lists the same codes (a test holds both
+// to this table).
+type errorCode struct {
+	Name   string
+	Status int
+	When   template.HTML // what /docs/errors says about it
+}
+
+// errorCodes is the whole vocabulary, in the order /docs/errors lists it.
+var errorCodes []*errorCode
+
+func defineCode(name string, status int, when template.HTML) *errorCode {
+	c := &errorCode{Name: name, Status: status, When: when}
+	errorCodes = append(errorCodes, c)
+	return c
+}
+
+var (
+	codeInvalidRequest       = defineCode("invalid_request", http.StatusBadRequest, "malformed JSON (with the byte offset), a wrong type, a missing or invalid field (named)")
+	codeInvalidInput         = defineCode("invalid_input", http.StatusBadRequest, "input a tool cannot work on: bad base64, a malformed encryption envelope, a missing <code>text</code> or <code>password</code>, plaintext a hash cannot take")
+	codeInvalidJSON          = defineCode("invalid_json", http.StatusBadRequest, "<code>/json_format</code> or <code>/json_minify</code> text that is not JSON (with line and column)")
+	codeInvalidJWT           = defineCode("invalid_jwt", http.StatusBadRequest, "a token that is not three base64url parts holding JSON objects")
+	codeInvalidIP            = defineCode("invalid_ip", http.StatusBadRequest, "an <code>ip_string</code> that is not one IPv4 or IPv6 address")
+	codeInvalidHashInput     = defineCode("invalid_hash_input", http.StatusBadRequest, "a hash lookup with no hashes, more than 500, or a token that is not a hash it can look up (named)")
+	codeUnknownAlgorithm     = defineCode("unknown_algorithm", http.StatusBadRequest, "a hash algorithm the generator does not know; the message lists the allowed ones")
+	codeDecryptionFailed     = defineCode("decryption_failed", http.StatusBadRequest, "a wrong password or altered text (the same answer for both)")
+	codeRangeTooLarge        = defineCode("range_too_large", http.StatusBadRequest, "a breach range query whose prefix holds more entries than a Pwned Passwords file can honestly have")
+	codeNTLMNotConfigured    = defineCode("ntlm_not_configured", http.StatusBadRequest, "an NTLM breach query on a server started without <code>-breach-file-ntlm</code>")
+	codeWeakPassword         = defineCode("weak_password", http.StatusBadRequest, "an account password refused by the policy; the message says why")
+	codeInvalidMessageLength = defineCode("invalid_message_length", http.StatusBadRequest, "a suggestion outside 1 to 5000 characters after trimming")
+	codeInvalidSealedValue   = defineCode("invalid_sealed_value", http.StatusBadRequest, "a sealed audit IP that this server did not seal, or that was altered (admin)")
+	codeUnauthorized         = defineCode("unauthorized", http.StatusUnauthorized, "a missing or invalid <code>X-API-Key</code> (or admin credential)")
+	codeInvalidCredentials   = defineCode("invalid_credentials", http.StatusUnauthorized, "wrong email or password (the same answer for both)")
+	codeAccountNotVerified   = defineCode("account_not_verified", http.StatusUnauthorized, "the email address is not verified yet")
+	codeLoginRequired        = defineCode("login_required", http.StatusUnauthorized, "a session route without a valid <code>auth_session</code> cookie")
+	codeInvalidSignature     = defineCode("invalid_signature", http.StatusUnauthorized, "a billing webhook whose <code>Secutil-Signature</code> is missing, malformed or wrong")
+	codeStaleSignature       = defineCode("stale_signature", http.StatusUnauthorized, "a billing webhook signed more than 5 minutes from the server's clock")
+	codeForbidden            = defineCode("forbidden", http.StatusForbidden, "an admin route called from an account that is not an administrator")
+	codeCrossOrigin          = defineCode("cross_origin_request", http.StatusForbidden, "a browser's cross-site POST")
+	codeNotFound             = defineCode("not_found", http.StatusNotFound, "no such route")
+	codeKeyNotFound          = defineCode("key_not_found", http.StatusNotFound, "revoking a key name the account does not hold (dashboard)")
+	codeAccountNotFound      = defineCode("account_not_found", http.StatusNotFound, "setting the plan of an email that has no account (admin)")
+	codeMethodNotAllowed     = defineCode("method_not_allowed", http.StatusMethodNotAllowed, "the route exists with another method, named in <code>Allow</code>")
+	codeKeyExists            = defineCode("key_exists", http.StatusConflict, "creating a key whose name is in use (dashboard)")
+	codeRequestTooLarge      = defineCode("request_too_large", http.StatusRequestEntityTooLarge, "a body over 1 MiB")
+	codeUnsupportedMediaType = defineCode("unsupported_media_type", http.StatusUnsupportedMediaType, "a body that is neither JSON nor a form")
+	codePlanLimitReached     = defineCode("plan_limit_reached", http.StatusTooManyRequests, `the plan's monthly calls are used up; see <a href="/docs/rate_limits">rate limits</a>`)
+	codeRateLimited          = defineCode("rate_limited", http.StatusTooManyRequests, "too many login, key, registration or reset attempts, or public hash lookups; wait <code>Retry-After</code> seconds")
+	codeInternal             = defineCode("internal_error", http.StatusInternalServerError, "a server failure; the client sees <code>internal error</code> and the detail goes to the server log")
+	codeGeoIPNotConfigured   = defineCode("geoip_not_configured", http.StatusInternalServerError, "an IP lookup on a server started without <code>-geoip-city</code>")
+	codeUpstreamFailed       = defineCode("upstream_failed", http.StatusBadGateway, "a hash lookup's upstream (<code>-hash-upstream</code>) failed")
+	codeBusy                 = defineCode("busy", http.StatusServiceUnavailable, "every key derivation slot stayed busy until the request ended; retry shortly")
+	codeBillingNotConfigured = defineCode("billing_not_configured", http.StatusServiceUnavailable, "checkout on a server without <code>-checkout-url</code>, or a billing webhook on one without <code>-billing-secret</code>")
+	codeNoServerKey          = defineCode("no_server_key", http.StatusServiceUnavailable, "opening a sealed audit IP on a server that runs without a server key (admin)")
+)
+
+// toolErrors places the errors of the tools and the store in the
+// vocabulary; publicError takes the first row that matches. The client
+// sees msg, or the error's own text when msg is empty: tools write their
+// errors for a person and name no flag, and the rows say which flag
+// enables a feature.
+var toolErrors = []struct {
+	match func(error) bool
+	code  *errorCode
+	msg   string
+}{
+	{is(codec.ErrInvalidBase64, pbe.ErrInvalidInput), codeInvalidInput, ""},
+	{as[*hashgen.InputError], codeInvalidInput, ""},
+	{is(pbe.ErrDecryptionFailed), codeDecryptionFailed, "decryption failed: wrong password or altered text"},
+	{as[*jsonfmt.SyntaxError], codeInvalidJSON, ""},
+	{is(jwt.ErrInvalid), codeInvalidJWT, ""},
+	{is(geo.ErrInvalidIP), codeInvalidIP, ""},
+	{is(geo.ErrNoDatabase), codeGeoIPNotConfigured,
+		"no GeoIP City database configured: start secutil with -geoip-city (or SECUTIL_GEOIP_CITY) set to a .mmdb file"},
+	{as[*hashindex.InvalidDigestError], codeInvalidHashInput, ""},
+	{is(hashindex.ErrTooManyDigests), codeInvalidHashInput, ""},
+	{as[*hashgen.UnknownAlgorithmError], codeUnknownAlgorithm, ""},
+	{is(breach.ErrQueryFields, breach.ErrBadSHA1, breach.ErrBadNTLM, breach.ErrBadPrefix, breach.ErrLongPassword), codeInvalidRequest, ""},
+	{is(breach.ErrRangeTooLarge), codeRangeTooLarge, ""},
+	{as[*passpolicy.Refusal], codeWeakPassword, ""},
+	{is(seal.ErrMalformed, seal.ErrAuthentication), codeInvalidSealedValue, "not a value sealed by this server"},
+	{is(webhooksig.ErrMalformed, webhooksig.ErrMismatch), codeInvalidSignature, ""},
+	{is(webhooksig.ErrStale), codeStaleSignature, ""},
+	// The store wraps its errors with context meant for the log: the
+	// client gets the sentence of the error itself.
+	{is(store.ErrTooManyKeys), codeInvalidRequest, store.ErrTooManyKeys.Error()},
+	// The key derivation slots of /secure_encrypt and /secure_decrypt
+	// stayed taken until the request's context ended.
+	{is(context.DeadlineExceeded, context.Canceled), codeBusy, "the server is busy, retry shortly"},
+}
+
+// is matches an error that is any of targets (errors.Is).
+func is(targets ...error) func(error) bool {
+	return func(err error) bool {
+		for _, target := range targets {
+			if errors.Is(err, target) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// as matches an error of type T (errors.As).
+
+func as[T error](err error) bool {
+	var target T
+	return errors.As(err, &target)
+}
