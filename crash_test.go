@@ -28,80 +28,86 @@ func TestCrashLosesNoAcknowledgedCall(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "crash.db")
 	cmd, base, _, key := serveWithAccount(t, bin, db, "load@example.com", "pro")
 
-	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	var acked, unanswered atomic.Int64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for w := 0; w < 16; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
+	mustStep(t, "SIGKILL under load after some acknowledged calls", func(t *testing.T) {
+		client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := 0; w < 16; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/suggestion",
+						bytes.NewReader([]byte(fmt.Sprintf(`{"message":"load %d"}`, i))))
+					req.Header.Set("X-API-Key", key)
+					res, err := client.Do(req)
+					if err != nil {
+						// Sent but unanswered: the server may or may not have counted it.
+						unanswered.Add(1)
+						return
+					}
+					res.Body.Close()
+					if res.StatusCode == http.StatusOK {
+						acked.Add(1)
+					}
 				}
-				req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/suggestion",
-					bytes.NewReader([]byte(fmt.Sprintf(`{"message":"load %d"}`, i))))
-				req.Header.Set("X-API-Key", key)
-				res, err := client.Do(req)
-				if err != nil {
-					// Sent but unanswered: the server may or may not have counted it.
-					unanswered.Add(1)
-					return
-				}
-				res.Body.Close()
-				if res.StatusCode == http.StatusOK {
-					acked.Add(1)
-				}
-			}
-		}()
-	}
-	// Let the load build up, then kill the server without warning.
-	deadline := time.Now().Add(10 * time.Second)
-	for acked.Load() < 300 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	close(stop)
-	wg.Wait()
-	if acked.Load() == 0 {
-		t.Fatal("no call was acknowledged before the kill")
-	}
+			}()
+		}
+		// Let the load build up, then kill the server without warning.
+		deadline := time.Now().Add(10 * time.Second)
+		for acked.Load() < 300 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		close(stop)
+		wg.Wait()
+		if acked.Load() == 0 {
+			t.Fatal("no call was acknowledged before the kill")
+		}
+	})
 
-	// Restart on the same file: the server recovers the WAL.
-	cmd2, base2, _ := startBinary(t, bin, db)
-	status, m := postJSON(t, base2+"/api/v1/user_info", key, nil)
-	if status != 200 {
-		t.Fatalf("the key did not survive the crash: %d %v", status, m)
-	}
-	usage := int64(m["api_usage"].(float64))
-	t.Logf("acknowledged %d, unanswered %d, counted %d", acked.Load(), unanswered.Load(), usage)
-	if usage < acked.Load() || usage > acked.Load()+unanswered.Load() {
-		t.Fatalf("counted %d calls; acknowledged %d with %d unanswered", usage, acked.Load(), unanswered.Load())
-	}
-	cmd2.Process.Kill()
-	cmd2.Wait()
+	var usage int64
+	mustStep(t, "after a restart every acknowledged call is counted", func(t *testing.T) {
+		// The same file: the server recovers the WAL.
+		cmd2, base2, _ := startBinary(t, bin, db)
+		defer func() { cmd2.Process.Kill(); cmd2.Wait() }()
+		status, m := postJSON(t, base2+"/api/v1/user_info", key, nil)
+		if status != 200 {
+			t.Fatalf("the key did not survive the crash: %d %v", status, m)
+		}
+		usage = int64(m["api_usage"].(float64))
+		t.Logf("acknowledged %d, unanswered %d, counted %d", acked.Load(), unanswered.Load(), usage)
+		if usage < acked.Load() || usage > acked.Load()+unanswered.Load() {
+			t.Fatalf("counted %d calls; acknowledged %d with %d unanswered", usage, acked.Load(), unanswered.Load())
+		}
+	})
 
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.IntegrityCheck(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	suggestions, err := st.Suggestions(context.Background(), 1_000_000, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if int64(len(suggestions)) != usage {
-		t.Fatalf("%d suggestions stored for %d counted calls", len(suggestions), usage)
-	}
+	t.Run("the database is intact and holds one suggestion per counted call", func(t *testing.T) {
+		st, err := store.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if err := st.IntegrityCheck(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		suggestions, err := st.Suggestions(context.Background(), 1_000_000, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(len(suggestions)) != usage {
+			t.Fatalf("%d suggestions stored for %d counted calls", len(suggestions), usage)
+		}
+	})
 }
 
 func runCommand(bin string, args ...string) ([]byte, error) {

@@ -50,6 +50,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args, os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0) // -h: the flags were printed, as asked
+		}
 		fmt.Fprintln(os.Stderr, "secutil:", err)
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
@@ -78,7 +81,7 @@ Every flag can also be given as an environment variable: -db is SECUTIL_DB,
 // drive it without a process.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd, rest := "serve", args[1:]
-	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+	if len(rest) > 0 && (!strings.HasPrefix(rest[0], "-") || isHelpFlag(rest[0])) {
 		cmd, rest = rest[0], rest[1:]
 	}
 	switch cmd {
@@ -96,13 +99,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "version":
 		fmt.Fprintf(stdout, "secutil %s (API %s, %s)\n", version, server.APIVersion, runtime.Version())
 		return nil
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
 	}
+}
+
+// isHelpFlag tells a request for the overview (secutil -h) from the first
+// flag of the default serve command (secutil -addr :8080).
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help"
 }
 
 // parseFlags parses args, then fills every flag not given on the command

@@ -4,14 +4,19 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/md5"
+	"crypto/sha1"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -88,74 +93,165 @@ func env(vars map[string]string) func(string) string {
 // environment, and checks graceful shutdown on cancel.
 func TestRunServesAndShutsDown(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "run.db")
-	ctx := context.Background()
-	var out bytes.Buffer
-	if err := run(ctx, []string{"secutil", "user", "add", "-email", "ann@example.com", "-password", "-", "-plan", "pro"},
-		env(map[string]string{"SECUTIL_DB": db}), strings.NewReader(e2ePassword+"\n"), &out, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(out.String(), e2ePassword) {
-		t.Fatal("user add printed the password")
-	}
+	vars := env(map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0"})
+	mustStep(t, "user add keeps the password out of its output", func(t *testing.T) {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"secutil", "user", "add", "-email", "ann@example.com", "-password", "-", "-plan", "pro"},
+			vars, strings.NewReader(e2ePassword+"\n"), &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), e2ePassword) {
+			t.Fatal("user add printed the password")
+		}
+	})
 
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	stdout := &syncBuffer{}
 	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"secutil"}, env(map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0"}), nil, stdout, io.Discard)
-	}()
+	go func() { done <- run(ctx, []string{"secutil"}, vars, nil, stdout, io.Discard) }()
 	base := waitForURL(t, stdout)
-	status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "ann@example.com", "password": e2ePassword})
-	if status != 200 {
-		t.Fatalf("get_api_key: %d %v", status, m)
-	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("run returned %v after shutdown", err)
+
+	t.Run("the account gets a key", func(t *testing.T) {
+		if status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "ann@example.com", "password": e2ePassword}); status != 200 {
+			t.Fatalf("get_api_key: %d %v", status, m)
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("run did not return after cancel")
+	})
+	t.Run("cancel shuts down cleanly", func(t *testing.T) {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("run returned %v after shutdown", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("run did not return after cancel")
+		}
+	})
+}
+
+// mustStep runs one step of a scenario as a subtest and stops the scenario
+// when it fails, since the next steps build on it.
+func mustStep(t *testing.T, name string, step func(t *testing.T)) {
+	t.Helper()
+	if !t.Run(name, step) {
+		t.FailNow()
 	}
 }
 
+// TestRunRejectsBadInvocations: every mistake in the invocation is a usage
+// error (exit status 2, see main), refused before the database is created;
+// a flag naming a file that cannot be used is an ordinary error (status 1).
 func TestRunRejectsBadInvocations(t *testing.T) {
-	for _, args := range [][]string{
-		{"secutil", "frobnicate"},
-		{"secutil", "user"},
-		{"secutil", "user", "add", "-email", "a@b.c"},
-		{"secutil", "user", "add", "-email", "a@b.c", "-password", e2ePassword, "-plan", "gold"},
-		{"secutil", "backup"},
-		{"secutil", "serve", "-log-format", "xml"},
-		{"secutil", "serve", "-no-such-flag"},
-		{"secutil", "serve", "-admin-token", "short"},
-		{"secutil", "serve", "-billing-secret", "short"},
-		{"secutil", "serve", "-checkout-url", "ftp://pay.example/{product_id}"},
-		{"secutil", "serve", "-server-key", "abcd"},
-		{"secutil", "serve", "-hash-upstream", "not a url"},
-		{"secutil", "serve", "-geoip-city", "/no/such/file.mmdb"},
-		{"secutil", "serve", "-breach-file", "/no/such/pwned.txt"},
-	} {
-		dir := t.TempDir()
-		db := filepath.Join(dir, "never.db")
-		err := run(context.Background(), args, env(map[string]string{"SECUTIL_DB": db}), strings.NewReader(""), io.Discard, io.Discard)
-		if err == nil {
-			t.Errorf("run(%q) succeeded", args)
-		}
-		if _, statErr := os.Stat(db); statErr == nil && args[1] == "serve" {
-			t.Errorf("run(%q) created the database before refusing its flags", args)
-		}
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing")
+	if err := os.WriteFile(existing, nil, 0o600); err != nil {
+		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"secutil", "version"}, env(nil), nil, &out, io.Discard); err != nil || !strings.Contains(out.String(), "0.9.5") {
-		t.Fatalf("version: %v %q", err, out.String())
+	for _, tt := range []struct {
+		name      string
+		args      []string
+		env       map[string]string
+		wantUsage bool
+	}{
+		{"unknown command", []string{"frobnicate"}, nil, true},
+		{"user without add", []string{"user"}, nil, true},
+		{"user add without password", []string{"user", "add", "-email", "a@b.c"}, nil, true},
+		{"user add with unknown plan", []string{"user", "add", "-email", "a@b.c", "-password", e2ePassword, "-plan", "gold"}, nil, true},
+		{"user add with bad boolean in env", []string{"user", "add", "-email", "a@b.c", "-password", e2ePassword}, map[string]string{"SECUTIL_ADMIN": "maybe"}, true},
+		{"user add with unknown flag", []string{"user", "add", "-mail", "a@b.c"}, nil, true},
+		{"backup without destination", []string{"backup"}, nil, true},
+		{"backup with two destinations", []string{"backup", "a.db", "b.db"}, nil, true},
+		{"import-wordlist without file", []string{"import-wordlist"}, nil, true},
+		{"import-wordlist with unknown algorithm", []string{"import-wordlist", "-algorithms", "crc99", "testdata/wordlist.txt"}, nil, true},
+		{"serve with unknown log format", []string{"serve", "-log-format", "xml"}, nil, true},
+		{"serve with unknown log format in env", []string{"serve"}, map[string]string{"SECUTIL_LOG_FORMAT": "xml"}, true},
+		{"serve with unknown flag", []string{"serve", "-no-such-flag"}, nil, true},
+		{"default command with unknown flag", []string{"-no-such-flag"}, nil, true},
+		{"short admin token", []string{"serve", "-admin-token", "short"}, nil, true},
+		{"short billing secret", []string{"serve", "-billing-secret", "short"}, nil, true},
+		{"checkout URL not http", []string{"serve", "-checkout-url", "ftp://pay.example/{product_id}"}, nil, true},
+		{"server key too short", []string{"serve", "-server-key", "abcd"}, nil, true},
+		{"hash upstream not a URL", []string{"serve", "-hash-upstream", "not a url"}, nil, true},
+		{"smtp URL not smtp", []string{"serve", "-smtp-url", "http://mail.example"}, nil, true},
+		{"TLS certificate without key", []string{"serve", "-tls-cert", "cert.pem"}, nil, true},
+		{"user add with a common password", []string{"user", "add", "-email", "a@b.c", "-password", "password"}, nil, false},
+		{"backup onto an existing file", []string{"backup", existing}, nil, false},
+		{"import-wordlist of a missing file", []string{"import-wordlist", "/no/such/words.txt"}, nil, false},
+		{"missing GeoIP database", []string{"serve", "-geoip-city", "/no/such/file.mmdb"}, nil, false},
+		{"missing breach file", []string{"serve", "-breach-file", "/no/such/pwned.txt"}, nil, false},
+		{"breach file of the wrong format", []string{"serve", "-breach-file", "testdata/wordlist.txt"}, nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "never.db")
+			vars := map[string]string{"SECUTIL_DB": db}
+			for k, v := range tt.env {
+				vars[k] = v
+			}
+			args := append([]string{"secutil"}, tt.args...)
+			err := run(context.Background(), args, env(vars), strings.NewReader(""), io.Discard, io.Discard)
+			if err == nil {
+				t.Fatalf("run(%q) succeeded", args)
+			}
+			if got := errors.Is(err, errUsage); got != tt.wantUsage {
+				t.Errorf("run(%q) = %v; errors.Is(err, errUsage) = %v, want %v", args, err, got, tt.wantUsage)
+			}
+			if tt.args[0] == "serve" {
+				if _, statErr := os.Stat(db); statErr == nil {
+					t.Errorf("run(%q) created the database before refusing its flags", args)
+				}
+			}
+		})
 	}
 }
+
+// TestBinaryExitStatus checks what a shell sees: 0 for asked-for help, 2 for
+// a usage error (with the usage on stderr for an unknown command), 1 for
+// any other failure.
+func TestBinaryExitStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	for _, tt := range []struct {
+		args       []string
+		wantStatus int
+		wantStderr string
+	}{
+		{[]string{"version"}, 0, ""},
+		{[]string{"-h"}, 0, ""},
+		{[]string{"serve", "-h"}, 0, "-breach-file"},
+		{[]string{"frobnicate"}, 2, "Usage:"},
+		{[]string{"serve", "-no-such-flag"}, 2, "flag provided but not defined"},
+		{[]string{"backup"}, 2, "secutil backup [-db FILE] DEST"},
+		{[]string{"serve", "-breach-file", "testdata/wordlist.txt"}, 1, "is not a Pwned Passwords SHA-1 file"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			cmd := exec.Command(bin, tt.args...)
+			cmd.Env = append(os.Environ(), "SECUTIL_DB="+filepath.Join(t.TempDir(), "never.db"))
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if err != nil && !errors.As(err, &exit) {
+				t.Fatal(err)
+			}
+			if got := cmd.ProcessState.ExitCode(); got != tt.wantStatus {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", got, tt.wantStatus, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.wantStderr, stderr.String())
+			}
+		})
+	}
+}
+
+// breachFixturePath is the Pwned Passwords file the end-to-end test serves.
+const breachFixturePath = "testdata/pwned-passwords-sha1.txt"
 
 // TestBinaryEndToEnd builds the real binary and uses it as a user would:
-// create an account, serve, get a key, call a utility, back up while
-// serving, and stop it with SIGTERM.
+// import a wordlist, create an account, serve with a Pwned Passwords file,
+// get a key, call utilities, back up while serving, and stop it with SIGTERM.
 func TestBinaryEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -163,33 +259,92 @@ func TestBinaryEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildBinary(t)
 	db := filepath.Join(dir, "e2e.db")
-	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter")
-	if status, m := postJSON(t, base+"/api/v1/suggestion", key, map[string]string{"message": "e2e"}); status != 200 {
-		t.Fatalf("suggestion: %d %v", status, m)
-	}
-	status, m := postJSON(t, base+"/api/v1/user_info", key, nil)
-	if status != 200 || m["api_usage"] != float64(1) || m["max_usage_for_plan"] != float64(100) {
-		t.Fatalf("user_info: %d %v", status, m)
-	}
+	mustStep(t, "import-wordlist", func(t *testing.T) {
+		out, err := exec.Command(bin, "import-wordlist", "-db", db, "-algorithms", "md5,sha1", "testdata/wordlist.txt").Output()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "imported 4 words") {
+			t.Fatalf("output %q", out)
+		}
+	})
+	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter", "-breach-file", breachFixturePath)
 
-	backupPath := filepath.Join(dir, "copy.db")
-	if out, err := runCommand(bin, "backup", "-db", db, backupPath); err != nil {
-		t.Fatalf("backup while serving: %v\n%s", err, out)
-	}
-	if fi, err := os.Stat(backupPath); err != nil || fi.Size() == 0 {
-		t.Fatalf("backup file: %v", err)
-	}
+	t.Run("a utility call is metered", func(t *testing.T) {
+		if status, m := postJSON(t, base+"/api/v1/suggestion", key, map[string]string{"message": "e2e"}); status != 200 {
+			t.Fatalf("suggestion: %d %v", status, m)
+		}
+		status, m := postJSON(t, base+"/api/v1/user_info", key, nil)
+		if status != 200 || m["api_usage"] != float64(1) || m["max_usage_for_plan"] != float64(100) {
+			t.Fatalf("user_info: %d %v", status, m)
+		}
+	})
 
-	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("server exit after SIGTERM: %v\nlogs:\n%s", err, logs)
-	}
-	if !strings.Contains(logs.String(), "shutting down") {
-		t.Fatalf("no graceful shutdown in logs:\n%s", logs)
-	}
-	if strings.Contains(logs.String(), key) || strings.Contains(logs.String(), e2ePassword) {
-		t.Fatal("a secret reached the logs")
-	}
+	t.Run("data_breach answers from the breach file", func(t *testing.T) {
+		passwordSHA1 := fmt.Sprintf("%X", sha1.Sum([]byte("password")))
+		for _, tt := range []struct {
+			name         string
+			body         map[string]string
+			wantBreached bool
+			wantCount    float64
+		}{
+			{"known password", map[string]string{"password": "password"}, true, float64(breachedFixturePasswords["password"])},
+			{"another known password", map[string]string{"password": "Tr0ub4dor&3"}, true, float64(breachedFixturePasswords["Tr0ub4dor&3"])},
+			{"lower-case SHA-1 of a filler line", map[string]string{"sha1": fmt.Sprintf("%x", sha1.Sum([]byte(fillerPassword(7))))}, true, float64(fillerCount(7))},
+			{"password not in the file", map[string]string{"password": e2ePassword}, false, 0},
+		} {
+			status, m := postJSON(t, base+"/api/v1/data_breach", key, tt.body)
+			if status != 200 || m["breached"] != tt.wantBreached || m["count"] != tt.wantCount || m["source"] != "pwned-passwords file" {
+				t.Errorf("%s: %d %v; want breached %v, count %v from the file", tt.name, status, m, tt.wantBreached, tt.wantCount)
+			}
+		}
+		status, m := postJSON(t, base+"/api/v1/data_breach", key, map[string]string{"prefix": passwordSHA1[:5]})
+		want := map[string]any{"suffix": passwordSHA1[5:], "count": float64(breachedFixturePasswords["password"])}
+		suffixes, _ := m["suffixes"].([]any)
+		if status != 200 || !slices.ContainsFunc(suffixes, func(e any) bool { return reflect.DeepEqual(e, want) }) {
+			t.Errorf("prefix %s: %d %v; want %v among the suffixes", passwordSHA1[:5], status, m, want)
+		}
+	})
+
+	t.Run("hash_lookup finds an imported word", func(t *testing.T) {
+		imported, absent := md5.Sum([]byte("ocelot-quasar-17")), md5.Sum([]byte("ocelot-quasar-18"))
+		status, m := postJSON(t, base+"/api/v1/hash_lookup", key, map[string]string{"hashes": fmt.Sprintf("%x\n%x", imported, absent)})
+		results, _ := m["results"].([]any)
+		if status != 200 || len(results) != 2 {
+			t.Fatalf("hash_lookup: %d %v", status, m)
+		}
+		if r := results[0].(map[string]any); r["found"] != true || r["plaintext"] != "ocelot-quasar-17" || r["type"] != "md5" {
+			t.Errorf("imported word: %v", r)
+		}
+		if r := results[1].(map[string]any); r["found"] != false {
+			t.Errorf("word never imported: %v", r)
+		}
+	})
+
+	t.Run("backup while serving", func(t *testing.T) {
+		backupPath := filepath.Join(dir, "copy.db")
+		if out, err := runCommand(bin, "backup", "-db", db, backupPath); err != nil {
+			t.Fatalf("backup while serving: %v\n%s", err, out)
+		}
+		if fi, err := os.Stat(backupPath); err != nil || fi.Size() == 0 {
+			t.Fatalf("backup file: %v", err)
+		}
+	})
+
+	t.Run("SIGTERM shuts down gracefully", func(t *testing.T) {
+		cmd.Process.Signal(syscall.SIGTERM)
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("server exit after SIGTERM: %v\nlogs:\n%s", err, logs)
+		}
+		if !strings.Contains(logs.String(), "shutting down") {
+			t.Fatalf("no graceful shutdown in logs:\n%s", logs)
+		}
+	})
+	t.Run("no secret reached the logs", func(t *testing.T) {
+		if strings.Contains(logs.String(), key) || strings.Contains(logs.String(), e2ePassword) {
+			t.Fatal("a secret reached the logs")
+		}
+	})
 }
 
 var (
@@ -226,14 +381,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// serveWithAccount creates an account with the binary, serves db, and
-// returns the server, its URL, its log and an API key for the account.
-func serveWithAccount(t *testing.T, bin, db, email, plan string) (*exec.Cmd, string, *syncBuffer, string) {
+// serveWithAccount creates an account with the binary, serves db with the
+// extra serve flags, and returns the server, its URL, its log and an API key
+// for the account.
+func serveWithAccount(t *testing.T, bin, db, email, plan string, serveFlags ...string) (*exec.Cmd, string, *syncBuffer, string) {
 	t.Helper()
 	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", e2ePassword, "-plan", plan); err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)
 	}
-	cmd, base, logs := startBinary(t, bin, db)
+	cmd, base, logs := startBinary(t, bin, db, serveFlags...)
 	status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": e2ePassword})
 	if status != 200 {
 		t.Fatalf("get_api_key: %d %v", status, m)
@@ -241,10 +397,11 @@ func serveWithAccount(t *testing.T, bin, db, email, plan string) (*exec.Cmd, str
 	return cmd, base, logs, m["api_key"].(string)
 }
 
-// startBinary runs `secutil serve` on a free port and waits for /health.
-func startBinary(t *testing.T, bin, db string) (*exec.Cmd, string, *syncBuffer) {
+// startBinary runs `secutil serve` with the extra flags on a free port and
+// waits for /health.
+func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd, string, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, serveFlags...)...)
 	cmd.Env = append(os.Environ(), "SECUTIL_DB="+db)
 	stdout := &syncBuffer{}
 	cmd.Stdout = stdout
@@ -258,30 +415,29 @@ func startBinary(t *testing.T, bin, db string) (*exec.Cmd, string, *syncBuffer) 
 	return cmd, waitForURL(t, stdout), logs
 }
 
+// TestImportWordlist imports testdata/wordlist.txt in-process, then the
+// same words again from standard input.
 func TestImportWordlist(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
-	list := filepath.Join(dir, "words.txt")
-	os.WriteFile(list, []byte("correcthorse\r\nbatterystaple\n\nTr0ub4dor&3\n"), 0o600)
-	var out, errOut bytes.Buffer
-	if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-algorithms", "md5,ntlm", list},
-		env(nil), nil, &out, &errOut); err != nil {
-		t.Fatalf("%v\n%s", err, errOut.String())
-	}
-	if !strings.Contains(out.String(), "imported 3 words") {
-		t.Fatalf("output %q", out.String())
-	}
-	// Standard input, and idempotent: nothing new the second time.
-	out.Reset()
-	if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-"},
-		env(nil), strings.NewReader("correcthorse\n"), &out, io.Discard); err != nil || !strings.Contains(out.String(), "0 new") {
-		t.Fatalf("stdin import: %v %q", err, out.String())
-	}
-	if _, err := os.Stat(filepath.Join(dir, "w-hashes.db")); err != nil {
-		t.Fatalf("index not beside the database: %v", err)
-	}
-	if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-algorithms", "crc99", list},
-		env(nil), nil, io.Discard, io.Discard); err == nil {
-		t.Fatal("unknown algorithm accepted")
-	}
+	mustStep(t, "from a file", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-algorithms", "md5,ntlm", "testdata/wordlist.txt"},
+			env(nil), nil, &out, &errOut); err != nil {
+			t.Fatalf("%v\n%s", err, errOut.String())
+		}
+		if !strings.Contains(out.String(), "imported 4 words (4 new") {
+			t.Fatalf("output %q", out.String())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "w-hashes.db")); err != nil {
+			t.Fatalf("index not beside the database: %v", err)
+		}
+	})
+	t.Run("again from standard input, with CRLF: nothing new", func(t *testing.T) {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-"},
+			env(nil), strings.NewReader("correcthorse\r\nocelot-quasar-17\r\n"), &out, io.Discard); err != nil || !strings.Contains(out.String(), "imported 2 words (0 new") {
+			t.Fatalf("stdin import: %v %q", err, out.String())
+		}
+	})
 }

@@ -5,11 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"secutil/tools/pbe"
@@ -163,33 +160,6 @@ func FuzzParseEnvelope(f *testing.F) {
 			t.Fatalf("header %d bytes, ciphertext %d bytes", len(parsed.Header), len(parsed.Ciphertext))
 		}
 	})
-}
-
-// TestPeakRSS measures the process's peak resident memory while 100 requests
-// encrypt at once with DefaultParams. Opt in: SECUTIL_PEAK_RSS=1.
-func TestPeakRSS(t *testing.T) {
-	if os.Getenv("SECUTIL_PEAK_RSS") != "1" {
-		t.Skip("set SECUTIL_PEAK_RSS=1 to measure")
-	}
-	e := pbe.NewEngine(runtime.NumCPU(), pbe.DefaultParams)
-	var wg sync.WaitGroup
-	for i := range 100 {
-		wg.Go(func() {
-			if _, err := e.Encrypt(ctx, fmt.Sprint("text ", i), "pw"); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	wg.Wait()
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip("no /proc/self/status")
-	}
-	for line := range strings.Lines(string(status)) {
-		if strings.HasPrefix(line, "VmHWM:") {
-			t.Logf("concurrency %d, 100 requests at %d KiB: %s", runtime.NumCPU(), pbe.DefaultParams.MemoryKiB, strings.TrimSpace(line))
-		}
-	}
 }
 
 func BenchmarkEncryptDefault(b *testing.B) {
