@@ -120,3 +120,27 @@ func TestIPInfoCityFileAheadOfEmbedded(t *testing.T) {
 		t.Fatalf("89.160.20.112 source = %v", de["source"])
 	}
 }
+
+// TestGeoAttribution: the licences of the built-in data (CC BY 4.0) ask
+// for credit wherever results show: the tools page, the reference's
+// /ip_info section and the guide.
+func TestGeoAttribution(t *testing.T) {
+	e := newEnv(t)
+	dbip := `<a href="https://db-ip.com">IP geolocation by DB-IP</a>`
+	for _, path := range []string{"/tools", "/docs", "/docs/ip_info"} {
+		page := string(e.request("GET", path, nil, "Accept", "text/html").want(200).body)
+		if !strings.Contains(page, dbip) || !strings.Contains(page, `<a href="https://www.routeviews.org">RouteViews</a>`) {
+			t.Errorf("%s lacks the DB-IP link or the RouteViews credit", path)
+		}
+	}
+	ref := string(e.request("GET", "/docs", nil).want(200).body)
+	section := ref[strings.Index(ref, `id="/ip_info"`):]
+	section = section[:strings.Index(section, "</section>")]
+	if !strings.Contains(section, dbip) {
+		t.Error("the /ip_info section of /docs lacks the attribution")
+	}
+	doc := string(e.request("GET", "/api-docs", nil).want(200).body)
+	if !strings.Contains(doc, "IP geolocation by DB-IP (https://db-ip.com") || !strings.Contains(doc, "RouteViews") || !strings.Contains(doc, "CC BY 4.0") {
+		t.Error("the OpenAPI description of /ip_info does not name DB-IP, RouteViews and the licence")
+	}
+}
