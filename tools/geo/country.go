@@ -12,51 +12,58 @@ import (
 //go:embed data/countries.json
 var countriesJSON []byte
 
-type country struct {
-	Name      string   `json:"name"`
-	Phone     []int    `json:"phone"`
-	Currency  []string `json:"currency"`
-	Languages []string `json:"languages"`
-
-	// Worked out once at load, so a lookup only copies them.
-	flag, callingCode, currency string
+// countryFields are one country's GeoInfo2 fields, built once at load and
+// shared by every answer about that country, so a lookup allocates none of
+// them (an Info's pointers and slices are read-only).
+type countryFields struct {
+	iso, name, flag, callingCode, currency *string
+	languages                              []string
 }
 
-// countries maps ISO 3166-1 alpha-2 codes to their extras.
+// countries maps ISO 3166-1 alpha-2 codes to their fields.
 var countries = mustLoadCountries()
 
-func mustLoadCountries() map[string]country {
-	var m map[string]country
+func mustLoadCountries() map[string]*countryFields {
+	var m map[string]struct {
+		Name      string   `json:"name"`
+		Phone     []int    `json:"phone"`
+		Currency  []string `json:"currency"`
+		Languages []string `json:"languages"`
+	}
 	if err := json.Unmarshal(countriesJSON, &m); err != nil {
 		panic("geo: embedded countries.json is corrupt: " + err.Error())
 	}
+	out := make(map[string]*countryFields, len(m))
 	for iso, c := range m {
-		c.flag, _ = flag(iso)
+		f := &countryFields{iso: ptr(iso), name: nonEmpty(c.Name), flag: flagOf(iso)}
 		if len(c.Phone) > 0 {
-			c.callingCode = fmt.Sprintf("+%d", c.Phone[0])
+			f.callingCode = ptr(fmt.Sprintf("+%d", c.Phone[0]))
 		}
 		if len(c.Currency) > 0 {
-			c.currency = c.Currency[0]
+			f.currency = &c.Currency[0]
 		}
-		m[iso] = c
+		if len(c.Languages) > 0 {
+			f.languages = c.Languages
+		}
+		out[iso] = f
 	}
-	return m
+	return out
 }
 
-// flag turns a two-letter ISO code into its emoji: each letter maps to the
-// matching Unicode regional indicator symbol.
-func flag(iso string) (string, bool) {
+// flagOf turns a two-letter ISO code into its emoji (each letter maps to
+// the matching Unicode regional indicator symbol), or nil.
+func flagOf(iso string) *string {
 	if len(iso) != 2 {
-		return "", false
+		return nil
 	}
 	var b strings.Builder
 	for _, c := range strings.ToUpper(iso) {
 		if c < 'A' || c > 'Z' {
-			return "", false
+			return nil
 		}
 		b.WriteRune(0x1F1E6 + (c - 'A'))
 	}
-	return b.String(), true
+	return ptr(b.String())
 }
 
 // euMembers are the member states of the European Union since 1 February
@@ -76,27 +83,27 @@ func euMember(iso string) bool { return euMembers[strings.ToUpper(iso)] }
 // database can name.
 func addCountry(info *Info, iso, dbName string, inEU bool) bool {
 	iso = strings.ToUpper(iso)
-	extras, known := countries[iso]
-	if !known && dbName == "" {
-		return false
-	}
-	info.CountryISO = ptr(iso)
-	info.EU = ptr(inEU)
-	info.Country = nonEmpty(dbName)
-	if info.Country == nil {
-		info.Country = nonEmpty(extras.Name)
-	}
+	c, known := countries[iso]
 	if !known {
-		extras.flag, _ = flag(iso)
+		if dbName == "" {
+			return false
+		}
+		c = &countryFields{iso: &iso, flag: flagOf(iso)}
 	}
-	info.CountryFlag = nonEmpty(extras.flag)
-	info.CallingCode = nonEmpty(extras.callingCode)
-	info.Currency = nonEmpty(extras.currency)
-	if len(extras.Languages) > 0 {
-		info.Languages = append([]string(nil), extras.Languages...)
+	info.CountryISO, info.Country, info.CountryFlag = c.iso, c.name, c.flag
+	info.CallingCode, info.Currency, info.Languages = c.callingCode, c.currency, c.languages
+	if dbName != "" {
+		info.Country = &dbName
+	}
+	info.EU = &no
+	if inEU {
+		info.EU = &yes
 	}
 	return true
 }
+
+// yes and no are shared by every answer's eu field.
+var yes, no = true, false
 
 func ptr[T any](v T) *T { return &v }
 
@@ -104,5 +111,6 @@ func nonEmpty(s string) *string {
 	if s == "" {
 		return nil
 	}
-	return &s
+	kept := s // so an empty s costs no allocation
+	return &kept
 }

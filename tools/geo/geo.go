@@ -19,7 +19,9 @@ import (
 )
 
 // Info is the GeoInfo2 object of the OpenAPI document: every field is present in JSON and
-// null when unknown; Source names the databases the answer came from.
+// null when unknown; Source names the databases the answer came from. Its
+// pointers and slices may be shared with other answers: treat them as
+// read-only.
 type Info struct {
 	IP          *string  `json:"ip"`
 	City        *string  `json:"city"`
@@ -86,23 +88,41 @@ type Database struct {
 // Stale reports whether the database was built more than MaxAge before now.
 func (d Database) Stale(now time.Time) bool { return now.Sub(d.Built) > MaxAge }
 
-// fillFunc adds what one database knows about ip to the fields of info that
-// are still null, and reports whether it set any.
-type fillFunc func(info *Info, db *database, ip netip.Addr) (bool, error)
+// records says which fields a database's records hold.
+type records int
+
+const (
+	locationRecords records = iota // City or Country
+	asnRecords
+	ispRecords
+)
 
 // database is an open reader with what Lookup needs to use it.
 type database struct {
 	Database
 	reader *maxminddb.Reader
+	holds  records
 	flat   bool // ip-location-db's flat records ({"country_code"...}), not the GeoIP2 layout
 	stamp  fileStamp
-	fill   fillFunc
+}
+
+// fill adds what the database knows about ip to the fields of info that are
+// still null, and reports whether it set any. (A switch, not a func value,
+// so info can stay on the caller's stack.)
+func (db *database) fill(info *Info, ip netip.Addr) (bool, error) {
+	switch db.holds {
+	case asnRecords:
+		return addASN(info, db, ip)
+	case ispRecords:
+		return addISP(info, db, ip)
+	}
+	return addLocation(info, db, ip)
 }
 
 // fileSource is one configurable database file and the flag that sets it.
 type fileSource struct {
 	path, role, flag, env string
-	fill                  fillFunc
+	holds                 records
 }
 
 // fileStamp identifies one version of a file.
@@ -161,9 +181,9 @@ type Locator struct {
 func Open(cfg Config) (*Locator, error) {
 	l := &Locator{
 		files: []fileSource{
-			{cfg.CityPath, "City", "-geoip-city", "SECUTIL_GEOIP_CITY", addLocation},
-			{cfg.ASNPath, "ASN", "-geoip-asn", "SECUTIL_GEOIP_ASN", addASN},
-			{cfg.ISPPath, "ISP", "-geoip-isp", "SECUTIL_GEOIP_ISP", addISP},
+			{cfg.CityPath, "City", "-geoip-city", "SECUTIL_GEOIP_CITY", locationRecords},
+			{cfg.ASNPath, "ASN", "-geoip-asn", "SECUTIL_GEOIP_ASN", asnRecords},
+			{cfg.ISPPath, "ISP", "-geoip-isp", "SECUTIL_GEOIP_ISP", ispRecords},
 		},
 		interval: cfg.CheckInterval,
 	}
@@ -195,25 +215,25 @@ func openEmbedded() ([]*database, error) {
 	}
 	var dbs []*database
 	for _, e := range []struct {
-		role string
-		data []byte
-		src  EmbeddedSource
-		fill fillFunc
+		role  string
+		data  []byte
+		src   EmbeddedSource
+		holds records
 	}{
-		{"Country (embedded)", embeddedCountry, prov.Country, addLocation},
-		{"ASN (embedded)", embeddedASN, prov.ASN, addASN},
+		{"Country (embedded)", embeddedCountry, prov.Country, locationRecords},
+		{"ASN (embedded)", embeddedASN, prov.ASN, asnRecords},
 	} {
 		r, err := maxminddb.OpenBytes(e.data)
 		if err != nil {
 			return nil, fmt.Errorf("geo: embedded %s database is corrupt: %w", e.src.File, err)
 		}
 		origin := fmt.Sprintf("npm %s %s (tarball sha256 %s)", e.src.Package, e.src.Version, e.src.TarballSHA256)
-		dbs = append(dbs, newDatabase(r, Database{Role: e.role, Flag: "-geoip-embedded", Origin: origin, License: e.src.License}, e.src.Name, e.fill))
+		dbs = append(dbs, newDatabase(r, Database{Role: e.role, Flag: "-geoip-embedded", Origin: origin, License: e.src.License}, e.src.Name, e.holds))
 	}
 	return dbs, nil
 }
 
-func newDatabase(r *maxminddb.Reader, d Database, name string, fill fillFunc) *database {
+func newDatabase(r *maxminddb.Reader, d Database, name string, holds records) *database {
 	d.Type = r.Metadata.DatabaseType
 	d.Built = r.Metadata.BuildTime().UTC()
 	d.Nodes = r.Metadata.NodeCount
@@ -224,7 +244,7 @@ func newDatabase(r *maxminddb.Reader, d Database, name string, fill fillFunc) *d
 	if d.License == "" {
 		d.License = licenseOf(d.Type)
 	}
-	return &database{Database: d, reader: r, flat: hasFlatRecords(r), fill: fill}
+	return &database{Database: d, reader: r, holds: holds, flat: holds == locationRecords && hasFlatRecords(r)}
 }
 
 // hasFlatRecords tells ip-location-db's flat layout ({"country_code": "US",
@@ -268,7 +288,7 @@ func (l *Locator) open() (*generation, error) {
 			(&generation{dbs: dbs}).close()
 			return nil, fmt.Errorf("geo: cannot open %s database (set by %s / %s): %w", src.role, src.flag, src.env, err)
 		}
-		db := newDatabase(r, Database{Role: src.role, Flag: src.flag, Path: src.path}, "", src.fill)
+		db := newDatabase(r, Database{Role: src.role, Flag: src.flag, Path: src.path}, "", src.holds)
 		db.stamp = stamp
 		dbs = append(dbs, db)
 	}
@@ -387,7 +407,7 @@ func (l *Locator) Lookup(ip netip.Addr) (Info, error) {
 	}
 	answered := 0
 	for i, db := range g.dbs {
-		contributed, err := db.fill(&info, db, ip)
+		contributed, err := db.fill(&info, ip)
 		if err != nil {
 			return Info{}, err
 		}

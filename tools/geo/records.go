@@ -86,7 +86,8 @@ type filler struct {
 
 func (f *filler) str(field **string, v string) {
 	if *field == nil && v != "" {
-		*field, f.set = &v, true
+		copied := v // only a value that is kept goes to the heap
+		*field, f.set = &copied, true
 	}
 }
 
