@@ -15,14 +15,20 @@ import (
 // "postcode", "latitude", "longitude", "timezone"}. Their ASN records share
 // the GeoLite2-ASN fields.
 
+// englishName keeps only the English one of a record's names: decoding into
+// a struct skips the other languages instead of allocating a map of them.
+type englishName struct {
+	EN string `maxminddb:"en"`
+}
+
 type names struct {
-	Names map[string]string `maxminddb:"names"`
+	Names englishName `maxminddb:"names"`
 }
 
 type countryRecord struct {
-	ISOCode           string            `maxminddb:"iso_code"`
-	Names             map[string]string `maxminddb:"names"`
-	IsInEuropeanUnion bool              `maxminddb:"is_in_european_union"`
+	ISOCode           string      `maxminddb:"iso_code"`
+	Names             englishName `maxminddb:"names"`
+	IsInEuropeanUnion bool        `maxminddb:"is_in_european_union"`
 }
 
 type cityRecord struct {
@@ -133,11 +139,11 @@ func addLocation(info *Info, db *database, ip netip.Addr) (bool, error) {
 	if c.ISOCode == "" {
 		c = rec.RegisteredCountry
 	}
-	f.country(c.ISOCode, c.Names["en"], c.IsInEuropeanUnion)
+	f.country(c.ISOCode, c.Names.EN, c.IsInEuropeanUnion)
 	if len(rec.Subdivisions) > 0 {
-		f.str(&info.Region, rec.Subdivisions[0].Names["en"])
+		f.str(&info.Region, rec.Subdivisions[0].Names.EN)
 	}
-	f.str(&info.City, rec.City.Names["en"])
+	f.str(&info.City, rec.City.Names.EN)
 	f.str(&info.Postal, rec.Postal.Code)
 	f.str(&info.Timezone, rec.Location.TimeZone)
 	f.coordinates(rec.Location.Latitude, rec.Location.Longitude)
