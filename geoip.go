@@ -47,7 +47,7 @@ func geoipInfo(args []string, getenv func(string) string, stdout, stderr io.Writ
 	defer locator.Close()
 	dbs := locator.Databases()
 	if len(dbs) == 0 {
-		return geo.ErrNoDatabase
+		return fmt.Errorf("%w: leave -geoip-embedded on, or set -geoip-city, -geoip-asn or -geoip-isp", geo.ErrNoDatabase)
 	}
 	counts, err := locator.CountNetworks()
 	if err != nil {

@@ -47,7 +47,7 @@ func TestIPInfoWithoutDatabaseSaysWhichFlagToSet(t *testing.T) {
 	key := e.key("ann@example.com", store.PlanPro)
 	a, _ := e.store.AccountByEmail(t.Context(), "ann@example.com")
 	res := e.post("/api/ip_info", map[string]string{"ip_string": "81.2.69.160"}, "X-API-Key", key)
-	if msg := res.wantError(500, "geoip_not_configured")["error"].(string); !contains(msg, "-geoip-city") {
+	if msg := res.wantError(500, "geoip_not_configured")["error"].(string); !contains(msg, "-geoip-embedded") || !contains(msg, "-geoip-city") {
 		t.Fatalf("message %q does not say which flag to set", msg)
 	}
 	if e.usage(a.ID) != 0 {
