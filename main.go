@@ -71,6 +71,9 @@ Usage:
   secutil backup [-db FILE] DEST   write a consistent copy of the database to DEST
   secutil import-wordlist [-algorithms md5,sha1,sha256,sha512,ntlm] FILE|-
                                    add a wordlist (one word a line) to the reverse hash lookup index
+  secutil geoip [-geoip-city F] [-geoip-asn F] [-geoip-isp F] [-geoip-embedded=false]
+                                   list the GeoIP databases /ip_info would use: type, build date,
+                                   record count, licence
   secutil version
 
 Every flag can also be given as an environment variable: -db is SECUTIL_DB,
@@ -96,6 +99,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return backup(ctx, rest, getenv, stdout, stderr)
 	case "import-wordlist":
 		return importWordlist(ctx, rest, getenv, stdin, stdout, stderr)
+	case "geoip":
+		return geoipInfo(rest, getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "secutil %s (API %s, %s)\n", version, server.APIVersion, runtime.Version())
 		return nil
@@ -166,9 +171,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log (default: one generated and kept in the database)")
-	fs.StringVar(&c.geo.CityPath, "geoip-city", "", "MaxMind-format City database (.mmdb) for /ip_info; see docs/GEOIP.md")
-	fs.StringVar(&c.geo.ASNPath, "geoip-asn", "", "MaxMind-format ASN database (.mmdb): asn and org")
-	fs.StringVar(&c.geo.ISPPath, "geoip-isp", "", "MaxMind-format ISP database (.mmdb): isp")
+	geoFlags(fs, &c.geo)
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
 	fs.StringVar(&c.breachFile, "breach-file", "", "Pwned Passwords SHA-1 file (HASH:COUNT lines sorted by hash) for /data_breach; see docs/BREACH.md (default: the embedded common-password list)")
 	fs.StringVar(&c.breachFileNTLM, "breach-file-ntlm", "", "Pwned Passwords NTLM file, for /data_breach {\"ntlm\"} queries")
@@ -215,6 +218,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer locator.Close()
+	warnStaleGeoIP(locator, logger)
 	breachSHA1, breachNTLM, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM)
 	if err != nil {
 		return err
@@ -452,6 +456,7 @@ func reloadOnHangup(ctx context.Context, locator *geo.Locator, logger *slog.Logg
 				logger.Error("reloading GeoIP databases; keeping the old ones", "err", err)
 			} else {
 				logger.Info("reloaded GeoIP databases")
+				warnStaleGeoIP(locator, logger)
 			}
 		}
 	}

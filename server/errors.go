@@ -71,7 +71,7 @@ var (
 	codePlanLimitReached     = defineCode("plan_limit_reached", http.StatusTooManyRequests, `the plan's monthly calls are used up; see <a href="/docs/rate_limits">rate limits</a>`)
 	codeRateLimited          = defineCode("rate_limited", http.StatusTooManyRequests, "too many login, key, registration or reset attempts, or public hash lookups; wait <code>Retry-After</code> seconds")
 	codeInternal             = defineCode("internal_error", http.StatusInternalServerError, "a server failure; the client sees <code>internal error</code> and the detail goes to the server log")
-	codeGeoIPNotConfigured   = defineCode("geoip_not_configured", http.StatusInternalServerError, "an IP lookup on a server started without <code>-geoip-city</code>")
+	codeGeoIPNotConfigured   = defineCode("geoip_not_configured", http.StatusInternalServerError, "an IP lookup on a server started with <code>-geoip-embedded=false</code> and no GeoIP file")
 	codeUpstreamFailed       = defineCode("upstream_failed", http.StatusBadGateway, "a hash lookup's upstream (<code>-hash-upstream</code>) failed")
 	codeBusy                 = defineCode("busy", http.StatusServiceUnavailable, "every key derivation slot stayed busy until the request ended; retry shortly")
 	codeBillingNotConfigured = defineCode("billing_not_configured", http.StatusServiceUnavailable, "checkout on a server without <code>-checkout-url</code>, or a billing webhook on one without <code>-billing-secret</code>")
@@ -95,7 +95,7 @@ var toolErrors = []struct {
 	{is(jwt.ErrInvalid), codeInvalidJWT, ""},
 	{is(geo.ErrInvalidIP), codeInvalidIP, ""},
 	{is(geo.ErrNoDatabase), codeGeoIPNotConfigured,
-		"no GeoIP City database configured: start secutil with -geoip-city (or SECUTIL_GEOIP_CITY) set to a .mmdb file"},
+		"no GeoIP database configured: the embedded ones are turned off (-geoip-embedded=false) and no -geoip-city, -geoip-asn or -geoip-isp file is set"},
 	{as[*hashindex.InvalidDigestError], codeInvalidHashInput, ""},
 	{is(hashindex.ErrTooManyDigests), codeInvalidHashInput, ""},
 	{as[*hashgen.UnknownAlgorithmError], codeUnknownAlgorithm, ""},

@@ -1,10 +1,13 @@
 package server_test
 
 import (
+	"strings"
 	"testing"
 
 	"secutil/server"
 	"secutil/store"
+	"secutil/tools/geo"
+	"secutil/tools/geo/geotest"
 )
 
 func TestIPInfo(t *testing.T) {
@@ -20,6 +23,9 @@ func TestIPInfo(t *testing.T) {
 			t.Errorf("GB %s = %v, want %v", field, gb[field], want)
 		}
 	}
+	if src, _ := gb["source"].(string); !strings.HasPrefix(src, "GeoLite2-City ") || !strings.Contains(src, " + GeoLite2-ASN ") {
+		t.Errorf("GB source = %v, want the City and ASN files' types and dates", gb["source"])
+	}
 	de := e.post("/api/ip_info", map[string]string{"ip_string": "89.160.20.112"}, "X-API-Key", key).want(200).json()
 	if de["eu"] != true || de["country_iso"] != "DE" {
 		t.Errorf("DE: %v", de)
@@ -28,7 +34,7 @@ func TestIPInfo(t *testing.T) {
 		t.Errorf("IPv6: %v", v6)
 	}
 	private := e.post("/api/v1/ip_info", map[string]string{"ip_string": "192.168.1.10"}, "X-API-Key", key).want(200).json()
-	if private["country"] != nil || private["note"] == nil {
+	if private["country"] != nil || private["note"] == nil || private["source"] == nil {
 		t.Fatalf("private address: %v", private)
 	}
 	// The root-level web variant takes a session too.
@@ -41,10 +47,100 @@ func TestIPInfoWithoutDatabaseSaysWhichFlagToSet(t *testing.T) {
 	key := e.key("ann@example.com", store.PlanPro)
 	a, _ := e.store.AccountByEmail(t.Context(), "ann@example.com")
 	res := e.post("/api/ip_info", map[string]string{"ip_string": "81.2.69.160"}, "X-API-Key", key)
-	if msg := res.wantError(500, "geoip_not_configured")["error"].(string); !contains(msg, "-geoip-city") {
+	if msg := res.wantError(500, "geoip_not_configured")["error"].(string); !contains(msg, "-geoip-embedded") || !contains(msg, "-geoip-city") {
 		t.Fatalf("message %q does not say which flag to set", msg)
 	}
 	if e.usage(a.ID) != 0 {
 		t.Fatal("a failed lookup was counted")
+	}
+}
+
+// withGeo serves /ip_info from the databases cfg names.
+func withGeo(t *testing.T, cfg geo.Config) func(*server.Deps) {
+	locator, err := geo.Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(locator.Close)
+	return func(d *server.Deps) { d.Geo = locator }
+}
+
+// TestIPInfoEmbedded is /ip_info with no database configured but the
+// embedded ones, as a fresh `go run .` serves it.
+func TestIPInfoEmbedded(t *testing.T) {
+	e := newEnv(t, withGeo(t, geo.Config{Embedded: true}))
+	key := e.key("ann@example.com", store.PlanPro)
+	us := e.post("/api/v1/ip_info", map[string]string{"ip_string": "8.8.8.8"}, "X-API-Key", key).want(200).json()
+	for field, want := range map[string]any{"country_iso": "US", "country": "United States", "country_flag": "🇺🇸", "currency": "USD", "calling_code": "+1", "asn": float64(15169), "eu": false} {
+		if us[field] != want {
+			t.Errorf("8.8.8.8 %s = %v, want %v", field, us[field], want)
+		}
+	}
+	if org, _ := us["org"].(string); !strings.Contains(org, "Google") {
+		t.Errorf("8.8.8.8 org = %v", us["org"])
+	}
+	for _, field := range []string{"city", "region", "postal", "timezone", "latitude", "longitude"} {
+		if v, present := us[field]; !present || v != nil {
+			t.Errorf("8.8.8.8 %s = %v (present %v), want null without a City database", field, v, present)
+		}
+	}
+	if src, _ := us["source"].(string); !strings.HasPrefix(src, "DB-IP Lite Country ") || !strings.Contains(src, " + RouteViews/DB-IP ASN ") {
+		t.Errorf("8.8.8.8 source = %v", us["source"])
+	}
+	for ip, asn := range map[string]float64{"1.1.1.1": 13335, "9.9.9.9": 19281, "::ffff:1.1.1.1": 13335} {
+		if got := e.post("/api/ip_info", map[string]string{"ip_string": ip}, "X-API-Key", key).want(200).json(); got["asn"] != asn {
+			t.Errorf("%s asn = %v, want %v", ip, got["asn"], asn)
+		}
+	}
+	if gb := e.post("/api/ip_info", map[string]string{"ip_string": "81.2.69.160"}, "X-API-Key", key).want(200).json(); gb["country_iso"] != "GB" {
+		t.Errorf("81.2.69.160 country_iso = %v", gb["country_iso"])
+	}
+	private := e.post("/api/v1/ip_info", map[string]string{"ip_string": "10.1.2.3"}, "X-API-Key", key).want(200).json()
+	if private["country_iso"] != nil || private["asn"] != nil || private["note"] == nil || private["source"] == nil {
+		t.Errorf("10.1.2.3: %v", private)
+	}
+	unlisted := e.post("/api/v1/ip_info", map[string]string{"ip_string": "4000::1"}, "X-API-Key", key).want(200).json()
+	if unlisted["country_iso"] != nil || unlisted["note"] == nil || unlisted["source"] != us["source"] {
+		t.Errorf("4000::1: %v", unlisted)
+	}
+}
+
+// TestIPInfoCityFileAheadOfEmbedded: a City file answers city-level fields
+// and its country; the embedded ASN database fills asn and org.
+func TestIPInfoCityFileAheadOfEmbedded(t *testing.T) {
+	cfg := geotest.Databases(t)
+	cfg.ASNPath, cfg.ISPPath, cfg.Embedded = "", "", true
+	e := newEnv(t, withGeo(t, cfg))
+	key := e.key("ann@example.com", store.PlanPro)
+	de := e.post("/api/v1/ip_info", map[string]string{"ip_string": "89.160.20.112"}, "X-API-Key", key).want(200).json()
+	if de["city"] != "Berlin" || de["country_iso"] != "DE" || de["asn"] == nil || de["org"] == nil {
+		t.Fatalf("89.160.20.112: %v", de)
+	}
+	if src, _ := de["source"].(string); !strings.HasPrefix(src, "GeoLite2-City ") || !strings.Contains(src, "RouteViews/DB-IP ASN") || strings.Contains(src, "DB-IP Lite Country") {
+		t.Fatalf("89.160.20.112 source = %v", de["source"])
+	}
+}
+
+// TestGeoAttribution: the licences of the built-in data (CC BY 4.0) ask
+// for credit wherever results show: the tools page, the reference's
+// /ip_info section and the guide.
+func TestGeoAttribution(t *testing.T) {
+	e := newEnv(t)
+	dbip := `<a href="https://db-ip.com">IP geolocation by DB-IP</a>`
+	for _, path := range []string{"/tools", "/docs", "/docs/ip_info"} {
+		page := string(e.request("GET", path, nil, "Accept", "text/html").want(200).body)
+		if !strings.Contains(page, dbip) || !strings.Contains(page, `<a href="https://www.routeviews.org">RouteViews</a>`) {
+			t.Errorf("%s lacks the DB-IP link or the RouteViews credit", path)
+		}
+	}
+	ref := string(e.request("GET", "/docs", nil).want(200).body)
+	section := ref[strings.Index(ref, `id="/ip_info"`):]
+	section = section[:strings.Index(section, "</section>")]
+	if !strings.Contains(section, dbip) {
+		t.Error("the /ip_info section of /docs lacks the attribution")
+	}
+	doc := string(e.request("GET", "/api-docs", nil).want(200).body)
+	if !strings.Contains(doc, "IP geolocation by DB-IP (https://db-ip.com") || !strings.Contains(doc, "RouteViews") || !strings.Contains(doc, "CC BY 4.0") {
+		t.Error("the OpenAPI description of /ip_info does not name DB-IP, RouteViews and the licence")
 	}
 }

@@ -13,9 +13,11 @@ type ipRequest struct {
 
 func (q *ipRequest) check() error { return required("ip_string", q.IPString) }
 
-// handleIPInfo looks an address up in the configured MaxMind-format
-// databases. No database is a 500 that says what to configure; a failing
-// one is an internal error, its detail in the log.
+// handleIPInfo looks an address up in the GeoIP databases in use: the
+// embedded country and ASN ones and any files configured ahead of them.
+// Every answer names its `source`. No database at all (the embedded ones
+// turned off and no file given) is a 500 that says what to configure; a
+// failing one is an internal error, its detail in the log.
 func (s *Server) handleIPInfo(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
 	req, err := decode[ipRequest](w, r)
 	if err != nil {

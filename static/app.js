@@ -79,6 +79,7 @@
         ["Coordinates", d.latitude != null && d.longitude != null ? d.latitude + ", " + d.longitude : null],
         ["ASN", d.asn], ["ISP", d.isp], ["Organisation", d.org], ["Calling code", d.calling_code],
         ["Currency", d.currency], ["Languages", d.languages], ["EU", d.eu == null ? null : (d.eu ? "yes" : "no")],
+        ["Note", d.note], ["Source", d.source],
       ]);
     },
   };

@@ -12,67 +12,98 @@ import (
 //go:embed data/countries.json
 var countriesJSON []byte
 
-type country struct {
-	Name      string   `json:"name"`
-	Phone     []int    `json:"phone"`
-	Currency  []string `json:"currency"`
-	Languages []string `json:"languages"`
+// countryFields are one country's GeoInfo2 fields, built once at load and
+// shared by every answer about that country, so a lookup allocates none of
+// them (an Info's pointers and slices are read-only).
+type countryFields struct {
+	iso, name, flag, callingCode, currency *string
+	languages                              []string
 }
 
-// countries maps ISO 3166-1 alpha-2 codes to their extras.
+// countries maps ISO 3166-1 alpha-2 codes to their fields.
 var countries = mustLoadCountries()
 
-func mustLoadCountries() map[string]country {
-	var m map[string]country
+func mustLoadCountries() map[string]*countryFields {
+	var m map[string]struct {
+		Name      string   `json:"name"`
+		Phone     []int    `json:"phone"`
+		Currency  []string `json:"currency"`
+		Languages []string `json:"languages"`
+	}
 	if err := json.Unmarshal(countriesJSON, &m); err != nil {
 		panic("geo: embedded countries.json is corrupt: " + err.Error())
 	}
-	return m
+	out := make(map[string]*countryFields, len(m))
+	for iso, c := range m {
+		f := &countryFields{iso: ptr(iso), name: nonEmpty(c.Name), flag: flagOf(iso)}
+		if len(c.Phone) > 0 {
+			f.callingCode = ptr(fmt.Sprintf("+%d", c.Phone[0]))
+		}
+		if len(c.Currency) > 0 {
+			f.currency = &c.Currency[0]
+		}
+		if len(c.Languages) > 0 {
+			f.languages = c.Languages
+		}
+		out[iso] = f
+	}
+	return out
 }
 
-// flag turns a two-letter ISO code into its emoji: each letter maps to the
-// matching Unicode regional indicator symbol.
-func flag(iso string) (string, bool) {
+// flagOf turns a two-letter ISO code into its emoji (each letter maps to
+// the matching Unicode regional indicator symbol), or nil.
+func flagOf(iso string) *string {
 	if len(iso) != 2 {
-		return "", false
+		return nil
 	}
 	var b strings.Builder
 	for _, c := range strings.ToUpper(iso) {
 		if c < 'A' || c > 'Z' {
-			return "", false
+			return nil
 		}
 		b.WriteRune(0x1F1E6 + (c - 'A'))
 	}
-	return b.String(), true
+	return ptr(b.String())
 }
 
-// addCountry fills the country-derived fields of info from the ISO code,
-// the database's English name (preferred over the table's) and EU flag.
-func addCountry(info *Info, iso, dbName string, inEU bool) {
-	iso = strings.ToUpper(iso)
-	extras, known := countries[iso]
-	if !known && dbName == "" {
-		return
-	}
-	info.CountryISO = ptr(iso)
-	info.EU = ptr(inEU)
-	info.Country = nonEmpty(dbName)
-	if info.Country == nil {
-		info.Country = nonEmpty(extras.Name)
-	}
-	if f, ok := flag(iso); ok {
-		info.CountryFlag = &f
-	}
-	if len(extras.Phone) > 0 {
-		info.CallingCode = ptr(fmt.Sprintf("+%d", extras.Phone[0]))
-	}
-	if len(extras.Currency) > 0 {
-		info.Currency = ptr(extras.Currency[0])
-	}
-	if len(extras.Languages) > 0 {
-		info.Languages = append([]string(nil), extras.Languages...)
-	}
+// euMembers are the member states of the European Union since 1 February
+// 2020, for databases whose records do not say (the flat layout).
+var euMembers = map[string]bool{
+	"AT": true, "BE": true, "BG": true, "CY": true, "CZ": true, "DE": true, "DK": true,
+	"EE": true, "ES": true, "FI": true, "FR": true, "GR": true, "HR": true, "HU": true,
+	"IE": true, "IT": true, "LT": true, "LU": true, "LV": true, "MT": true, "NL": true,
+	"PL": true, "PT": true, "RO": true, "SE": true, "SI": true, "SK": true,
 }
+
+func euMember(iso string) bool { return euMembers[strings.ToUpper(iso)] }
+
+// addCountry fills the country-derived fields of info from the ISO code,
+// the database's English name (preferred over the table's) and EU flag. It
+// reports false, setting nothing, for a code neither the table nor the
+// database can name.
+func addCountry(info *Info, iso, dbName string, inEU bool) bool {
+	iso = strings.ToUpper(iso)
+	c, known := countries[iso]
+	if !known {
+		if dbName == "" {
+			return false
+		}
+		c = &countryFields{iso: &iso, flag: flagOf(iso)}
+	}
+	info.CountryISO, info.Country, info.CountryFlag = c.iso, c.name, c.flag
+	info.CallingCode, info.Currency, info.Languages = c.callingCode, c.currency, c.languages
+	if dbName != "" {
+		info.Country = &dbName
+	}
+	info.EU = &no
+	if inEU {
+		info.EU = &yes
+	}
+	return true
+}
+
+// yes and no are shared by every answer's eu field.
+var yes, no = true, false
 
 func ptr[T any](v T) *T { return &v }
 
@@ -80,5 +111,6 @@ func nonEmpty(s string) *string {
 	if s == "" {
 		return nil
 	}
-	return &s
+	kept := s // so an empty s costs no allocation
+	return &kept
 }

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/maxmind/mmdbwriter/mmdbtype"
 
 	"secutil/tools/geo"
 	"secutil/tools/geo/geotest"
@@ -261,5 +264,21 @@ func TestLookupsDuringReloads(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, want)
 			}
 		}
+	}
+}
+
+// TestDatabaseCountryNameWins: the City database's English country name is
+// preferred over the table's, and the other languages are not needed.
+func TestDatabaseCountryNameWins(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "city.mmdb")
+	rec := geotest.CityRecord("London", "England", "GB", "Great Britain", false, 51.5, -0.1, "Europe/London", "EC2V")
+	rec["country"].(mmdbtype.Map)["names"].(mmdbtype.Map)["de"] = mmdbtype.String("Vereinigtes Königreich")
+	geotest.WriteDB(t, path, "GeoLite2-City", []geotest.Network{{CIDR: "81.2.69.0/24", Record: rec}})
+	info := lookup(t, open(t, geo.Config{CityPath: path}), "81.2.69.160")
+	if got, want := str(info.Country), "Great Britain"; got != want {
+		t.Fatalf("country: got %q, want %q", got, want)
+	}
+	if got, want := str(info.Currency), "GBP"; got != want {
+		t.Fatalf("currency: got %q, want %q (from the table)", got, want)
 	}
 }

@@ -16,6 +16,7 @@ var reserved = []netip.Prefix{
 	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
 	netip.MustParsePrefix("100::/64"),        // discard
 	netip.MustParsePrefix("2001:db8::/32"),   // documentation
+	netip.MustParsePrefix("3fff::/20"),       // documentation (RFC 9637)
 }
 
 // nonPublicNote explains why ip cannot be geolocated, or returns "".

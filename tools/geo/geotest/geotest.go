@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/maxmind/mmdbwriter"
 	"github.com/maxmind/mmdbwriter/mmdbtype"
@@ -20,10 +21,16 @@ type Network struct {
 	Record mmdbtype.Map
 }
 
-// WriteDB builds a small .mmdb file with the given networks.
+// WriteDB builds a small .mmdb file with the given networks, built now.
 func WriteDB(t testing.TB, path, dbType string, networks []Network) {
 	t.Helper()
-	tree, err := mmdbwriter.New(mmdbwriter.Options{DatabaseType: dbType, RecordSize: 24})
+	WriteDBBuiltAt(t, path, dbType, time.Now(), networks)
+}
+
+// WriteDBBuiltAt is WriteDB with the build date in the metadata given.
+func WriteDBBuiltAt(t testing.TB, path, dbType string, built time.Time, networks []Network) {
+	t.Helper()
+	tree, err := mmdbwriter.New(mmdbwriter.Options{DatabaseType: dbType, RecordSize: 24, BuildEpoch: built.Unix()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +77,16 @@ func CityRecord(city, region, iso, country string, eu bool, lat, lon float64, tz
 // ASNRecord is a GeoLite2-ASN record.
 func ASNRecord(n uint32, org string) mmdbtype.Map {
 	return mmdbtype.Map{"autonomous_system_number": mmdbtype.Uint32(n), "autonomous_system_organization": mmdbtype.String(org)}
+}
+
+// FlatCityRecord is a record in ip-location-db's flat City layout, which
+// stores coordinates as float32.
+func FlatCityRecord(iso, state, city, postcode string, lat, lon float32, tz string) mmdbtype.Map {
+	return mmdbtype.Map{
+		"country_code": mmdbtype.String(iso), "state1": mmdbtype.String(state), "city": mmdbtype.String(city),
+		"postcode": mmdbtype.String(postcode), "latitude": mmdbtype.Float32(lat), "longitude": mmdbtype.Float32(lon),
+		"timezone": mmdbtype.String(tz),
+	}
 }
 
 // CityNetworks: London (GB), Berlin (DE, EU) and Paris over IPv6 (FR, EU).

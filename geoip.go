@@ -1,0 +1,71 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"secutil/tools/geo"
+)
+
+// geoFlags registers the GeoIP database flags, shared by serve and geoip.
+func geoFlags(fs *flag.FlagSet, cfg *geo.Config) {
+	fs.StringVar(&cfg.CityPath, "geoip-city", "", "MaxMind-format City (or Country) database (.mmdb) for /ip_info: city, region, postal, time zone, coordinates, and country ahead of the embedded one; see docs/GEOIP.md")
+	fs.StringVar(&cfg.ASNPath, "geoip-asn", "", "MaxMind-format ASN database (.mmdb): asn and org, ahead of the embedded ones")
+	fs.StringVar(&cfg.ISPPath, "geoip-isp", "", "MaxMind-format ISP database (.mmdb): isp")
+	fs.BoolVar(&cfg.Embedded, "geoip-embedded", true, "answer country and ASN from the databases built into the binary (DB-IP Lite Country, RouteViews/DB-IP ASN) where the files above do not")
+}
+
+// warnStaleGeoIP logs a warning for each database in use that is older
+// than geo.MaxAge.
+func warnStaleGeoIP(locator *geo.Locator, logger *slog.Logger) {
+	now := time.Now()
+	for _, db := range locator.Databases() {
+		if db.Stale(now) {
+			logger.Warn("GeoIP database is older than 180 days; replace it (docs/GEOIP.md)",
+				"database", db.Name, "role", db.Role, "set_by", db.Flag, "built", db.Built.Format(time.DateOnly))
+		}
+	}
+}
+
+// geoipInfo is `secutil geoip`: it opens the databases serve would use and
+// prints each with its type, build date, record count and licence.
+func geoipInfo(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg geo.Config
+	fs := newFlagSet("geoip", stderr)
+	geoFlags(fs, &cfg)
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	cfg.CheckInterval = -1
+	locator, err := geo.Open(cfg)
+	if err != nil {
+		return err
+	}
+	defer locator.Close()
+	dbs := locator.Databases()
+	if len(dbs) == 0 {
+		return fmt.Errorf("%w: leave -geoip-embedded on, or set -geoip-city, -geoip-asn or -geoip-isp", geo.ErrNoDatabase)
+	}
+	counts, err := locator.CountNetworks()
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	fmt.Fprintln(stdout, "GeoIP databases, in precedence order (each fills the fields the ones above leave null):")
+	for i, db := range dbs {
+		where := db.Path
+		if where == "" {
+			where = "embedded in the binary, " + db.Origin
+		}
+		age := fmt.Sprintf("%d days old", int(now.Sub(db.Built).Hours()/24))
+		if db.Stale(now) {
+			age += ", STALE: older than 180 days, replace it"
+		}
+		fmt.Fprintf(stdout, "\n%s (%s)\n  name:     %s\n  type:     %s\n  built:    %s (%s)\n  records:  %d networks (%d tree nodes)\n  license:  %s\n  file:     %s\n",
+			db.Role, db.Flag, db.Name, db.Type, db.Built.Format(time.DateOnly), age, counts[i], db.Nodes, db.License, where)
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"secutil/tools/geo"
+	"secutil/tools/geo/geotest"
+)
+
+func TestGeoipCommandListsDatabases(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"secutil", "geoip"}, env(nil), nil, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Country (embedded)", "DB-IP Lite Country 20", "ASN (embedded)", "RouteViews/DB-IP ASN 20",
+		"type:     country", "built:", "networks", "CC BY 4.0", "db-ip.com", "routeviews.org", "@ip-location-db/asn",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	// A City file ahead of them, built long ago, is listed first and flagged.
+	city := filepath.Join(t.TempDir(), "old-city.mmdb")
+	geotest.WriteDBBuiltAt(t, city, "GeoLite2-City", time.Now().Add(-geo.MaxAge-48*time.Hour), geotest.CityNetworks)
+	out.Reset()
+	if err := run(context.Background(), []string{"secutil", "geoip", "-geoip-city", city, "-geoip-embedded=false"}, env(nil), nil, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.Contains(got, "City (-geoip-city)") || !strings.Contains(got, "STALE") || !strings.Contains(got, "3 networks") || strings.Contains(got, "embedded") {
+		t.Errorf("with an old City file and no embedded data:\n%s", got)
+	}
+
+	err := run(context.Background(), []string{"secutil", "geoip"}, env(map[string]string{"SECUTIL_GEOIP_EMBEDDED": "false"}), nil, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "-geoip-embedded") {
+		t.Errorf("no database at all: got %v, want an error saying what to set", err)
+	}
+}
+
+func TestServeWarnsAboutStaleGeoIP(t *testing.T) {
+	dir := t.TempDir()
+	city := filepath.Join(dir, "old-city.mmdb")
+	geotest.WriteDBBuiltAt(t, city, "GeoLite2-City", time.Now().Add(-geo.MaxAge-48*time.Hour), geotest.CityNetworks)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"secutil", "-geoip-city", city}, env(map[string]string{
+			"SECUTIL_DB": filepath.Join(dir, "s.db"), "SECUTIL_ADDR": "127.0.0.1:0",
+		}), nil, stdout, stderr)
+	}()
+	waitForURL(t, stdout)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "older than 180 days") || !strings.Contains(stderr.String(), "GeoLite2-City") {
+		t.Fatalf("no stale-database warning in the log:\n%s", stderr)
+	}
+}
+
+// TestBinaryGeoIP runs the built binary as a new user would: no GeoIP flag
+// at all, then a City file replaced while serving and picked up on SIGHUP.
+func TestBinaryGeoIP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	_, base, _, key := serveWithAccount(t, bin, filepath.Join(dir, "fresh.db"), "ann@example.com", "pro")
+	status, us := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "8.8.8.8"})
+	org, _ := us["org"].(string)
+	if status != 200 || us["country_iso"] != "US" || us["country_flag"] != "🇺🇸" || us["currency"] != "USD" || us["asn"] != float64(15169) || !strings.Contains(org, "Google") {
+		t.Fatalf("8.8.8.8 on a fresh server: %d %v", status, us)
+	}
+
+	city := filepath.Join(dir, "city.mmdb")
+	geotest.WriteDB(t, city, "GeoLite2-City", geotest.CityNetworks)
+	t.Setenv("SECUTIL_GEOIP_CITY", city)
+	cmd, base, logs, key := serveWithAccount(t, bin, filepath.Join(dir, "city.db"), "bob@example.com", "pro")
+	if _, gb := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "81.2.69.160"}); gb["city"] != "London" || gb["asn"] != float64(20712) {
+		t.Fatalf("81.2.69.160 with a City file: %v", gb)
+	}
+	next := city + ".new"
+	geotest.WriteDB(t, next, "GeoLite2-City", []geotest.Network{
+		{CIDR: "81.2.69.0/24", Record: geotest.CityRecord("Manchester", "England", "GB", "United Kingdom", false, 53.48, -2.24, "Europe/London", "M1")},
+	})
+	if err := os.Rename(next, city); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, gb := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "81.2.69.160"})
+		if gb["city"] == "Manchester" && gb["asn"] == float64(20712) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("SIGHUP did not reload the City file: %v\nlogs:\n%s", gb, logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), "reloaded GeoIP databases") {
+		t.Errorf("no reload in the log:\n%s", logs)
+	}
+}
