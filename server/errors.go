@@ -44,6 +44,8 @@ var (
 	codeInvalidInput         = defineCode("invalid_input", http.StatusBadRequest, "input a tool cannot work on: bad base64, a malformed encryption envelope, a missing <code>text</code> or <code>password</code>, plaintext a hash cannot take")
 	codeInvalidJSON          = defineCode("invalid_json", http.StatusBadRequest, "<code>/json_format</code> or <code>/json_minify</code> text that is not JSON (with line and column)")
 	codeInvalidJWT           = defineCode("invalid_jwt", http.StatusBadRequest, "a token that is not three base64url parts holding JSON objects")
+	codeTooDeeplyNested      = defineCode("too_deeply_nested", http.StatusBadRequest, "JSON (of <code>/json_format</code>, <code>/json_minify</code>, or a token's header or payload) nested deeper than 512 levels of arrays and objects")
+	codeOutputTooLarge       = defineCode("output_too_large", http.StatusBadRequest, "JSON whose formatted answer would pass 4 times the input or 1 MiB, whichever is larger")
 	codeInvalidIP            = defineCode("invalid_ip", http.StatusBadRequest, "an <code>ip_string</code> that is not one IPv4 or IPv6 address")
 	codeInvalidHashInput     = defineCode("invalid_hash_input", http.StatusBadRequest, "a hash lookup with no hashes, more than 500, or a token that is not a hash it can look up (named)")
 	codeUnknownAlgorithm     = defineCode("unknown_algorithm", http.StatusBadRequest, "a hash algorithm the generator does not know; the message lists the allowed ones")
@@ -93,6 +95,8 @@ var toolErrors = []struct {
 	{is(pbe.ErrDecryptionFailed), codeDecryptionFailed, "decryption failed: wrong password or altered text"},
 	{as[*jsonfmt.SyntaxError], codeInvalidJSON, ""},
 	{is(jwt.ErrInvalid), codeInvalidJWT, ""},
+	{jsonBound(jsonfmt.LimitDepth), codeTooDeeplyNested, ""},
+	{jsonBound(jsonfmt.LimitOutput), codeOutputTooLarge, ""},
 	{is(geo.ErrInvalidIP), codeInvalidIP, ""},
 	{is(geo.ErrNoDatabase), codeGeoIPNotConfigured,
 		"no GeoIP database configured: the embedded ones are turned off (-geoip-embedded=false) and no -geoip-city, -geoip-asn or -geoip-isp file is set"},
@@ -130,4 +134,12 @@ func is(targets ...error) func(error) bool {
 func as[T error](err error) bool {
 	var target T
 	return errors.As(err, &target)
+}
+
+// jsonBound matches JSON refused by the named bound of jsonfmt.
+func jsonBound(bound jsonfmt.Limit) func(error) bool {
+	return func(err error) bool {
+		var limit *jsonfmt.LimitError
+		return errors.As(err, &limit) && limit.Limit == bound
+	}
 }
