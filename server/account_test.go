@@ -174,9 +174,10 @@ func TestForgotPassword(t *testing.T) {
 func TestBruteForceIsThrottled(t *testing.T) {
 	e := newEnv(t, func(d *server.Deps) {
 		d.Limits = &server.Limits{
-			PerIP:      server.Rate{Burst: 100, Per: 3600e9},
-			PerAccount: server.Rate{Burst: 3, Per: 3600e9},
-			PublicHash: server.Rate{Burst: 100, Per: 3600e9},
+			PerIP:            server.Rate{Burst: 100, Per: 3600e9},
+			PerClientAccount: server.Rate{Burst: 3, Per: 3600e9},
+			PerAccount:       server.Rate{Burst: 100, Per: 3600e9},
+			PublicHash:       server.Rate{Burst: 100, Per: 3600e9},
 		}
 	})
 	e.account("ann@example.com", store.PlanStarter)

@@ -213,7 +213,9 @@ func (r response) wantError(status int, code string) map[string]any {
 }
 
 // request sends body (a string is sent raw, anything else as JSON) with
-// headers given as name, value pairs.
+// headers given as name, value pairs. Two names are not headers: "Cookie"
+// sets the session cookie, and "RemoteAddr" the peer (192.0.2.1:1234 by
+// default).
 func (e *env) request(method, path string, body any, headers ...string) response {
 	e.t.Helper()
 	var rd io.Reader
@@ -233,8 +235,12 @@ func (e *env) request(method, path string, body any, headers ...string) response
 	req := httptest.NewRequest(method, path, rd)
 	req.RemoteAddr = "192.0.2.1:1234"
 	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i] == "Cookie" {
+		switch headers[i] {
+		case "Cookie":
 			req.AddCookie(&http.Cookie{Name: "auth_session", Value: headers[i+1]})
+			continue
+		case "RemoteAddr":
+			req.RemoteAddr = headers[i+1]
 			continue
 		}
 		req.Header.Set(headers[i], headers[i+1])

@@ -69,11 +69,17 @@ type Deps struct {
 	Checkout CheckoutProvider
 }
 
-// Limits are the token-bucket sizes of the brute-force protection.
+// Limits are the token-bucket sizes of the brute-force protection. A
+// client is an IPv4 address or an IPv6 /64.
 type Limits struct {
-	PerIP      Rate // login, get_api_key, register, verify, forgot-password
-	PerAccount Rate // the same routes, keyed by the email in the request
-	PublicHash Rate // hash_lookup_site, per IP
+	PerIP Rate // login, get_api_key, register, verify, forgot-password, per client
+	// PerClientAccount is the same routes keyed by client and the email in
+	// the request: the tight limit on guessing one account's password.
+	PerClientAccount Rate
+	// PerAccount is keyed by the email alone, loose enough that guessers
+	// elsewhere cannot lock the owner out.
+	PerAccount Rate
+	PublicHash Rate // hash_lookup_site, per client
 }
 
 // Rate is a token bucket: Burst tokens, refilled at Burst per Per.
@@ -84,18 +90,20 @@ type Rate struct {
 
 // DefaultLimits suit one human at a keyboard, and stop online guessing.
 var DefaultLimits = Limits{
-	PerIP:      Rate{Burst: 30, Per: time.Minute},
-	PerAccount: Rate{Burst: 10, Per: time.Minute},
-	PublicHash: Rate{Burst: 60, Per: time.Minute},
+	PerIP:            Rate{Burst: 30, Per: time.Minute},
+	PerClientAccount: Rate{Burst: 10, Per: time.Minute},
+	PerAccount:       Rate{Burst: 100, Per: time.Minute},
+	PublicHash:       Rate{Burst: 60, Per: time.Minute},
 }
 
 // Server holds the handlers' shared state.
 type Server struct {
 	Deps
-	ipLimiter      *limiter
-	accountLimiter *limiter
-	publicLimiter  *limiter
-	pages          *pages
+	ipLimiter            *limiter
+	clientAccountLimiter *limiter
+	accountLimiter       *limiter
+	publicLimiter        *limiter
+	pages                *pages
 }
 
 // New returns the secutil HTTP handler, or an error when the assets are
@@ -138,10 +146,11 @@ func newServer(d Deps) (*Server, error) {
 		limits = *d.Limits
 	}
 	s := &Server{
-		Deps:           d,
-		ipLimiter:      newLimiter(limits.PerIP),
-		accountLimiter: newLimiter(limits.PerAccount),
-		publicLimiter:  newLimiter(limits.PublicHash),
+		Deps:                 d,
+		ipLimiter:            newLimiter(limits.PerIP),
+		clientAccountLimiter: newLimiter(limits.PerClientAccount),
+		accountLimiter:       newLimiter(limits.PerAccount),
+		publicLimiter:        newLimiter(limits.PublicHash),
 	}
 	p, err := loadPages(d.Assets)
 	if err != nil {
