@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -34,8 +36,28 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			}
 			s.accessLog(r, rec.status, start)
 		}()
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = clientBody{r.Body}
+		}
 		inner.ServeHTTP(rec, r)
 	})
+}
+
+// clientBody marks failures to read a request body as the client's: a body
+// cut short of its Content-Length, or one that stalls past the server's
+// read timeout, is a 400 for whichever handler reads it, not a 500.
+type clientBody struct{ io.ReadCloser }
+
+func (b clientBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	switch {
+	case err == nil, err == io.EOF:
+		return n, err
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return n, badRequest("the request body ended before its Content-Length")
+	default:
+		return n, badRequest("reading the request body failed")
+	}
 }
 
 // accessLog writes a request's log line. It builds the record itself
