@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -155,6 +156,7 @@ type serveConfig struct {
 	breachFile, breachFileNTLM                               string
 	geo                                                      geo.Config
 	adminToken, billingSecret, checkoutURL                   string
+	trustedProxies, allowedHosts                             string
 }
 
 // minSecretLen is the shortest -admin-token or -billing-secret accepted:
@@ -178,6 +180,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.hashUpstream, "hash-upstream", "", "base URL of another secutil whose /api/v1/hash_lookup_site is asked for local misses")
 	fs.StringVar(&c.adminToken, "admin-token", "", "token that opens /boss/* as \"Authorization: Bearer <token>\" (default: admin accounts' sessions only; prefer SECUTIL_ADMIN_TOKEN)")
 	fs.StringVar(&c.billingSecret, "billing-secret", "", "HMAC secret of the billing webhook (default: webhook disabled; prefer SECUTIL_BILLING_SECRET)")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated CIDRs or addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none, the headers are ignored)")
+	fs.StringVar(&c.allowedHosts, "allowed-hosts", "", "comma-separated host names this server answers for; others get 421 (default: the loopback names and the listen address when listening on loopback, else any; \"*\" for any)")
 	fs.StringVar(&c.checkoutURL, "checkout-url", "", "hosted-checkout URL template, e.g. https://pay.example/checkout?product={product_id}&email={email}&ref={ref} (default: no checkout)")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
@@ -202,6 +206,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return fmt.Errorf("%w: -hash-upstream must be an http(s) URL", errUsage)
 		}
 		upstream = &server.Upstream{BaseURL: c.hashUpstream}
+	}
+	trustedProxies, err := parsePrefixes(c.trustedProxies)
+	if err != nil {
+		return err
 	}
 	var sender mailer.Sender = mailer.Log{Logger: logger}
 	if c.smtpURL != "" {
@@ -256,6 +264,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Mailer:           sender,
 		Version:          version,
 		SecureCookies:    c.tlsCert != "",
+		TrustedProxies:   trustedProxies,
+		AllowedHosts:     allowedHosts(c.allowedHosts, c.addr),
 		ServerKey:        serverKey,
 		IsCommonPassword: strength.IsCommon,
 		Geo:              locator,
@@ -472,6 +482,44 @@ func parseServerKey(given string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: -server-key must be %d bytes as %d hex characters", errUsage, seal.KeySize, 2*seal.KeySize)
 	}
 	return key, nil
+}
+
+// parsePrefixes reads -trusted-proxies: CIDRs, or addresses standing for
+// themselves.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range strings.Split(list, ",") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(item)
+		if err != nil {
+			addr, addrErr := netip.ParseAddr(item)
+			if addrErr != nil {
+				return nil, fmt.Errorf("%w: -trusted-proxies: %q is not a CIDR or an IP address", errUsage, item)
+			}
+			p = netip.PrefixFrom(addr, addr.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// allowedHosts is -allowed-hosts as a list. Without one, a server listening
+// on loopback answers only to loopback names and its listen address, which
+// a DNS-rebinding page cannot send; one listening elsewhere answers any Host.
+func allowedHosts(given, listen string) []string {
+	if given != "" {
+		return strings.Split(given, ",")
+	}
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return nil
+	}
+	if addr, err := netip.ParseAddr(host); (err != nil || !addr.IsLoopback()) && host != "localhost" {
+		return nil
+	}
+	return []string{"localhost", "127.0.0.1", "::1", host}
 }
 
 // storedServerKey returns the key kept in the database, generating it on

@@ -213,9 +213,8 @@ func (r response) wantError(status int, code string) map[string]any {
 }
 
 // request sends body (a string is sent raw, anything else as JSON) with
-// headers given as name, value pairs. Two names are not headers: "Cookie"
-// sets the session cookie, and "RemoteAddr" the peer (192.0.2.1:1234 by
-// default).
+// headers given as name, value pairs. "Cookie" sets the session cookie,
+// "RemoteAddr" the peer (192.0.2.1:1234 by default) and "Host" the host.
 func (e *env) request(method, path string, body any, headers ...string) response {
 	e.t.Helper()
 	var rd io.Reader
@@ -241,6 +240,9 @@ func (e *env) request(method, path string, body any, headers ...string) response
 			continue
 		case "RemoteAddr":
 			req.RemoteAddr = headers[i+1]
+			continue
+		case "Host":
+			req.Host = headers[i+1]
 			continue
 		}
 		req.Header.Set(headers[i], headers[i+1])

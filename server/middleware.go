@@ -11,7 +11,8 @@ import (
 )
 
 // middleware wraps the mux: panics become 500s, every response gets the
-// security headers, cross-site POSTs are refused (CSRF), unknown routes and
+// security headers, requests pass the front door (allowed hosts, trusted
+// proxies, HSTS: proxy.go), cross-site POSTs are refused (CSRF), unknown routes and
 // wrong methods get JSON errors, and each request is logged without its
 // body or query string (either may hold a secret).
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
@@ -36,10 +37,14 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			}
 			s.accessLog(r, rec.status, start)
 		}()
-		if r.Body != nil && r.Body != http.NoBody {
-			r.Body = clientBody{r.Body}
+		served := s.frontDoor(rec, r)
+		if served == nil {
+			return
 		}
-		inner.ServeHTTP(rec, r)
+		if served.Body != nil && served.Body != http.NoBody {
+			served.Body = clientBody{served.Body}
+		}
+		inner.ServeHTTP(rec, served)
 	})
 }
 

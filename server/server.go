@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"time"
 
@@ -35,8 +36,17 @@ type Deps struct {
 	Assets fs.FS
 	// PasswordParams are the argon2id costs for account passwords.
 	PasswordParams passhash.Params
-	// SecureCookies marks cookies Secure (set when serving TLS).
+	// SecureCookies marks cookies Secure (set when serving TLS). They are
+	// also Secure on any request that came over HTTPS.
 	SecureCookies bool
+	// TrustedProxies are the peers whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed, for rate limiting, the audit log, the
+	// Secure cookie flag and HSTS; from any other peer they are ignored.
+	TrustedProxies []netip.Prefix
+	// AllowedHosts, when set, are the host names this server answers for;
+	// a request for any other Host gets 421 (against DNS rebinding). Empty
+	// or "*" answers any Host.
+	AllowedHosts []string
 	// IsCommonPassword reports membership of the common-password list; used to
 	// refuse such account passwords.
 	IsCommonPassword func(string) bool
@@ -104,6 +114,7 @@ type Server struct {
 	accountLimiter       *limiter
 	publicLimiter        *limiter
 	pages                *pages
+	allowedHosts         map[string]bool // nil: any
 }
 
 // New returns the secutil HTTP handler, or an error when the assets are
@@ -151,6 +162,7 @@ func newServer(d Deps) (*Server, error) {
 		clientAccountLimiter: newLimiter(limits.PerClientAccount),
 		accountLimiter:       newLimiter(limits.PerAccount),
 		publicLimiter:        newLimiter(limits.PublicHash),
+		allowedHosts:         hostSet(d.AllowedHosts),
 	}
 	p, err := loadPages(d.Assets)
 	if err != nil {
