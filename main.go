@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -13,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -172,7 +174,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (serve HTTPS; cookies become Secure)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
-	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log (default: one generated and kept in the database)")
+	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log and keys the hashes of verification codes (default: one generated and kept in a file beside -db, secutil-server.key, mode 0600; prefer SECUTIL_SERVER_KEY)")
 	geoFlags(fs, &c.geo)
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
 	fs.StringVar(&c.breachFile, "breach-file", "", "Pwned Passwords SHA-1 file (HASH:COUNT lines sorted by hash) for /data_breach; see docs/BREACH.md (default: the embedded common-password list)")
@@ -246,8 +248,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		sweepExpired(sweepCtx, st, sweepInterval, logger)
 	}()
 	defer func() { stopSweeping(); <-swept }() // runs before st.Close
+	keyFile := serverKeyFile(c.db)
+	if err := moveServerKeyOut(ctx, st, keyFile); err != nil {
+		return err
+	}
 	if serverKey == nil {
-		if serverKey, err = storedServerKey(ctx, st); err != nil {
+		if serverKey, err = fileServerKey(keyFile); err != nil {
 			return err
 		}
 	}
@@ -362,7 +368,12 @@ func hashDBPath(given, db string) string {
 	if given != "" {
 		return given
 	}
-	return strings.TrimSuffix(db, filepath.Ext(db)) + "-hashes.db"
+	return besideDB(db, "-hashes.db")
+}
+
+// besideDB names a file beside the database: secutil.db → secutil<suffix>.
+func besideDB(db, suffix string) string {
+	return strings.TrimSuffix(db, filepath.Ext(db)) + suffix
 }
 
 // openHashIndex opens the reverse-lookup index and, on first start (or when
@@ -477,9 +488,17 @@ func parseServerKey(given string) ([]byte, error) {
 	if given == "" {
 		return nil, nil
 	}
-	key, err := hex.DecodeString(given)
+	key, err := decodeServerKey(given)
+	if err != nil {
+		return nil, fmt.Errorf("%w: -server-key %v", errUsage, err)
+	}
+	return key, nil
+}
+
+func decodeServerKey(text string) ([]byte, error) {
+	key, err := hex.DecodeString(strings.TrimSpace(text))
 	if err != nil || len(key) != seal.KeySize {
-		return nil, fmt.Errorf("%w: -server-key must be %d bytes as %d hex characters", errUsage, seal.KeySize, 2*seal.KeySize)
+		return nil, fmt.Errorf("must be %d bytes as %d hex characters", seal.KeySize, 2*seal.KeySize)
 	}
 	return key, nil
 }
@@ -522,14 +541,98 @@ func allowedHosts(given, listen string) []string {
 	return []string{"localhost", "127.0.0.1", "::1", host}
 }
 
-// storedServerKey returns the key kept in the database, generating it on
+// serverKeyFile is where the generated server key lives: beside the
+// database (secutil.db → secutil-server.key), never in it, so a copy of
+// the database does not open the IPs sealed in its audit log.
+func serverKeyFile(db string) string { return besideDB(db, "-server.key") }
+
+// settings is where earlier versions kept the server key (*store.Store).
+type settings interface {
+	Setting(ctx context.Context, name string) ([]byte, error)
+	DeleteSetting(ctx context.Context, name string) error
+}
+
+// moveServerKeyOut moves a server key that earlier versions kept in the
+// database into the key file. The file is written before the database's
+// copy is deleted, so an interruption loses nothing.
+func moveServerKeyOut(ctx context.Context, st settings, path string) error {
+	inDB, err := st.Setting(ctx, "server_key")
+	if err != nil || inDB == nil {
+		return err
+	}
+	inFile, err := readKeyFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := writeKeyFile(path, inDB); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	case !bytes.Equal(inFile, inDB):
+		return fmt.Errorf("the database holds a server key that differs from the one in %s: sealed audit IPs open only with the key that sealed them, so secutil will not pick one; move %s aside to keep the database's", path, path)
+	}
+	return st.DeleteSetting(ctx, "server_key")
+}
+
+// fileServerKey reads the key file, creating it with a new random key on
 // first start.
-func storedServerKey(ctx context.Context, st *store.Store) ([]byte, error) {
-	return st.SettingOrCreate(ctx, "server_key", func() []byte {
-		key := make([]byte, seal.KeySize)
-		rand.Read(key)
-		return key
-	})
+func fileServerKey(path string) ([]byte, error) {
+	key, err := readKeyFile(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return key, err
+	}
+	key = make([]byte, seal.KeySize)
+	rand.Read(key)
+	err = writeKeyFile(path, key)
+	if errors.Is(err, fs.ErrExist) {
+		return readKeyFile(path) // another secutil on this database made it first
+	}
+	return key, err
+}
+
+// readKeyFile reads a key file, refusing one that others may read.
+func readKeyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("server key file %s is open to other users (mode %v): chmod 600 it", path, info.Mode().Perm())
+	}
+	text, err := io.ReadAll(io.LimitReader(f, 1024))
+	if err != nil {
+		return nil, err
+	}
+	key, err := decodeServerKey(string(text))
+	if err != nil {
+		return nil, fmt.Errorf("server key file %s: %v", path, err)
+	}
+	return key, nil
+}
+
+// writeKeyFile creates a key file readable by its owner only; it fails with
+// fs.ErrExist when there is one.
+func writeKeyFile(path string, key []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, hex.EncodeToString(key))
+	if err == nil {
+		err = f.Sync()
+	}
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		os.Remove(path) // a partial key file would stop the next start
+	}
+	return err
 }
 
 // billing checks the billing and admin settings and returns the checkout
