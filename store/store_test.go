@@ -172,6 +172,75 @@ func TestCommitUsageNeverPassesCap(t *testing.T) {
 	}
 }
 
+// TestReserveHoldsTheCallsLeft: reservations taken before the work, with
+// the committed calls, never pass the cap; a released one is given back,
+// and a committed one becomes part of the count.
+func TestReserveHoldsTheCallsLeft(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	limit := 10
+	for range 7 {
+		if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var held []*store.Reservation
+	for range 3 {
+		r, err := s.Reserve(ctx, id, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, r)
+	}
+	if _, err := s.Reserve(ctx, id, limit); !errors.Is(err, store.ErrQuotaExceeded) {
+		t.Fatalf("a fourth reservation with 3 calls left: %v", err)
+	}
+	held[0].Release()
+	held[0].Release() // twice is once
+	again, err := s.Reserve(ctx, id, limit)
+	if err != nil {
+		t.Fatalf("a released call was not given back: %v", err)
+	}
+	for _, r := range []*store.Reservation{held[1], held[2], again} {
+		if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id, Cap: &limit, Reservation: r}); err != nil {
+			t.Fatal(err)
+		}
+		r.Release() // after the commit: nothing to give back
+	}
+	if n, _ := s.Usage(ctx, id); n != limit {
+		t.Fatalf("usage %d, want %d", n, limit)
+	}
+	if _, err := s.Reserve(ctx, id, limit); !errors.Is(err, store.ErrQuotaExceeded) {
+		t.Fatalf("a reservation at the cap: %v", err)
+	}
+	// Under concurrency: 150 calls, 100 reservations, 100 commits.
+	other := mustAccount(t, s, "b@example.com", "")
+	limit = 100
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	reserved := 0
+	for range 150 {
+		wg.Go(func() {
+			r, err := s.Reserve(ctx, other, limit)
+			if errors.Is(err, store.ErrQuotaExceeded) {
+				return
+			}
+			defer r.Release()
+			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: other, Cap: &limit, Reservation: r}); err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			reserved++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if n, _ := s.Usage(ctx, other); reserved != 100 || n != 100 {
+		t.Fatalf("%d reservations committed, usage %d; want 100 and 100", reserved, n)
+	}
+}
+
 func TestUsageResetsOnTheFirstOfTheMonthUTC(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpenStore(t)
