@@ -298,6 +298,60 @@ func TestCodes(t *testing.T) {
 	}
 }
 
+// TestCodeLimitsSurviveReissue: re-issuing a code used to reset its try
+// counter, so a guesser asking for fresh codes got 5 new tries each time.
+// Now an account gets at most MaxCodesPerHour codes and MaxCodeTriesPerHour
+// wrong tries an hour, across codes and purposes.
+func TestCodeLimitsSurviveReissue(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	now := time.Now()
+	s.SetClock(func() time.Time { return now })
+	id := mustAccount(t, s, "a@example.com", "")
+	wrong := func() {
+		t.Helper()
+		if err := s.ConsumeCode(ctx, id, store.PurposeReset, []byte("wrong")); !errors.Is(err, store.ErrCodeInvalid) {
+			t.Fatalf("wrong code: %v", err)
+		}
+	}
+	// Two codes, each tried 5 times: the hour's tries are spent...
+	for range 2 {
+		if err := s.SetCode(ctx, id, store.PurposeReset, []byte("right"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		for range store.MaxCodeTriesPerHour / 2 {
+			wrong()
+		}
+	}
+	// ...so a third code, even the right one, does not open before the hour is over.
+	if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
+		t.Fatalf("the right code after %d wrong tries this hour: %v", store.MaxCodeTriesPerHour, err)
+	}
+	// Codes per hour: three were sent; two more may be, then none.
+	for range store.MaxCodesPerHour - 3 {
+		if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); !errors.Is(err, store.ErrTooManyCodes) {
+		t.Fatalf("code %d within the hour: %v", store.MaxCodesPerHour+1, err)
+	}
+	// An hour later both limits start over.
+	now = now.Add(time.Hour)
+	if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("fresh"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("fresh")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeleteExpiredCodes(ctx); err != nil {
+		t.Fatal(n, err)
+	}
+}
+
 func TestBackupWhileWriting(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpenStore(t)
