@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"secutil/server"
 	"secutil/store"
@@ -52,6 +53,24 @@ func (m *mailbox) Send(_ context.Context, to, subject, body string) error {
 }
 
 var codePattern = regexp.MustCompile(`\b\d{6}\b`)
+
+// resetCode waits for the password reset code mailed to to: reset mails
+// go out after the forgot-password answer.
+func (m *mailbox) resetCode(t testing.TB, to string) string {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		m.mu.Lock()
+		for i := len(m.msgs) - 1; i >= 0; i-- {
+			if strings.HasPrefix(m.msgs[i], to+"\nsecutil password reset code: ") {
+				m.mu.Unlock()
+				return codePattern.FindString(m.msgs[i])
+			}
+		}
+		m.mu.Unlock()
+	}
+	t.Fatalf("no reset code mailed to %s", to)
+	return ""
+}
 
 // lastCode returns the newest 6-digit code mailed to to.
 func (m *mailbox) lastCode(t testing.TB, to string) string {

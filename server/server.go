@@ -50,7 +50,9 @@ type Deps struct {
 	// IsCommonPassword reports membership of the common-password list; used to
 	// refuse such account passwords.
 	IsCommonPassword func(string) bool
-	// ServerKey (32 bytes) seals client IPs in the audit log; nil stores no IP.
+	// ServerKey (32 bytes) seals client IPs in the audit log (nil stores no
+	// IP) and keys the hashes of verification codes (nil: a random key, so
+	// codes do not outlive the process).
 	ServerKey []byte
 	// Hashes is the reverse-lookup index of /hash_lookup (required).
 	Hashes *hashindex.Index
@@ -115,6 +117,8 @@ type Server struct {
 	publicLimiter        *limiter
 	pages                *pages
 	allowedHosts         map[string]bool // nil: any
+	codeKey              []byte          // keys the hashes of verification codes
+	outbox               *outbox
 }
 
 // New returns the secutil HTTP handler, or an error when the assets are
@@ -163,6 +167,8 @@ func newServer(d Deps) (*Server, error) {
 		accountLimiter:       newLimiter(limits.PerAccount),
 		publicLimiter:        newLimiter(limits.PublicHash),
 		allowedHosts:         hostSet(d.AllowedHosts),
+		codeKey:              codeKeyFrom(d.ServerKey),
+		outbox:               &outbox{logger: d.Logger},
 	}
 	p, err := loadPages(d.Assets)
 	if err != nil {
