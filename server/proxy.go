@@ -31,7 +31,7 @@ func (s *Server) frontDoor(w http.ResponseWriter, r *http.Request) *http.Request
 		return nil
 	}
 	r = s.forwarded(r)
-	if isHTTPS(r) {
+	if s.isHTTPS(r) {
 		w.Header()["Strict-Transport-Security"] = hstsValue
 	}
 	return r
@@ -130,6 +130,6 @@ func lastListItem(values []string) string {
 
 // isHTTPS reports a request that reached this server, or a trusted proxy
 // in front of it, over TLS.
-func isHTTPS(r *http.Request) bool {
-	return r.TLS != nil || r.Context().Value(forwardedHTTPS{}) != nil
+func (s *Server) isHTTPS(r *http.Request) bool {
+	return r.TLS != nil || (len(s.TrustedProxies) > 0 && r.Context().Value(forwardedHTTPS{}) != nil)
 }
