@@ -103,10 +103,11 @@ func (l *limiter) dropIdle(now time.Time) {
 // network can still log in. An email longer than any address is a 400
 // before it reaches a limiter.
 func (s *Server) throttle(w http.ResponseWriter, r *http.Request, perClient *limiter, account string) error {
-	account = strings.ToLower(strings.TrimSpace(account))
+	account = strings.TrimSpace(account)
 	if len(account) > maxEmailBytes {
 		return badRequest("field \"email\" is longer than %d characters", maxEmailBytes)
 	}
+	account = strings.ToLower(account)
 	now := time.Now()
 	client := clientKey(r)
 	ok, wait := perClient.allow(client, now)
