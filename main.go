@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -13,9 +14,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -155,6 +158,7 @@ type serveConfig struct {
 	breachFile, breachFileNTLM                               string
 	geo                                                      geo.Config
 	adminToken, billingSecret, checkoutURL                   string
+	trustedProxies, allowedHosts                             string
 }
 
 // minSecretLen is the shortest -admin-token or -billing-secret accepted:
@@ -170,7 +174,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (serve HTTPS; cookies become Secure)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
-	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log (default: one generated and kept in the database)")
+	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log and keys the hashes of verification codes (default: one generated and kept in a file beside -db, secutil-server.key, mode 0600; prefer SECUTIL_SERVER_KEY)")
 	geoFlags(fs, &c.geo)
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
 	fs.StringVar(&c.breachFile, "breach-file", "", "Pwned Passwords SHA-1 file (HASH:COUNT lines sorted by hash) for /data_breach; see docs/BREACH.md (default: the embedded common-password list)")
@@ -178,6 +182,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.hashUpstream, "hash-upstream", "", "base URL of another secutil whose /api/v1/hash_lookup_site is asked for local misses")
 	fs.StringVar(&c.adminToken, "admin-token", "", "token that opens /boss/* as \"Authorization: Bearer <token>\" (default: admin accounts' sessions only; prefer SECUTIL_ADMIN_TOKEN)")
 	fs.StringVar(&c.billingSecret, "billing-secret", "", "HMAC secret of the billing webhook (default: webhook disabled; prefer SECUTIL_BILLING_SECRET)")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated CIDRs or addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none, the headers are ignored)")
+	fs.StringVar(&c.allowedHosts, "allowed-hosts", "", "comma-separated host names this server answers for; others get 421 (default: the loopback names and the listen address when listening on loopback, else any; \"*\" for any)")
 	fs.StringVar(&c.checkoutURL, "checkout-url", "", "hosted-checkout URL template, e.g. https://pay.example/checkout?product={product_id}&email={email}&ref={ref} (default: no checkout)")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
@@ -202,6 +208,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return fmt.Errorf("%w: -hash-upstream must be an http(s) URL", errUsage)
 		}
 		upstream = &server.Upstream{BaseURL: c.hashUpstream}
+	}
+	trustedProxies, err := parsePrefixes(c.trustedProxies)
+	if err != nil {
+		return err
 	}
 	var sender mailer.Sender = mailer.Log{Logger: logger}
 	if c.smtpURL != "" {
@@ -238,8 +248,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		sweepExpired(sweepCtx, st, sweepInterval, logger)
 	}()
 	defer func() { stopSweeping(); <-swept }() // runs before st.Close
+	keyFile := serverKeyFile(c.db)
+	if err := moveServerKeyOut(ctx, st, keyFile); err != nil {
+		return err
+	}
 	if serverKey == nil {
-		if serverKey, err = storedServerKey(ctx, st); err != nil {
+		if serverKey, err = fileServerKey(keyFile); err != nil {
 			return err
 		}
 	}
@@ -256,6 +270,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Mailer:           sender,
 		Version:          version,
 		SecureCookies:    c.tlsCert != "",
+		TrustedProxies:   trustedProxies,
+		AllowedHosts:     allowedHosts(c.allowedHosts, c.addr),
 		ServerKey:        serverKey,
 		IsCommonPassword: strength.IsCommon,
 		Geo:              locator,
@@ -352,7 +368,12 @@ func hashDBPath(given, db string) string {
 	if given != "" {
 		return given
 	}
-	return strings.TrimSuffix(db, filepath.Ext(db)) + "-hashes.db"
+	return besideDB(db, "-hashes.db")
+}
+
+// besideDB names a file beside the database: secutil.db → secutil<suffix>.
+func besideDB(db, suffix string) string {
+	return strings.TrimSuffix(db, filepath.Ext(db)) + suffix
 }
 
 // openHashIndex opens the reverse-lookup index and, on first start (or when
@@ -467,21 +488,151 @@ func parseServerKey(given string) ([]byte, error) {
 	if given == "" {
 		return nil, nil
 	}
-	key, err := hex.DecodeString(given)
-	if err != nil || len(key) != seal.KeySize {
-		return nil, fmt.Errorf("%w: -server-key must be %d bytes as %d hex characters", errUsage, seal.KeySize, 2*seal.KeySize)
+	key, err := decodeServerKey(given)
+	if err != nil {
+		return nil, fmt.Errorf("%w: -server-key %v", errUsage, err)
 	}
 	return key, nil
 }
 
-// storedServerKey returns the key kept in the database, generating it on
+func decodeServerKey(text string) ([]byte, error) {
+	key, err := hex.DecodeString(strings.TrimSpace(text))
+	if err != nil || len(key) != seal.KeySize {
+		return nil, fmt.Errorf("must be %d bytes as %d hex characters", seal.KeySize, 2*seal.KeySize)
+	}
+	return key, nil
+}
+
+// parsePrefixes reads -trusted-proxies: CIDRs, or addresses standing for
+// themselves.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range strings.Split(list, ",") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(item)
+		if err != nil {
+			addr, addrErr := netip.ParseAddr(item)
+			if addrErr != nil {
+				return nil, fmt.Errorf("%w: -trusted-proxies: %q is not a CIDR or an IP address", errUsage, item)
+			}
+			p = netip.PrefixFrom(addr, addr.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// allowedHosts is -allowed-hosts as a list. Without one, a server listening
+// on loopback answers only to loopback names and its listen address, which
+// a DNS-rebinding page cannot send; one listening elsewhere answers any Host.
+func allowedHosts(given, listen string) []string {
+	if given != "" {
+		return strings.Split(given, ",")
+	}
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return nil
+	}
+	if addr, err := netip.ParseAddr(host); (err != nil || !addr.IsLoopback()) && host != "localhost" {
+		return nil
+	}
+	return []string{"localhost", "127.0.0.1", "::1", host}
+}
+
+// serverKeyFile is where the generated server key lives: beside the
+// database (secutil.db → secutil-server.key), never in it, so a copy of
+// the database does not open the IPs sealed in its audit log.
+func serverKeyFile(db string) string { return besideDB(db, "-server.key") }
+
+// settings is where earlier versions kept the server key (*store.Store).
+type settings interface {
+	Setting(ctx context.Context, name string) ([]byte, error)
+	DeleteSetting(ctx context.Context, name string) error
+}
+
+// moveServerKeyOut moves a server key that earlier versions kept in the
+// database into the key file. The file is written before the database's
+// copy is deleted, so an interruption loses nothing.
+func moveServerKeyOut(ctx context.Context, st settings, path string) error {
+	inDB, err := st.Setting(ctx, "server_key")
+	if err != nil || inDB == nil {
+		return err
+	}
+	inFile, err := readKeyFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := writeKeyFile(path, inDB); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	case !bytes.Equal(inFile, inDB):
+		return fmt.Errorf("the database holds a server key that differs from the one in %s: sealed audit IPs open only with the key that sealed them, so secutil will not pick one; move %s aside to keep the database's", path, path)
+	}
+	return st.DeleteSetting(ctx, "server_key")
+}
+
+// fileServerKey reads the key file, creating it with a new random key on
 // first start.
-func storedServerKey(ctx context.Context, st *store.Store) ([]byte, error) {
-	return st.SettingOrCreate(ctx, "server_key", func() []byte {
-		key := make([]byte, seal.KeySize)
-		rand.Read(key)
-		return key
-	})
+func fileServerKey(path string) ([]byte, error) {
+	key, err := readKeyFile(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return key, err
+	}
+	key = make([]byte, seal.KeySize)
+	rand.Read(key)
+	err = writeKeyFile(path, key)
+	if errors.Is(err, fs.ErrExist) {
+		return readKeyFile(path) // another secutil on this database made it first
+	}
+	return key, err
+}
+
+// readKeyFile reads a key file, refusing one that others may read.
+func readKeyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("server key file %s is open to other users (mode %v): chmod 600 it", path, info.Mode().Perm())
+	}
+	text, err := io.ReadAll(io.LimitReader(f, 1024))
+	if err != nil {
+		return nil, err
+	}
+	key, err := decodeServerKey(string(text))
+	if err != nil {
+		return nil, fmt.Errorf("server key file %s: %v", path, err)
+	}
+	return key, nil
+}
+
+// writeKeyFile creates a key file readable by its owner only; it fails with
+// fs.ErrExist when there is one.
+func writeKeyFile(path string, key []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, hex.EncodeToString(key))
+	if err == nil {
+		err = f.Sync()
+	}
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		os.Remove(path) // a partial key file would stop the next start
+	}
+	return err
 }
 
 // billing checks the billing and admin settings and returns the checkout

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,6 +118,18 @@ func TestRunServesAndShutsDown(t *testing.T) {
 			t.Fatalf("get_api_key: %d %v", status, m)
 		}
 	})
+	t.Run("listening on loopback, it answers only loopback names (DNS rebinding)", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodGet, base+"/health", nil)
+		req.Host = "attacker.example"
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusMisdirectedRequest {
+			t.Fatalf("Host attacker.example: %d, want 421", res.StatusCode)
+		}
+	})
 	t.Run("cancel shuts down cleanly", func(t *testing.T) {
 		cancel()
 		select {
@@ -173,6 +186,7 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		{"checkout URL not http", []string{"serve", "-checkout-url", "ftp://pay.example/{product_id}"}, nil, true},
 		{"server key too short", []string{"serve", "-server-key", "abcd"}, nil, true},
 		{"hash upstream not a URL", []string{"serve", "-hash-upstream", "not a url"}, nil, true},
+		{"trusted proxy not an address", []string{"serve", "-trusted-proxies", "10.0.0.0/8,proxy.example"}, nil, true},
 		{"smtp URL not smtp", []string{"serve", "-smtp-url", "http://mail.example"}, nil, true},
 		{"TLS certificate without key", []string{"serve", "-tls-cert", "cert.pem"}, nil, true},
 		{"user add with a common password", []string{"user", "add", "-email", "a@b.c", "-password", "password"}, nil, false},
@@ -440,4 +454,32 @@ func TestImportWordlist(t *testing.T) {
 			t.Fatalf("stdin import: %v %q", err, out.String())
 		}
 	})
+}
+
+func TestAllowedHostsDefault(t *testing.T) {
+	for _, tc := range []struct {
+		given, listen string
+		want          []string
+	}{
+		{"", "127.0.0.1:8080", []string{"localhost", "127.0.0.1", "::1", "127.0.0.1"}},
+		{"", "[::1]:8080", []string{"localhost", "127.0.0.1", "::1", "::1"}},
+		{"", "127.0.0.2:80", []string{"localhost", "127.0.0.1", "::1", "127.0.0.2"}},
+		{"", "localhost:8080", []string{"localhost", "127.0.0.1", "::1", "localhost"}},
+		{"", "0.0.0.0:8080", nil},
+		{"", ":8080", nil},
+		{"", "192.0.2.7:8080", nil},
+		{"api.example,localhost", "127.0.0.1:8080", []string{"api.example", "localhost"}},
+	} {
+		if got := allowedHosts(tc.given, tc.listen); !slices.Equal(got, tc.want) {
+			t.Errorf("allowedHosts(%q, %q) = %q, want %q", tc.given, tc.listen, got, tc.want)
+		}
+	}
+}
+
+func TestParsePrefixes(t *testing.T) {
+	got, err := parsePrefixes(" 10.1.2.3/8, 192.0.2.1 ,fd00::1 ,")
+	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32"), netip.MustParsePrefix("fd00::1/128")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("got %v, %v", got, err)
+	}
 }

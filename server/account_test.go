@@ -127,8 +127,9 @@ func TestRegistrationLoginLogout(t *testing.T) {
 	e.post("/register", map[string]string{"email": "not an email", "password": testPassword}).wantError(400, "invalid_request")
 	e.post("/register", map[string]string{"email": "new@example.com", "password": testPassword}).want(200)
 	e.post("/login", map[string]string{"email": "new@example.com", "password": testPassword}).wantError(401, "account_not_verified")
-	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": "000000x"}).wantError(400, "invalid_request")
-	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": e.mail.lastCode(t, "new@example.com")}).want(200)
+	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": "000000x", "password": testPassword}).wantError(400, "invalid_request")
+	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": e.mail.lastCode(t, "new@example.com")}).wantError(400, "invalid_request")
+	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": e.mail.lastCode(t, "new@example.com"), "password": testPassword}).want(200)
 
 	session := e.login("new@example.com")
 	e.post("/api/regenerate", nil, "Cookie", session).want(200)
@@ -161,7 +162,7 @@ func TestForgotPassword(t *testing.T) {
 	if known["message"] != unknown["message"] {
 		t.Fatalf("answers differ, which tells who has an account: %v vs %v", known, unknown)
 	}
-	code := e.mail.lastCode(t, "ann@example.com")
+	code := e.mail.resetCode(t, "ann@example.com")
 	e.post("/forgot-password/verify", map[string]string{"email": "ann@example.com", "code": code, "new_password": "short"}).wantError(400, "weak_password")
 	e.post("/forgot-password/verify", map[string]string{"email": "ann@example.com", "code": "999999", "new_password": "a brand new long passphrase"}).wantError(400, "invalid_request")
 	e.post("/forgot-password/verify", map[string]string{"email": "ann@example.com", "code": code, "new_password": "a brand new long passphrase"}).want(200)
@@ -174,9 +175,10 @@ func TestForgotPassword(t *testing.T) {
 func TestBruteForceIsThrottled(t *testing.T) {
 	e := newEnv(t, func(d *server.Deps) {
 		d.Limits = &server.Limits{
-			PerIP:      server.Rate{Burst: 100, Per: 3600e9},
-			PerAccount: server.Rate{Burst: 3, Per: 3600e9},
-			PublicHash: server.Rate{Burst: 100, Per: 3600e9},
+			PerIP:            server.Rate{Burst: 100, Per: 3600e9},
+			PerClientAccount: server.Rate{Burst: 3, Per: 3600e9},
+			PerAccount:       server.Rate{Burst: 100, Per: 3600e9},
+			PublicHash:       server.Rate{Burst: 100, Per: 3600e9},
 		}
 	})
 	e.account("ann@example.com", store.PlanStarter)

@@ -82,7 +82,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, accountID 
 	}
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(sessionTTL.Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || s.isHTTPS(r),
 	})
 	return nil
 }
@@ -96,7 +96,7 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || s.isHTTPS(r),
 	})
 }
 

@@ -154,6 +154,38 @@ func TestWebhookSubscriptionLifecycle(t *testing.T) {
 	}
 }
 
+// TestEnterpriseCapSurvivesCancelAndReactivation: a cancellation dropped
+// the cap an admin set, so the re-activated enterprise account had none.
+func TestEnterpriseCapSurvivesCancelAndReactivation(t *testing.T) {
+	e := newEnv(t, withBilling, withAdminToken)
+	key := e.key("big@example.com", store.PlanStarter)
+	until := rfc(time.Now().Add(30 * 24 * time.Hour))
+	capOf := func() any {
+		return e.post("/api/user_info", nil, "X-API-Key", key).want(http.StatusOK).json()["max_usage_for_plan"]
+	}
+	e.webhook(event("evt_1", "subscription.activated", map[string]any{"email": "big@example.com", "plan": "enterprise", "paid_until": until})).want(http.StatusOK)
+	e.post("/boss/accounts/set_plan", map[string]any{"email": "big@example.com", "plan": "enterprise", "paid_until": until, "usage_cap": 5000},
+		"Authorization", "Bearer "+adminToken).want(http.StatusOK)
+	if got := capOf(); got != float64(5000) {
+		t.Fatalf("cap after the admin set it: %v", got)
+	}
+	e.webhook(event("evt_2", "subscription.canceled", map[string]any{"email": "big@example.com"})).want(http.StatusOK)
+	if got := capOf(); got != float64(store.StarterCap) {
+		t.Fatalf("cap while on starter: %v", got)
+	}
+	e.webhook(event("evt_3", "subscription.activated", map[string]any{"email": "big@example.com", "plan": "enterprise", "paid_until": until})).want(http.StatusOK)
+	if got := capOf(); got != float64(5000) {
+		t.Fatalf("cap after re-activation: %v, want the admin's 5000", got)
+	}
+	// A downgrade from the dashboard keeps it too.
+	session := e.login("big@example.com")
+	e.post("/switch_tier", map[string]string{"plan": "starter"}, "Cookie", session).want(http.StatusOK)
+	e.webhook(event("evt_4", "subscription.activated", map[string]any{"email": "big@example.com", "plan": "enterprise", "paid_until": until})).want(http.StatusOK)
+	if got := capOf(); got != float64(5000) {
+		t.Fatalf("cap after a dashboard downgrade and re-activation: %v", got)
+	}
+}
+
 func TestWebhookIgnoresUnknownTypesAndEmails(t *testing.T) {
 	e := newEnv(t, withBilling)
 	e.account("ann@example.com", store.PlanStarter)

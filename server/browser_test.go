@@ -155,6 +155,7 @@ func TestBrowserJourney(t *testing.T) {
 
 	do("verify",
 		chromedp.SendKeys(chromedp.ID("code"), loggedCode(t, e.logs.String(), email)),
+		chromedp.SendKeys(chromedp.ID("password"), password),
 		chromedp.Click(chromedp.CSS("main button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
 	if got := text(".alert.notice"); !strings.Contains(got, "verified") {

@@ -44,6 +44,8 @@ var (
 	codeInvalidInput         = defineCode("invalid_input", http.StatusBadRequest, "input a tool cannot work on: bad base64, a malformed encryption envelope, a missing <code>text</code> or <code>password</code>, plaintext a hash cannot take")
 	codeInvalidJSON          = defineCode("invalid_json", http.StatusBadRequest, "<code>/json_format</code> or <code>/json_minify</code> text that is not JSON (with line and column)")
 	codeInvalidJWT           = defineCode("invalid_jwt", http.StatusBadRequest, "a token that is not three base64url parts holding JSON objects")
+	codeTooDeeplyNested      = defineCode("too_deeply_nested", http.StatusBadRequest, "JSON (of <code>/json_format</code>, <code>/json_minify</code>, or a token's header or payload) nested deeper than 512 levels of arrays and objects")
+	codeOutputTooLarge       = defineCode("output_too_large", http.StatusBadRequest, "JSON whose formatted answer would pass 4 times the input or 1 MiB, whichever is larger")
 	codeInvalidIP            = defineCode("invalid_ip", http.StatusBadRequest, "an <code>ip_string</code> that is not one IPv4 or IPv6 address")
 	codeInvalidHashInput     = defineCode("invalid_hash_input", http.StatusBadRequest, "a hash lookup with no hashes, more than 500, or a token that is not a hash it can look up (named)")
 	codeUnknownAlgorithm     = defineCode("unknown_algorithm", http.StatusBadRequest, "a hash algorithm the generator does not know; the message lists the allowed ones")
@@ -68,11 +70,11 @@ var (
 	codeKeyExists            = defineCode("key_exists", http.StatusConflict, "creating a key whose name is in use (dashboard)")
 	codeRequestTooLarge      = defineCode("request_too_large", http.StatusRequestEntityTooLarge, "a body over 1 MiB")
 	codeUnsupportedMediaType = defineCode("unsupported_media_type", http.StatusUnsupportedMediaType, "a body that is neither JSON nor a form")
+	codeHostNotAllowed       = defineCode("host_not_allowed", http.StatusMisdirectedRequest, "a <code>Host</code> this server does not answer for (see <code>-allowed-hosts</code>)")
 	codePlanLimitReached     = defineCode("plan_limit_reached", http.StatusTooManyRequests, `the plan's monthly calls are used up; see <a href="/docs/rate_limits">rate limits</a>`)
 	codeRateLimited          = defineCode("rate_limited", http.StatusTooManyRequests, "too many login, key, registration or reset attempts, or public hash lookups; wait <code>Retry-After</code> seconds")
 	codeInternal             = defineCode("internal_error", http.StatusInternalServerError, "a server failure; the client sees <code>internal error</code> and the detail goes to the server log")
 	codeGeoIPNotConfigured   = defineCode("geoip_not_configured", http.StatusInternalServerError, "an IP lookup on a server started with <code>-geoip-embedded=false</code> and no GeoIP file")
-	codeUpstreamFailed       = defineCode("upstream_failed", http.StatusBadGateway, "a hash lookup's upstream (<code>-hash-upstream</code>) failed")
 	codeBusy                 = defineCode("busy", http.StatusServiceUnavailable, "every key derivation slot stayed busy until the request ended; retry shortly")
 	codeBillingNotConfigured = defineCode("billing_not_configured", http.StatusServiceUnavailable, "checkout on a server without <code>-checkout-url</code>, or a billing webhook on one without <code>-billing-secret</code>")
 	codeNoServerKey          = defineCode("no_server_key", http.StatusServiceUnavailable, "opening a sealed audit IP on a server that runs without a server key (admin)")
@@ -93,6 +95,8 @@ var toolErrors = []struct {
 	{is(pbe.ErrDecryptionFailed), codeDecryptionFailed, "decryption failed: wrong password or altered text"},
 	{as[*jsonfmt.SyntaxError], codeInvalidJSON, ""},
 	{is(jwt.ErrInvalid), codeInvalidJWT, ""},
+	{jsonBound(jsonfmt.LimitDepth), codeTooDeeplyNested, ""},
+	{jsonBound(jsonfmt.LimitOutput), codeOutputTooLarge, ""},
 	{is(geo.ErrInvalidIP), codeInvalidIP, ""},
 	{is(geo.ErrNoDatabase), codeGeoIPNotConfigured,
 		"no GeoIP database configured: the embedded ones are turned off (-geoip-embedded=false) and no -geoip-city, -geoip-asn or -geoip-isp file is set"},
@@ -130,4 +134,12 @@ func is(targets ...error) func(error) bool {
 func as[T error](err error) bool {
 	var target T
 	return errors.As(err, &target)
+}
+
+// jsonBound matches JSON refused by the named bound of jsonfmt.
+func jsonBound(bound jsonfmt.Limit) func(error) bool {
+	return func(err error) bool {
+		var limit *jsonfmt.LimitError
+		return errors.As(err, &limit) && limit.Limit == bound
+	}
 }

@@ -73,3 +73,22 @@ func formDone(w http.ResponseWriter, r *http.Request, next string, body any) {
 func withEmail(page, email string) string {
 	return page + "?" + url.Values{"email": {strings.TrimSpace(email)}}.Encode()
 }
+
+// formBool is a boolean field that JSON clients send as true or false and
+// web forms as text: "true", "on" (a checked box) or "false". A checkbox
+// that must default to true is followed by a hidden field of the same name
+// with "false": the form's first value wins, and an unchecked box sends
+// only the hidden one.
+type formBool bool
+
+func (b *formBool) UnmarshalJSON(data []byte) error {
+	switch strings.Trim(string(data), `"`) {
+	case "true", "on":
+		*b = true
+	case "false":
+		*b = false
+	default:
+		return badRequest("a boolean field must be true or false, not %s", truncate(string(data), 20))
+	}
+	return nil
+}

@@ -2,6 +2,8 @@ package server
 
 import (
 	"cmp"
+	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -233,11 +235,13 @@ func (s *Server) createPendingAccount(r *http.Request, email, password string) e
 			"Someone tried to register a secutil account with this address, which already has one.\n"+
 				"If it was you, log in or use \"forgot password\". Otherwise you can ignore this mail.")
 	case err == nil:
-		// A pending account: the newest registration attempt wins.
-		if err := s.Store.SetPassword(ctx, existing.ID, hash); err != nil {
+		// A pending account: the newest registration attempt wins. It
+		// cannot hijack one: verification asks for the password again, so
+		// the account opens only with a password the mailbox owner typed.
+		if err := s.Store.SetPassword(ctx, existing.ID, hash, false); err != nil {
 			return err
 		}
-		return s.sendCode(r, existing.ID, email, store.PurposeRegister)
+		return s.sendCode(ctx, existing.ID, email, store.PurposeRegister)
 	case errors.Is(err, store.ErrNotFound):
 		id, err := s.Store.CreateAccount(ctx, store.NewAccount{Email: email, PasswordHash: hash})
 		if errors.Is(err, store.ErrEmailTaken) {
@@ -247,26 +251,33 @@ func (s *Server) createPendingAccount(r *http.Request, email, password string) e
 			return err
 		}
 		s.audit(ctx, r, store.AuditRegistered, id, "")
-		return s.sendCode(r, id, email, store.PurposeRegister)
+		return s.sendCode(ctx, id, email, store.PurposeRegister)
 	default:
 		return err
 	}
 }
 
-// sendCode stores and mails a fresh 6-digit code.
-func (s *Server) sendCode(r *http.Request, accountID int64, email, purpose string) error {
+// sendCode stores and mails a fresh 6-digit code. Past the codes an
+// address may get in an hour it sends nothing, and says nothing either: the
+// answer of the route must not tell whether the address has an account.
+func (s *Server) sendCode(ctx context.Context, accountID int64, email, purpose string) error {
 	code, err := newCode()
 	if err != nil {
 		return err
 	}
-	if err := s.Store.SetCode(r.Context(), accountID, purpose, codeHash(accountID, purpose, code), codeTTL); err != nil {
+	err = s.Store.SetCode(ctx, accountID, purpose, s.codeHash(accountID, purpose, code), codeTTL)
+	if errors.Is(err, store.ErrTooManyCodes) {
+		s.Logger.Info("code not sent: the address had its codes for the hour", "purpose", purpose)
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	what := "verification"
 	if purpose == store.PurposeReset {
 		what = "password reset"
 	}
-	return s.Mailer.Send(r.Context(), email, "secutil "+what+" code: "+code,
+	return s.Mailer.Send(ctx, email, "secutil "+what+" code: "+code,
 		fmt.Sprintf("Your secutil %s code is %s. It expires in 15 minutes.", what, code))
 }
 
@@ -279,17 +290,38 @@ func newCode() (string, error) {
 	return fmt.Sprintf("%06d", binary.BigEndian.Uint64(b[:])%1_000_000), nil
 }
 
-// codeHash binds a code to its account and purpose, so a code for one
+// codeHash is what the database keeps of a code: an HMAC-SHA-256 under a
+// key derived from the server key, so a copy of the database does not give
+// back a live code (a plain hash of a 6-digit code is undone by trying the
+// million). It binds the code to its account and purpose, so a code for one
 // cannot be replayed for another.
-func codeHash(accountID int64, purpose, code string) []byte {
-	sum := sha256.Sum256([]byte(strconv.FormatInt(accountID, 10) + "\x00" + purpose + "\x00" + strings.TrimSpace(code)))
-	return sum[:]
+func (s *Server) codeHash(accountID int64, purpose, code string) []byte {
+	mac := hmac.New(sha256.New, s.codeKey)
+	mac.Write([]byte(strconv.FormatInt(accountID, 10) + "\x00" + purpose + "\x00" + strings.TrimSpace(code)))
+	return mac.Sum(nil)
+}
+
+// codeKeyFrom derives the key of codeHash from the server key, or makes a
+// random one when the server has none (codes then die with the process).
+func codeKeyFrom(serverKey []byte) []byte {
+	if serverKey == nil {
+		key := make([]byte, sha256.Size)
+		rand.Read(key)
+		return key
+	}
+	mac := hmac.New(sha256.New, serverKey)
+	mac.Write([]byte("secutil verification and reset codes"))
+	return mac.Sum(nil)
 }
 
 type verifyRequest struct {
 	emailRequest
-	Code        string `json:"code"`
-	NewPassword string `json:"new_password"`
+	Code string `json:"code"`
+	// Password is the registration's password, asked again (/register/verify).
+	Password string `json:"password"`
+	// NewPassword and RevokeAPIKeys are for /forgot-password/verify.
+	NewPassword   string    `json:"new_password"`
+	RevokeAPIKeys *formBool `json:"revoke_api_keys"`
 }
 
 func (v *verifyRequest) check() error {
@@ -299,29 +331,53 @@ func (v *verifyRequest) check() error {
 	return required("code", v.Code)
 }
 
-// consumeCode checks a code for email; every failure reads the same.
-func (s *Server) consumeCode(r *http.Request, email, purpose, code string) (*store.Account, error) {
+// consumeCode checks a code for email; every failure reads the same. A
+// registration's code comes with its password: when the password does not
+// match the pending account's, the try counts as a wrong code, so nobody
+// activates an account with a password they did not choose, nor guesses
+// the code without the password.
+func (s *Server) consumeCode(r *http.Request, email, purpose, code, password string) (*store.Account, error) {
 	invalid := badRequest("%s", store.ErrCodeInvalid.Error())
+	if purpose == store.PurposeRegister {
+		invalid = badRequest("the code or the password is wrong, or the code has expired; register again for a new code")
+	}
 	a, err := s.Store.AccountByEmail(r.Context(), email)
 	if errors.Is(err, store.ErrNotFound) {
+		if purpose == store.PurposeRegister {
+			passhash.VerifyNothing(password) // the same time as a known email
+		}
 		return nil, invalid
 	}
 	if err != nil {
 		return nil, err
 	}
-	err = s.Store.ConsumeCode(r.Context(), a.ID, purpose, codeHash(a.ID, purpose, code))
+	hash := s.codeHash(a.ID, purpose, code)
+	if purpose == store.PurposeRegister {
+		ok, err := passhash.Verify(password, a.PasswordHash)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			hash = nil // matches no code, and counts as a wrong try
+		}
+	}
+	err = s.Store.ConsumeCode(r.Context(), a.ID, purpose, hash)
 	if errors.Is(err, store.ErrCodeInvalid) {
 		return nil, invalid
 	}
 	return a, err
 }
 
-// verifyRegistration activates the account the code was mailed for.
+// verifyRegistration activates the account the code was mailed for, given
+// the password it was registered with.
 func (s *Server) verifyRegistration(w http.ResponseWriter, r *http.Request, req verifyRequest) (formResult, error) {
+	if err := required("password", req.Password); err != nil {
+		return formResult{}, err
+	}
 	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
 		return formResult{}, err
 	}
-	a, err := s.consumeCode(r, req.Email, store.PurposeRegister, req.Code)
+	a, err := s.consumeCode(r, req.Email, store.PurposeRegister, req.Code, req.Password)
 	if err != nil {
 		return formResult{}, err
 	}
@@ -332,28 +388,31 @@ func (s *Server) verifyRegistration(w http.ResponseWriter, r *http.Request, req 
 		body: statusResponse{Status: "verified", Message: "account verified; you can log in and get an API key"}}, nil
 }
 
-// forgotPassword mails a reset code to a verified account. It answers the
-// same whether or not the email has an account.
+// forgotPassword mails a reset code to a verified account. It answers at
+// once and the same whether or not the email has an account: the lookup
+// and the mail happen in the outbox, after the answer.
 func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request, req emailRequest) (formResult, error) {
 	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
 		return formResult{}, err
 	}
-	a, err := s.Store.AccountByEmail(r.Context(), req.Email)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-	case err != nil:
-		return formResult{}, err
-	case a.Verified:
-		if err := s.sendCode(r, a.ID, a.Email, store.PurposeReset); err != nil {
-			return formResult{}, err
+	email := strings.TrimSpace(req.Email)
+	s.outbox.post("reset code", func(ctx context.Context) error {
+		a, err := s.Store.AccountByEmail(ctx, email)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && !a.Verified) {
+			return nil
 		}
-	}
+		if err != nil {
+			return err
+		}
+		return s.sendCode(ctx, a.ID, a.Email, store.PurposeReset)
+	})
 	return formResult{next: withEmail("/forgot-password/verify", req.Email), body: statusResponse{Status: "reset_sent",
-		Message: "if an account exists for this email, a reset code has been sent to it"}}, nil
+		Message: "if an account exists for this email, a reset code is on its way to it"}}, nil
 }
 
 // resetPassword sets a new password with a mailed code, which ends every
-// session of the account.
+// session of the account and, unless the request says otherwise, revokes
+// every API key: whoever took the account may have made some.
 func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, req verifyRequest) (formResult, error) {
 	if err := required("new_password", req.NewPassword); err != nil {
 		return formResult{}, err
@@ -365,7 +424,7 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, req verif
 	if err := s.checkPassword(req.NewPassword, req.Email); err != nil {
 		return formResult{}, err
 	}
-	a, err := s.consumeCode(r, req.Email, store.PurposeReset, req.Code)
+	a, err := s.consumeCode(r, req.Email, store.PurposeReset, req.Code, "")
 	if err != nil {
 		return formResult{}, err
 	}
@@ -373,12 +432,18 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, req verif
 	if err != nil {
 		return formResult{}, err
 	}
-	if err := s.Store.SetPassword(r.Context(), a.ID, hash); err != nil {
+	revoke := req.RevokeAPIKeys == nil || bool(*req.RevokeAPIKeys)
+	if err := s.Store.SetPassword(r.Context(), a.ID, hash, revoke); err != nil {
 		return formResult{}, err
 	}
 	s.audit(r.Context(), r, store.AuditPasswordReset, a.ID, "")
+	message := "password changed; all sessions were logged out"
+	if revoke {
+		s.audit(r.Context(), r, store.AuditKeyRevoked, a.ID, "every key, at a password reset")
+		message = "password changed; all sessions were logged out and all API keys revoked"
+	}
 	return formResult{next: withEmail("/login", req.Email) + "&notice=password_changed",
-		body: statusResponse{Status: "password_changed", Message: "password changed; all sessions were logged out"}}, nil
+		body: statusResponse{Status: "password_changed", Message: message}}, nil
 }
 
 // login starts a session for the account.

@@ -160,7 +160,8 @@ func (s *Server) switchTier(w http.ResponseWriter, r *http.Request) (formResult,
 		}
 		return formResult{next: u, body: urlResponse{URL: u}}, nil
 	}
-	if err := s.Store.SetPlan(r.Context(), a.ID, store.PlanStarter, nil, nil); err != nil {
+	// The account keeps an admin's enterprise cap for a later upgrade.
+	if err := s.Store.SetPlan(r.Context(), a.ID, store.PlanStarter, nil, a.UsageCap); err != nil {
 		return formResult{}, err
 	}
 	if a.Plan != store.PlanStarter {

@@ -2,7 +2,10 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
+
+	"secutil/tools/pbe"
 )
 
 type cryptoRequest struct {
@@ -26,15 +29,17 @@ type cryptoResponse struct {
 
 // handleCrypto serves /secure_encrypt and /secure_decrypt: argon2id →
 // XChaCha20-Poly1305, the envelope described in docs/ENVELOPE.md. A wrong
-// password and a tampered envelope read the same on purpose.
+// password and a tampered envelope read the same on purpose, and both
+// count as a call: the key derivation, the costly part, has run.
 func handleCrypto(op func(ctx context.Context, text, password string) (string, error)) utility {
-	return func(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+	return func(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
 		req, err := decode[cryptoRequest](w, r)
 		if err != nil {
 			return nil, err
 		}
 		out, err := op(r.Context(), req.Text, req.Password)
 		if err != nil {
+			c.served = errors.Is(err, pbe.ErrDecryptionFailed)
 			return nil, err
 		}
 		return cryptoResponse{Result: out}, nil

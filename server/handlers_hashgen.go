@@ -19,13 +19,23 @@ type hashGeneratorResponse struct {
 }
 
 // handleHashGenerator hashes plaintext (which may be empty: the empty
-// string has a hash like any other) with a named algorithm.
-func handleHashGenerator(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
+// string has a hash like any other) with a named algorithm. The slow
+// password hashes take a key-derivation slot of /secure_encrypt's engine,
+// so however many arrive, their memory stays bounded.
+func (s *Server) handleHashGenerator(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
 	req, err := decode[hashGeneratorRequest](w, r)
 	if err != nil {
 		return nil, err
 	}
-	name, hash, err := hashgen.Generate(req.Algorithm, req.Plaintext)
+	var name, hash string
+	generate := func() { name, hash, err = hashgen.Generate(req.Algorithm, req.Plaintext) }
+	if hashgen.Slow(req.Algorithm) {
+		if slotErr := s.Crypto.WithSlot(r.Context(), generate); slotErr != nil {
+			return nil, slotErr
+		}
+	} else {
+		generate()
+	}
 	if err != nil {
 		return nil, err
 	}

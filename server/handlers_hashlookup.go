@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"math"
 	"net/http"
 	"strings"
@@ -53,10 +54,17 @@ type hashSummary struct {
 type hashLookupOutput struct {
 	Results []hashResult `json:"results"`
 	Summary hashSummary  `json:"summary"`
+	// Warning says the upstream could not be asked: the results are the
+	// local index's alone.
+	Warning string `json:"warning,omitempty"`
 }
 
+// upstreamWarning is the warning of an answer given without the upstream.
+const upstreamWarning = "the upstream lookup service is unavailable: these results are from this server's index alone"
+
 // lookupHashes answers /hash_lookup and /hash_lookup_site: the local index
-// first, then the configured upstream secutil for what it missed.
+// first, then the configured upstream secutil for what it missed. When the
+// upstream fails, the local answer stands, with a warning.
 func (s *Server) lookupHashes(w http.ResponseWriter, r *http.Request) (hashLookupOutput, error) {
 	req, err := decode[hashLookupRequest](w, r)
 	if err != nil {
@@ -70,12 +78,10 @@ func (s *Server) lookupHashes(w http.ResponseWriter, r *http.Request) (hashLooku
 	if err != nil {
 		return hashLookupOutput{}, err
 	}
-	if s.HashUpstream != nil {
-		if err := s.askUpstream(r, hits); err != nil {
-			return hashLookupOutput{}, err
-		}
-	}
 	out := hashLookupOutput{Results: make([]hashResult, len(hits))}
+	if s.HashUpstream != nil && !s.askUpstream(r, hits) {
+		out.Warning = upstreamWarning
+	}
 	for i, h := range hits {
 		res := hashResult{Hash: h.Hash, Found: h.Found}
 		if h.Found {
@@ -89,8 +95,9 @@ func (s *Server) lookupHashes(w http.ResponseWriter, r *http.Request) (hashLooku
 	return out, nil
 }
 
-// askUpstream fills misses from the upstream; its failure is a 502.
-func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) error {
+// askUpstream fills misses from the upstream, and reports whether it
+// answered (true when nothing was missing).
+func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) bool {
 	var missing []string
 	for _, h := range hits {
 		if !h.Found {
@@ -98,12 +105,14 @@ func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) error {
 		}
 	}
 	if len(missing) == 0 {
-		return nil
+		return true
 	}
 	found, err := s.HashUpstream.Lookup(r.Context(), missing)
 	if err != nil {
-		s.Logger.Warn("hash upstream failed", "err", err)
-		return newError(codeUpstreamFailed, "the upstream lookup service failed; try again later")
+		if !errors.Is(err, errCircuitOpen) {
+			s.Logger.Warn("hash upstream failed", "err", err)
+		}
+		return false
 	}
 	byHash := make(map[string]hashResult, len(found))
 	for _, h := range found {
@@ -116,7 +125,7 @@ func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) error {
 			hits[i].Found, hits[i].Plaintext, hits[i].Algorithm = true, *up.Plaintext, *up.Type
 		}
 	}
-	return nil
+	return true
 }
 
 func (s *Server) handleHashLookup(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
@@ -124,7 +133,8 @@ func (s *Server) handleHashLookup(w http.ResponseWriter, r *http.Request, _ *cal
 }
 
 // handleHashLookupSite is the public variant: no key, no metering, and a
-// per-IP token bucket instead.
+// per-client token bucket instead, taken before anything (the upstream
+// included) is asked.
 func (s *Server) handleHashLookupSite() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.throttle(w, r, s.publicLimiter, ""); err != nil {

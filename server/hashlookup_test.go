@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"secutil/server"
@@ -22,6 +23,7 @@ const (
 )
 
 type lookupOut struct {
+	Warning string
 	Results []struct {
 		Hash      string
 		Plaintext *string
@@ -101,10 +103,6 @@ func TestHashLookupUpstream(t *testing.T) {
 		w.Write([]byte(`{"results":[{"hash":"` + md5Unknown + `","plaintext":"zeros","type":"md5","found":true}],"summary":{}}`))
 	}))
 	defer upstream.Close()
-	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "down", http.StatusInternalServerError)
-	}))
-	defer broken.Close()
 
 	e := newEnv(t, func(d *server.Deps) { d.HashUpstream = &server.Upstream{BaseURL: upstream.URL} })
 	key := e.key("ann@example.com", store.PlanPro)
@@ -113,14 +111,78 @@ func TestHashLookupUpstream(t *testing.T) {
 		t.Fatalf("%+v", out)
 	}
 
-	e2 := newEnv(t, func(d *server.Deps) { d.HashUpstream = &server.Upstream{BaseURL: broken.URL} })
-	key2 := e2.key("ann@example.com", store.PlanPro)
-	a, _ := e2.store.AccountByEmail(t.Context(), "ann@example.com")
-	e2.post("/api/hash_lookup", map[string]string{"hashes": md5Unknown}, "X-API-Key", key2).wantError(502, "upstream_failed")
-	e2.post("/api/hash_lookup_site", map[string]string{"hashes": md5Unknown}).wantError(502, "upstream_failed")
-	if e2.usage(a.ID) != 0 {
-		t.Fatal("a failed lookup was counted")
+	// Local hits need no upstream, and get no warning.
+	if out := decodeLookup(t, e.post("/api/hash_lookup", map[string]string{"hashes": md5Password}, "X-API-Key", key).want(200)); out.Warning != "" {
+		t.Fatalf("warning %q without a miss", out.Warning)
 	}
-	// Local hits need no upstream.
-	e2.post("/api/hash_lookup", map[string]string{"hashes": md5Password}, "X-API-Key", key2).want(200)
+}
+
+// TestHashLookupUpstreamFailureDegrades: 62 anonymous lookups used to make
+// every local miss answer 502 for all users once the upstream rate limited
+// this server. A failing upstream now leaves the local answer standing
+// with a warning, and after three failures in a row it is not asked at all
+// for a while.
+func TestHashLookupUpstreamFailureDegrades(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fail  http.HandlerFunc
+		calls int32 // calls the upstream gets for 10 lookups
+	}{
+		{"server error", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 500) }, 3},
+		{"rate limited", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int32
+			upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				tc.fail(w, r)
+			}))
+			defer upstream.Close()
+			e := newEnv(t, func(d *server.Deps) { d.HashUpstream = &server.Upstream{BaseURL: upstream.URL} })
+			key := e.key("ann@example.com", store.PlanPro)
+			a, _ := e.store.AccountByEmail(t.Context(), "ann@example.com")
+			for i := range 10 {
+				path, headers := "/api/hash_lookup", []string{"X-API-Key", key}
+				if i%2 == 1 {
+					path, headers = "/api/hash_lookup_site", []string{"RemoteAddr", fmt.Sprintf("198.51.100.%d:1", i)}
+				}
+				out := decodeLookup(t, e.post(path, map[string]string{"hashes": md5Password + " " + md5Unknown}, headers...).want(200))
+				if !out.Results[0].Found || out.Results[1].Found || out.Summary.TotalFound != 1 || !strings.Contains(out.Warning, "unavailable") {
+					t.Fatalf("lookup %d: %+v", i, out)
+				}
+			}
+			if got := e.usage(a.ID); got != 5 {
+				t.Fatalf("usage %d after 5 answered lookups", got)
+			}
+			if got := calls.Load(); got != tc.calls {
+				t.Fatalf("the upstream was asked %d times, want %d (the breaker opens)", got, tc.calls)
+			}
+		})
+	}
+}
+
+// TestHashLookupSiteLimitComesBeforeTheUpstream: a client over its public
+// limit makes the upstream do nothing.
+func TestHashLookupSiteLimitComesBeforeTheUpstream(t *testing.T) {
+	var calls atomic.Int32
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Write([]byte(`{"results":[],"summary":{}}`))
+	}))
+	defer upstream.Close()
+	e := newEnv(t, func(d *server.Deps) {
+		d.HashUpstream = &server.Upstream{BaseURL: upstream.URL}
+		limits := server.DefaultLimits
+		limits.PublicHash = server.Rate{Burst: 2, Per: 3600e9}
+		d.Limits = &limits
+	})
+	for range 5 {
+		e.post("/api/hash_lookup_site", map[string]string{"hashes": md5Unknown})
+	}
+	if got := calls.Load(); got != 2 {
+		t.Fatalf("the upstream was asked %d times for 2 allowed lookups", got)
+	}
 }

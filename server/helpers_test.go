@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"secutil/server"
 	"secutil/store"
@@ -52,6 +53,24 @@ func (m *mailbox) Send(_ context.Context, to, subject, body string) error {
 }
 
 var codePattern = regexp.MustCompile(`\b\d{6}\b`)
+
+// resetCode waits for the password reset code mailed to to: reset mails
+// go out after the forgot-password answer.
+func (m *mailbox) resetCode(t testing.TB, to string) string {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		m.mu.Lock()
+		for i := len(m.msgs) - 1; i >= 0; i-- {
+			if strings.HasPrefix(m.msgs[i], to+"\nsecutil password reset code: ") {
+				m.mu.Unlock()
+				return codePattern.FindString(m.msgs[i])
+			}
+		}
+		m.mu.Unlock()
+	}
+	t.Fatalf("no reset code mailed to %s", to)
+	return ""
+}
 
 // lastCode returns the newest 6-digit code mailed to to.
 func (m *mailbox) lastCode(t testing.TB, to string) string {
@@ -213,7 +232,8 @@ func (r response) wantError(status int, code string) map[string]any {
 }
 
 // request sends body (a string is sent raw, anything else as JSON) with
-// headers given as name, value pairs.
+// headers given as name, value pairs. "Cookie" sets the session cookie,
+// "RemoteAddr" the peer (192.0.2.1:1234 by default) and "Host" the host.
 func (e *env) request(method, path string, body any, headers ...string) response {
 	e.t.Helper()
 	var rd io.Reader
@@ -233,8 +253,15 @@ func (e *env) request(method, path string, body any, headers ...string) response
 	req := httptest.NewRequest(method, path, rd)
 	req.RemoteAddr = "192.0.2.1:1234"
 	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i] == "Cookie" {
+		switch headers[i] {
+		case "Cookie":
 			req.AddCookie(&http.Cookie{Name: "auth_session", Value: headers[i+1]})
+			continue
+		case "RemoteAddr":
+			req.RemoteAddr = headers[i+1]
+			continue
+		case "Host":
+			req.Host = headers[i+1]
 			continue
 		}
 		req.Header.Set(headers[i], headers[i+1])

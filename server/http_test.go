@@ -88,7 +88,7 @@ func TestNoSecretInLogsOrDatabase(t *testing.T) {
 	const regPassword = "unusual orchid harbour lantern"
 	const newPassword = "different quiet meadow bicycle"
 	e.post("/register", map[string]string{"email": "sec@example.com", "password": regPassword}).want(200)
-	e.post("/register/verify", map[string]string{"email": "sec@example.com", "code": e.mail.lastCode(t, "sec@example.com")}).want(200)
+	e.post("/register/verify", map[string]string{"email": "sec@example.com", "code": e.mail.lastCode(t, "sec@example.com"), "password": regPassword}).want(200)
 	e.post("/login", map[string]string{"email": "sec@example.com", "password": "wrong password attempt"}).want(401)
 	res := e.post("/login", map[string]string{"email": "sec@example.com", "password": regPassword}).want(200)
 	var session string
@@ -102,7 +102,7 @@ func TestNoSecretInLogsOrDatabase(t *testing.T) {
 	regenerated := e.post("/api/regenerate", nil, "Cookie", session).want(200).json()["api_key"].(string)
 	e.meteredCall(regenerated).want(200)
 	e.post("/forgot-password", map[string]string{"email": "sec@example.com"}).want(200)
-	e.post("/forgot-password/verify", map[string]string{"email": "sec@example.com", "code": e.mail.lastCode(t, "sec@example.com"), "new_password": newPassword}).want(200)
+	e.post("/forgot-password/verify", map[string]string{"email": "sec@example.com", "code": e.mail.resetCode(t, "sec@example.com"), "new_password": newPassword}).want(200)
 	e.store.Close()
 
 	db, err := os.ReadFile(e.dbPath)

@@ -14,6 +14,9 @@ import (
 type call struct {
 	*caller
 	suggestion *store.Suggestion
+	// served marks a call that answers an error but did its work, which
+	// counts: a decryption that derived its key with a wrong password.
+	served bool
 }
 
 // utility is a metered tool: it decodes its request and returns the value to
@@ -26,10 +29,13 @@ func (s *Server) metered(fn utility) http.Handler { return s.meter(s.keyCaller, 
 // meteredWeb serves a root-level web tool: the session cookie works too.
 func (s *Server) meteredWeb(fn utility) http.Handler { return s.meter(s.anyCaller, fn) }
 
-// meter authenticates a utility call and counts it. A call is counted only
-// when it succeeds, and its response is sent only after the count is
-// committed; a call that would pass the plan's cap is refused with 429 and
-// not counted.
+// meter authenticates a utility call and counts it. A capped account's
+// call reserves one of its remaining calls before doing any work, so
+// however many arrive at once, the server never works on more calls than
+// the account has left; the others get 429 at once. A call is counted when
+// it succeeds (or did its work, see call.served), and its response is sent
+// only after the count is committed; a failed call gives its reservation
+// back and is not counted.
 func (s *Server) meter(authenticate func(*http.Request) (*caller, error), fn utility) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		who, err := authenticate(r)
@@ -39,42 +45,43 @@ func (s *Server) meter(authenticate func(*http.Request) (*caller, error), fn uti
 		}
 		now := s.Store.Now()
 		limit := who.account.Cap(now)
+		var hold *store.Reservation
 		if limit != nil {
-			// Refuse before doing the work when the cap is already used up; the
-			// commit below stays the authority under concurrency.
-			used, err := s.Store.Usage(r.Context(), who.account.ID)
+			hold, err = s.Store.Reserve(r.Context(), who.account.ID, *limit)
+			if errors.Is(err, store.ErrQuotaExceeded) {
+				err = quotaError(w, *limit, now)
+			}
 			if err != nil {
 				s.writeError(w, r, err)
 				return
 			}
-			if used >= *limit {
-				s.writeError(w, r, quotaError(w, *limit, now))
-				return
-			}
+			defer hold.Release() // a no-op once the charge has committed
 		}
 		c := &call{caller: who}
-		result, err := fn(w, r, c)
-		if err != nil {
-			s.writeError(w, r, err)
+		result, callErr := fn(w, r, c)
+		if callErr != nil && !c.served {
+			s.writeError(w, r, callErr)
 			return
 		}
-		charge := store.Charge{AccountID: who.account.ID, Cap: limit, Suggestion: c.suggestion}
+		charge := store.Charge{AccountID: who.account.ID, Cap: limit, Suggestion: c.suggestion, Reservation: hold}
 		if who.key != nil {
 			charge.KeyID = who.key.ID
 		}
 		used, err := s.Store.CommitUsage(r.Context(), charge)
 		if errors.Is(err, store.ErrQuotaExceeded) {
-			s.writeError(w, r, quotaError(w, *limit, now))
-			return
+			err = quotaError(w, *limit, now)
 		}
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		if limit != nil {
+		if err == nil && limit != nil {
 			setRateLimitHeaders(w.Header(), *limit, *limit-used, now)
 		}
-		writeResult(w, result)
+		switch {
+		case callErr != nil:
+			s.writeError(w, r, callErr)
+		case err != nil:
+			s.writeError(w, r, err)
+		default:
+			writeResult(w, result)
+		}
 	})
 }
 

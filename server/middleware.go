@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -9,7 +11,8 @@ import (
 )
 
 // middleware wraps the mux: panics become 500s, every response gets the
-// security headers, cross-site POSTs are refused (CSRF), unknown routes and
+// security headers, requests pass the front door (allowed hosts, trusted
+// proxies, HSTS: proxy.go), cross-site POSTs are refused (CSRF), unknown routes and
 // wrong methods get JSON errors, and each request is logged without its
 // body or query string (either may hold a secret).
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
@@ -34,8 +37,32 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 			}
 			s.accessLog(r, rec.status, start)
 		}()
-		inner.ServeHTTP(rec, r)
+		served := s.frontDoor(rec, r)
+		if served == nil {
+			return
+		}
+		if served.Body != nil && served.Body != http.NoBody {
+			served.Body = clientBody{served.Body}
+		}
+		inner.ServeHTTP(rec, served)
 	})
+}
+
+// clientBody marks failures to read a request body as the client's: a body
+// cut short of its Content-Length, or one that stalls past the server's
+// read timeout, is a 400 for whichever handler reads it, not a 500.
+type clientBody struct{ io.ReadCloser }
+
+func (b clientBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	switch {
+	case err == nil, err == io.EOF:
+		return n, err
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return n, badRequest("the request body ended before its Content-Length")
+	default:
+		return n, badRequest("reading the request body failed")
+	}
 }
 
 // accessLog writes a request's log line. It builds the record itself

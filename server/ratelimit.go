@@ -1,33 +1,45 @@
 package server
 
 import (
+	"container/list"
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// limiter is a set of token buckets keyed by client IP or account email.
+// limiter is a set of token buckets keyed by client, account, or both. It
+// holds at most maxBuckets of them: when full, the least recently used
+// bucket makes room, so memory stays bounded and a newcomer is always
+// served. Buckets idle for a whole refill period are dropped as they come
+// to the back of the list, since a fresh bucket would hold the same tokens.
 type limiter struct {
 	rate  Rate
 	mu    sync.Mutex
-	byKey map[string]*bucket
-	swept time.Time
+	byKey map[string]*list.Element // of *bucket
+	lru   list.List                // most recently used at the front
 }
 
 type bucket struct {
+	key    string
 	tokens float64
 	at     time.Time
 }
 
-// maxBuckets bounds the limiter's memory under a flood of distinct keys.
+// maxBuckets bounds each limiter's memory under a flood of distinct keys:
+// with keys of at most a few hundred bytes, a few tens of MB.
 const maxBuckets = 100_000
 
+// maxEmailBytes is the longest email address (RFC 5321's path limit less
+// its angle brackets); a longer one never reaches a limiter.
+const maxEmailBytes = 254
+
 func newLimiter(r Rate) *limiter {
-	return &limiter{rate: r, byKey: map[string]*bucket{}}
+	return &limiter{rate: r, byKey: map[string]*list.Element{}}
 }
 
 // allow takes a token for key. When none is left it returns false and how
@@ -36,17 +48,10 @@ func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
 	perToken := l.rate.Per.Seconds() / float64(l.rate.Burst)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.sweep(now)
-	b, ok := l.byKey[key]
-	if !ok {
-		if len(l.byKey) >= maxBuckets {
-			return false, time.Duration(perToken * float64(time.Second))
-		}
-		b = &bucket{tokens: float64(l.rate.Burst), at: now}
-		l.byKey[key] = b
-	}
+	b := l.touch(key, now)
 	b.tokens = math.Min(float64(l.rate.Burst), b.tokens+now.Sub(b.at).Seconds()/perToken)
 	b.at = now
+	l.dropIdle(now)
 	if b.tokens >= 1 {
 		b.tokens--
 		return true, 0
@@ -54,27 +59,63 @@ func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
 	return false, time.Duration((1 - b.tokens) * perToken * float64(time.Second))
 }
 
-// sweep drops buckets that have refilled completely: they hold no state a
-// fresh bucket would not.
-func (l *limiter) sweep(now time.Time) {
-	if now.Sub(l.swept) < l.rate.Per {
-		return
+// touch returns key's bucket at the front of the list, making one (full)
+// when there is none, in the place of the least recently used when the
+// table is full.
+func (l *limiter) touch(key string, now time.Time) *bucket {
+	if e, ok := l.byKey[key]; ok {
+		l.lru.MoveToFront(e)
+		return e.Value.(*bucket)
 	}
-	l.swept = now
-	for k, b := range l.byKey {
-		if now.Sub(b.at) >= l.rate.Per {
-			delete(l.byKey, k)
+	fresh := bucket{key: strings.Clone(key), tokens: float64(l.rate.Burst), at: now}
+	if len(l.byKey) >= maxBuckets {
+		e := l.lru.Back()
+		b := e.Value.(*bucket)
+		delete(l.byKey, b.key)
+		*b = fresh
+		l.byKey[b.key] = e
+		l.lru.MoveToFront(e)
+		return b
+	}
+	b := &fresh
+	l.byKey[b.key] = l.lru.PushFront(b)
+	return b
+}
+
+// dropIdle removes buckets untouched for a refill period from the back of
+// the list (the list is in order of last use), a few per call.
+func (l *limiter) dropIdle(now time.Time) {
+	for range 2 {
+		e := l.lru.Back()
+		if e == nil || now.Sub(e.Value.(*bucket).at) < l.rate.Per {
+			return
 		}
+		delete(l.byKey, e.Value.(*bucket).key)
+		l.lru.Remove(e)
 	}
 }
 
-// throttle applies the per-IP limiter and, when account is not empty, the
-// per-account limiter; it returns a 429 error carrying Retry-After.
-func (s *Server) throttle(w http.ResponseWriter, r *http.Request, ipLimiter *limiter, account string) error {
+// throttle applies the per-client limiter and, when account is not empty,
+// the per-(client, account) limiter and then the per-account one; it
+// returns a 429 error carrying Retry-After. The per-(client, account)
+// bucket is the tight one: a guesser on another network spends it long
+// before the looser per-account bucket runs dry, so the owner's own
+// network can still log in. An email longer than any address is a 400
+// before it reaches a limiter.
+func (s *Server) throttle(w http.ResponseWriter, r *http.Request, perClient *limiter, account string) error {
+	account = strings.TrimSpace(account)
+	if len(account) > maxEmailBytes {
+		return badRequest("field \"email\" is longer than %d characters", maxEmailBytes)
+	}
+	account = strings.ToLower(account)
 	now := time.Now()
-	ok, wait := ipLimiter.allow(clientIP(r), now)
+	client := clientKey(r)
+	ok, wait := perClient.allow(client, now)
 	if ok && account != "" {
-		ok, wait = s.accountLimiter.allow(strings.ToLower(strings.TrimSpace(account)), now)
+		ok, wait = s.clientAccountLimiter.allow(client+" "+account, now)
+	}
+	if ok && account != "" {
+		ok, wait = s.accountLimiter.allow(account, now)
 	}
 	if ok {
 		return nil
@@ -84,8 +125,25 @@ func (s *Server) throttle(w http.ResponseWriter, r *http.Request, ipLimiter *lim
 	return newError(codeRateLimited, "too many attempts; retry in %d seconds", max(secs, 1))
 }
 
-// clientIP is the peer address. X-Forwarded-For is not trusted: behind a
-// proxy, every client would otherwise be able to pick its own bucket.
+// clientKey names the client a limiter counts: its IPv4 address, or its
+// IPv6 /64, the block a single host or household usually owns (it could
+// otherwise pick a fresh address for every try).
+func clientKey(r *http.Request) string {
+	addr, err := netip.ParseAddr(clientIP(r))
+	if err != nil {
+		return clientIP(r)
+	}
+	if addr = addr.Unmap(); addr.Is6() {
+		block, _ := addr.WithZone("").Prefix(64) // cannot fail: 64 bits of an IPv6 address
+		return block.String()
+	}
+	return addr.String()
+}
+
+// clientIP is the client's address: the peer, or, from a trusted proxy,
+// the address it forwarded (the middleware puts it in RemoteAddr; see
+// proxy.go). Anyone else's X-Forwarded-For is ignored: every client could
+// otherwise pick its own bucket.
 func clientIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

@@ -40,7 +40,7 @@ func (s *Server) apiRoutes() []apiRoute {
 		{"/entropy", s.metered(handleEntropy)},
 		{"/common_pwd", s.metered(handleCommonPassword)},
 		{"/data_breach", s.metered(s.handleDataBreach)},
-		{"/hash_generator", s.metered(handleHashGenerator)},
+		{"/hash_generator", s.metered(s.handleHashGenerator)},
 		{"/hash_identifier", s.metered(handleHashIdentifier)},
 		{"/hash_lookup", s.metered(s.handleHashLookup)},
 		{"/hash_lookup_site", s.handleHashLookupSite()},
@@ -69,7 +69,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Root-level variants of API tools for the web tools page: they accept
 	// the session cookie as well as an API key, and count toward usage.
 	mux.Handle("POST /ip_info", s.meteredWeb(s.handleIPInfo))
-	mux.Handle("POST /hash_generator", s.meteredWeb(handleHashGenerator))
+	mux.Handle("POST /hash_generator", s.meteredWeb(s.handleHashGenerator))
 	mux.Handle("POST /data_breach", s.meteredWeb(s.handleDataBreach))
 	mux.Handle("POST /common_pwd", s.meteredWeb(handleCommonPassword))
 	mux.Handle("POST /password_check", s.meteredWeb(handlePasswordCheck))

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"time"
 
@@ -35,12 +36,23 @@ type Deps struct {
 	Assets fs.FS
 	// PasswordParams are the argon2id costs for account passwords.
 	PasswordParams passhash.Params
-	// SecureCookies marks cookies Secure (set when serving TLS).
+	// SecureCookies marks cookies Secure (set when serving TLS). They are
+	// also Secure on any request that came over HTTPS.
 	SecureCookies bool
+	// TrustedProxies are the peers whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed, for rate limiting, the audit log, the
+	// Secure cookie flag and HSTS; from any other peer they are ignored.
+	TrustedProxies []netip.Prefix
+	// AllowedHosts, when set, are the host names this server answers for;
+	// a request for any other Host gets 421 (against DNS rebinding). Empty
+	// or "*" answers any Host.
+	AllowedHosts []string
 	// IsCommonPassword reports membership of the common-password list; used to
 	// refuse such account passwords.
 	IsCommonPassword func(string) bool
-	// ServerKey (32 bytes) seals client IPs in the audit log; nil stores no IP.
+	// ServerKey (32 bytes) seals client IPs in the audit log (nil stores no
+	// IP) and keys the hashes of verification codes (nil: a random key, so
+	// codes do not outlive the process).
 	ServerKey []byte
 	// Hashes is the reverse-lookup index of /hash_lookup (required).
 	Hashes *hashindex.Index
@@ -69,11 +81,17 @@ type Deps struct {
 	Checkout CheckoutProvider
 }
 
-// Limits are the token-bucket sizes of the brute-force protection.
+// Limits are the token-bucket sizes of the brute-force protection. A
+// client is an IPv4 address or an IPv6 /64.
 type Limits struct {
-	PerIP      Rate // login, get_api_key, register, verify, forgot-password
-	PerAccount Rate // the same routes, keyed by the email in the request
-	PublicHash Rate // hash_lookup_site, per IP
+	PerIP Rate // login, get_api_key, register, verify, forgot-password, per client
+	// PerClientAccount is the same routes keyed by client and the email in
+	// the request: the tight limit on guessing one account's password.
+	PerClientAccount Rate
+	// PerAccount is keyed by the email alone, loose enough that guessers
+	// elsewhere cannot lock the owner out.
+	PerAccount Rate
+	PublicHash Rate // hash_lookup_site, per client
 }
 
 // Rate is a token bucket: Burst tokens, refilled at Burst per Per.
@@ -84,18 +102,23 @@ type Rate struct {
 
 // DefaultLimits suit one human at a keyboard, and stop online guessing.
 var DefaultLimits = Limits{
-	PerIP:      Rate{Burst: 30, Per: time.Minute},
-	PerAccount: Rate{Burst: 10, Per: time.Minute},
-	PublicHash: Rate{Burst: 60, Per: time.Minute},
+	PerIP:            Rate{Burst: 30, Per: time.Minute},
+	PerClientAccount: Rate{Burst: 10, Per: time.Minute},
+	PerAccount:       Rate{Burst: 100, Per: time.Minute},
+	PublicHash:       Rate{Burst: 60, Per: time.Minute},
 }
 
 // Server holds the handlers' shared state.
 type Server struct {
 	Deps
-	ipLimiter      *limiter
-	accountLimiter *limiter
-	publicLimiter  *limiter
-	pages          *pages
+	ipLimiter            *limiter
+	clientAccountLimiter *limiter
+	accountLimiter       *limiter
+	publicLimiter        *limiter
+	pages                *pages
+	allowedHosts         map[string]bool // nil: any
+	codeKey              []byte          // keys the hashes of verification codes
+	outbox               *outbox
 }
 
 // New returns the secutil HTTP handler, or an error when the assets are
@@ -138,10 +161,14 @@ func newServer(d Deps) (*Server, error) {
 		limits = *d.Limits
 	}
 	s := &Server{
-		Deps:           d,
-		ipLimiter:      newLimiter(limits.PerIP),
-		accountLimiter: newLimiter(limits.PerAccount),
-		publicLimiter:  newLimiter(limits.PublicHash),
+		Deps:                 d,
+		ipLimiter:            newLimiter(limits.PerIP),
+		clientAccountLimiter: newLimiter(limits.PerClientAccount),
+		accountLimiter:       newLimiter(limits.PerAccount),
+		publicLimiter:        newLimiter(limits.PublicHash),
+		allowedHosts:         hostSet(d.AllowedHosts),
+		codeKey:              codeKeyFrom(d.ServerKey),
+		outbox:               &outbox{logger: d.Logger},
 	}
 	p, err := loadPages(d.Assets)
 	if err != nil {

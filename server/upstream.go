@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -17,13 +20,79 @@ const (
 	UpstreamTimeout = 5 * time.Second
 	// MaxUpstreamResponseBytes bounds the upstream response body read.
 	MaxUpstreamResponseBytes = 4 << 20
+
+	// After breakerFailures failures in a row the upstream is not asked for
+	// breakerCooldown, or for as long as its 429's Retry-After says, up to
+	// maxBreakerCooldown; then one call tries it again.
+	breakerFailures    = 3
+	breakerCooldown    = 30 * time.Second
+	maxBreakerCooldown = 10 * time.Minute
 )
 
 // Upstream is another secutil whose public hash_lookup_site endpoint answers the hashes
-// this index misses. Client nil means http.DefaultClient.
+// this index misses. Client nil means http.DefaultClient. A circuit breaker
+// stops asking it while it fails, so a broken or rate-limiting upstream
+// costs callers no time.
 type Upstream struct {
 	BaseURL string
 	Client  *http.Client
+	breaker breaker
+}
+
+// errCircuitOpen is the failure of a call the breaker did not let through.
+var errCircuitOpen = errors.New("not asked: it failed repeatedly and is resting")
+
+// breaker is a circuit breaker: closed while calls succeed, open (no calls)
+// for a cooldown after breakerFailures failures in a row, then half-open:
+// one trial call decides whether it closes or opens again.
+type breaker struct {
+	mu        sync.Mutex
+	failures  int
+	openUntil time.Time
+	trial     bool // the half-open trial call is in flight
+}
+
+// allow reports whether a call may go to the upstream now.
+func (b *breaker) allow(now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.failures < breakerFailures {
+		return true
+	}
+	if now.Before(b.openUntil) || b.trial {
+		return false
+	}
+	b.trial = true
+	return true
+}
+
+// record is a call's outcome: err nil for success; rest, when positive, is
+// how long the upstream asked to be left alone.
+func (b *breaker) record(err error, rest time.Duration, now time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.trial = false
+	if err == nil {
+		b.failures = 0
+		return
+	}
+	b.failures++
+	cooldown := breakerCooldown
+	if rest > 0 {
+		b.failures = max(b.failures, breakerFailures)
+		cooldown = min(rest, maxBreakerCooldown)
+	}
+	if b.failures >= breakerFailures {
+		b.openUntil = now.Add(cooldown)
+	}
+}
+
+// release ends a call that said nothing about the upstream (its caller
+// went away first).
+func (b *breaker) release() {
+	b.mu.Lock()
+	b.trial = false
+	b.mu.Unlock()
 }
 
 // UpstreamError is any failure to get a well-formed answer from the upstream
@@ -43,18 +112,33 @@ func (e *UpstreamError) Error() string {
 func (e *UpstreamError) Unwrap() error { return e.Err }
 
 // Lookup asks the upstream for hashes and returns the results it sent back,
-// in the shape this server answers /hash_lookup_site with.
+// in the shape this server answers /hash_lookup_site with. While the
+// breaker is open it fails at once without asking.
 func (u *Upstream) Lookup(ctx context.Context, hashes []string) ([]hashResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, UpstreamTimeout)
+	if !u.breaker.allow(time.Now()) {
+		return nil, &UpstreamError{Err: errCircuitOpen}
+	}
+	results, rest, err := u.lookup(ctx, hashes)
+	if err != nil && ctx.Err() != nil {
+		u.breaker.release() // the caller left; the upstream may be fine
+	} else {
+		u.breaker.record(err, rest, time.Now())
+	}
+	return results, err
+}
+
+// lookup makes one call. On a 429 it also returns the Retry-After asked for.
+func (u *Upstream) lookup(parent context.Context, hashes []string) ([]hashResult, time.Duration, error) {
+	ctx, cancel := context.WithTimeout(parent, UpstreamTimeout)
 	defer cancel()
 	body, err := json.Marshal(map[string]string{"hashes": strings.Join(hashes, "\n")})
 	if err != nil {
-		return nil, &UpstreamError{Err: err}
+		return nil, 0, &UpstreamError{Err: err}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
 		strings.TrimSuffix(u.BaseURL, "/")+"/api/v1/hash_lookup_site", bytes.NewReader(body))
 	if err != nil {
-		return nil, &UpstreamError{Err: err}
+		return nil, 0, &UpstreamError{Err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	client := u.Client
@@ -63,25 +147,29 @@ func (u *Upstream) Lookup(ctx context.Context, hashes []string) ([]hashResult, e
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, &UpstreamError{Err: err}
+		return nil, 0, &UpstreamError{Err: err}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("want 200")}
+		var rest time.Duration
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && resp.StatusCode == http.StatusTooManyRequests {
+			rest = time.Duration(max(secs, 1)) * time.Second
+		}
+		return nil, rest, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("want 200")}
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxUpstreamResponseBytes+1))
 	if err != nil {
-		return nil, &UpstreamError{StatusCode: resp.StatusCode, Err: err}
+		return nil, 0, &UpstreamError{StatusCode: resp.StatusCode, Err: err}
 	}
 	if len(data) > MaxUpstreamResponseBytes {
-		return nil, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("response larger than %d bytes", MaxUpstreamResponseBytes)}
+		return nil, 0, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("response larger than %d bytes", MaxUpstreamResponseBytes)}
 	}
 	var out hashLookupOutput
 	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("malformed response: %w", err)}
+		return nil, 0, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("malformed response: %w", err)}
 	}
 	if out.Results == nil {
-		return nil, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("malformed response: no results")}
+		return nil, 0, &UpstreamError{StatusCode: resp.StatusCode, Err: fmt.Errorf("malformed response: no results")}
 	}
-	return out.Results, nil
+	return out.Results, 0, nil
 }

@@ -88,3 +88,49 @@ func TestUpstreamFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestBreaker walks the circuit breaker through its states.
+func TestBreaker(t *testing.T) {
+	var b breaker
+	now := time.Unix(1_700_000_000, 0)
+	fail := errors.New("down")
+	for i := range breakerFailures {
+		if !b.allow(now) {
+			t.Fatalf("closed breaker refused call %d", i)
+		}
+		b.record(fail, 0, now)
+	}
+	if b.allow(now.Add(breakerCooldown - time.Second)) {
+		t.Fatal("open breaker let a call through")
+	}
+	// Half-open: one trial at a time.
+	later := now.Add(breakerCooldown)
+	if !b.allow(later) || b.allow(later) {
+		t.Fatal("half-open breaker must let exactly one trial through")
+	}
+	b.record(fail, 0, later)
+	if b.allow(later.Add(time.Second)) {
+		t.Fatal("a failed trial must open the breaker again")
+	}
+	// A trial whose caller left says nothing: the next one may go.
+	again := later.Add(breakerCooldown)
+	if !b.allow(again) {
+		t.Fatal("no trial after the second cooldown")
+	}
+	b.release()
+	if !b.allow(again) {
+		t.Fatal("a released trial blocked the next")
+	}
+	b.record(nil, 0, again)
+	if !b.allow(again) || !b.allow(again) {
+		t.Fatal("a successful trial must close the breaker")
+	}
+	// A 429's Retry-After opens it at once, for that long (capped).
+	b.record(fail, time.Hour, again)
+	if b.allow(again.Add(maxBreakerCooldown - time.Second)) {
+		t.Fatal("Retry-After did not open the breaker")
+	}
+	if !b.allow(again.Add(maxBreakerCooldown)) {
+		t.Fatal("Retry-After is capped at maxBreakerCooldown")
+	}
+}

@@ -57,8 +57,8 @@ func TestFormsRedirectOnSuccessAndRerenderOnError(t *testing.T) {
 	if got, want := res.location(), "/register/verify?email=form%40example.com"; got != want {
 		t.Fatalf("got %v, want %v", got, want)
 	}
-	e.form("/register/verify", url.Values{"email": {email}, "code": {"000000"}}, "").want(400).has("code")
-	res = e.form("/register/verify", url.Values{"email": {email}, "code": {e.mail.lastCode(t, email)}}, "").want(303)
+	e.form("/register/verify", url.Values{"email": {email}, "code": {"000000"}, "password": {testPassword}}, "").want(400).has("code")
+	res = e.form("/register/verify", url.Values{"email": {email}, "code": {e.mail.lastCode(t, email)}, "password": {testPassword}}, "").want(303)
 	if got, want := res.location(), "/login?email=form%40example.com&notice=verified"; got != want {
 		t.Fatalf("got %v, want %v", got, want)
 	}
@@ -73,7 +73,7 @@ func TestFormsRedirectOnSuccessAndRerenderOnError(t *testing.T) {
 	e.request("GET", "/dashboard", nil, "Cookie", session).want(200).has(email)
 
 	e.form("/forgot-password", url.Values{"email": {email}}, "").want(303)
-	e.form("/forgot-password/verify", url.Values{"email": {email}, "code": {e.mail.lastCode(t, email)}, "new_password": {"another long pass phrase"}}, "").want(303)
+	e.form("/forgot-password/verify", url.Values{"email": {email}, "code": {e.mail.resetCode(t, email)}, "new_password": {"another long pass phrase"}}, "").want(303)
 	// The reset ended every session.
 	if got, want := e.request("GET", "/dashboard", nil, "Cookie", session).want(303).location(), "/login"; got != want {
 		t.Fatalf("got %v, want %v", got, want)

@@ -140,14 +140,22 @@ func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
 }
 
 // SetPassword replaces an account's password hash and ends all its
-// sessions, so a reset locks out whoever knew the old password.
-func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash string) error {
+// sessions, so a reset locks out whoever knew the old password; with
+// revokeKeys it also deletes every API key of the account, in the same
+// transaction.
+func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash string, revokeKeys bool) error {
 	defer s.auth.invalidate()
 	return wrap("set password", s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = ? WHERE id = ?`, passwordHash, accountID); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ?`, accountID)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ?`, accountID); err != nil {
+			return err
+		}
+		if !revokeKeys {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = ?`, accountID)
 		return err
 	}))
 }

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 )
 
@@ -70,13 +72,39 @@ func (s *Store) auditEvents(ctx context.Context, limit, offset int) ([]AuditEven
 	return out, rows.Err()
 }
 
-// SettingOrCreate returns the setting called name, storing generate()'s value
-// first if there is none. Concurrent callers all get the one stored value.
-func (s *Store) SettingOrCreate(ctx context.Context, name string, generate func() []byte) ([]byte, error) {
-	if _, err := s.write.ExecContext(ctx, `INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)`, name, generate()); err != nil {
-		return nil, wrap("setting "+name, err)
-	}
+// Setting returns the setting called name, nil when there is none.
+func (s *Store) Setting(ctx context.Context, name string) ([]byte, error) {
 	var v []byte
 	err := s.write.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
 	return v, wrap("setting "+name, err)
+}
+
+// DeleteSetting removes the setting called name and leaves no copy of its
+// value in the database files: SQLite's secure_delete overwrites the freed
+// bytes, and a checkpoint moves the change into the main file and empties
+// the write-ahead log, which held the old page. It is for secrets moving
+// out of the database (the server key).
+func (s *Store) DeleteSetting(ctx context.Context, name string) error {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return wrap("delete setting "+name, err)
+	}
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = ON`)
+	if err == nil {
+		_, err = conn.ExecContext(ctx, `DELETE FROM settings WHERE name = ?`, name)
+	}
+	if err == nil {
+		_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = OFF`)
+	}
+	if err == nil {
+		_, err = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
+	if err != nil {
+		return wrap("delete setting "+name, err)
+	}
+	return nil
 }

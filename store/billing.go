@@ -128,8 +128,11 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 		if ev.Change.PaidUntil != nil {
 			paid = unix(*ev.Change.PaidUntil)
 		}
-		if plan == PlanEnterprise && account.UsageCap != nil {
-			usageCap = *account.UsageCap // an admin's cap survives renewals
+		// An admin's enterprise cap belongs to the account, not to the
+		// subscription: it survives renewals, a cancellation and a later
+		// re-activation (Account.Cap applies it only on the enterprise plan).
+		if account.UsageCap != nil {
+			usageCap = *account.UsageCap
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET plan = ?, paid_until = ?, usage_cap = ? WHERE id = ?`,
 			plan, paid, usageCap, account.ID); err != nil {

@@ -42,6 +42,9 @@ type meter struct {
 
 	mu     sync.Mutex
 	counts map[int64]periodCount
+	// reserved is, per account, the calls holding a Reservation: under way,
+	// not yet committed or released.
+	reserved map[int64]int
 	// lastUsed is when the meter last wrote a key's last_used_at; only the
 	// meter goroutine touches it.
 	lastUsed map[int64]time.Time
@@ -78,6 +81,7 @@ func startMeter(ctx context.Context, s *Store) (*meter, error) {
 		done:     make(chan struct{}),
 		stopped:  make(chan struct{}),
 		counts:   make(map[int64]periodCount),
+		reserved: make(map[int64]int),
 		lastUsed: make(map[int64]time.Time),
 	}
 	for stmt, query := range map[**sql.Stmt]string{&m.readStmt: readSQL, &m.writeStmt: writeSQL, &m.lastUsedStmt: lastUsedSQL} {
@@ -247,6 +251,14 @@ func (m *meter) commit(batch []Charge, results []chargeResult) {
 		for account, count := range counts {
 			m.counts[account] = periodCount{period: period, count: count}
 		}
+		// A committed call's reservation becomes part of the count in the
+		// same step, so committed plus reserved never dips and lets a
+		// reservation slip past the cap.
+		for i, c := range batch {
+			if results[i].err == nil && c.Reservation != nil && c.Reservation.held.CompareAndSwap(true, false) {
+				m.unreserve(c.AccountID)
+			}
+		}
 		for key := range touched {
 			m.lastUsed[key] = now
 		}
@@ -273,4 +285,31 @@ func (m *meter) cachedCount(accountID int64, period string) (int, bool) {
 		return 0, false
 	}
 	return pc.count, true
+}
+
+// reserve holds a call for the account when its committed calls (the
+// cached count, or used as read when the meter has none) and its
+// reservations leave one under limit.
+func (m *meter) reserve(accountID int64, limit, used int, period string) (*Reservation, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// A cached count is never older than the one read: a commit after the
+	// read has put its count here.
+	if pc, ok := m.counts[accountID]; ok && pc.period == period {
+		used = pc.count
+	}
+	if used+m.reserved[accountID] >= limit {
+		return nil, ErrQuotaExceeded
+	}
+	m.reserved[accountID]++
+	r := &Reservation{m: m, account: accountID}
+	r.held.Store(true)
+	return r, nil
+}
+
+// unreserve ends one of the account's reservations; m.mu is held.
+func (m *meter) unreserve(accountID int64) {
+	if m.reserved[accountID]--; m.reserved[accountID] <= 0 {
+		delete(m.reserved, accountID)
+	}
 }

@@ -1,10 +1,12 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -170,6 +172,75 @@ func TestCommitUsageNeverPassesCap(t *testing.T) {
 	}
 }
 
+// TestReserveHoldsTheCallsLeft: reservations taken before the work, with
+// the committed calls, never pass the cap; a released one is given back,
+// and a committed one becomes part of the count.
+func TestReserveHoldsTheCallsLeft(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	id := mustAccount(t, s, "a@example.com", "")
+	limit := 10
+	for range 7 {
+		if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var held []*store.Reservation
+	for range 3 {
+		r, err := s.Reserve(ctx, id, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, r)
+	}
+	if _, err := s.Reserve(ctx, id, limit); !errors.Is(err, store.ErrQuotaExceeded) {
+		t.Fatalf("a fourth reservation with 3 calls left: %v", err)
+	}
+	held[0].Release()
+	held[0].Release() // twice is once
+	again, err := s.Reserve(ctx, id, limit)
+	if err != nil {
+		t.Fatalf("a released call was not given back: %v", err)
+	}
+	for _, r := range []*store.Reservation{held[1], held[2], again} {
+		if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id, Cap: &limit, Reservation: r}); err != nil {
+			t.Fatal(err)
+		}
+		r.Release() // after the commit: nothing to give back
+	}
+	if n, _ := s.Usage(ctx, id); n != limit {
+		t.Fatalf("usage %d, want %d", n, limit)
+	}
+	if _, err := s.Reserve(ctx, id, limit); !errors.Is(err, store.ErrQuotaExceeded) {
+		t.Fatalf("a reservation at the cap: %v", err)
+	}
+	// Under concurrency: 150 calls, 100 reservations, 100 commits.
+	other := mustAccount(t, s, "b@example.com", "")
+	limit = 100
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	reserved := 0
+	for range 150 {
+		wg.Go(func() {
+			r, err := s.Reserve(ctx, other, limit)
+			if errors.Is(err, store.ErrQuotaExceeded) {
+				return
+			}
+			defer r.Release()
+			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: other, Cap: &limit, Reservation: r}); err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			reserved++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if n, _ := s.Usage(ctx, other); reserved != 100 || n != 100 {
+		t.Fatalf("%d reservations committed, usage %d; want 100 and 100", reserved, n)
+	}
+}
+
 func TestUsageResetsOnTheFirstOfTheMonthUTC(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpenStore(t)
@@ -224,6 +295,60 @@ func TestCodes(t *testing.T) {
 	}
 	if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
 		t.Fatalf("a code works once: %v", err)
+	}
+}
+
+// TestCodeLimitsSurviveReissue: re-issuing a code used to reset its try
+// counter, so a guesser asking for fresh codes got 5 new tries each time.
+// Now an account gets at most MaxCodesPerHour codes and MaxCodeTriesPerHour
+// wrong tries an hour, across codes and purposes.
+func TestCodeLimitsSurviveReissue(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpenStore(t)
+	now := time.Now()
+	s.SetClock(func() time.Time { return now })
+	id := mustAccount(t, s, "a@example.com", "")
+	wrong := func() {
+		t.Helper()
+		if err := s.ConsumeCode(ctx, id, store.PurposeReset, []byte("wrong")); !errors.Is(err, store.ErrCodeInvalid) {
+			t.Fatalf("wrong code: %v", err)
+		}
+	}
+	// Two codes, each tried 5 times: the hour's tries are spent...
+	for range 2 {
+		if err := s.SetCode(ctx, id, store.PurposeReset, []byte("right"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		for range store.MaxCodeTriesPerHour / 2 {
+			wrong()
+		}
+	}
+	// ...so a third code, even the right one, does not open before the hour is over.
+	if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
+		t.Fatalf("the right code after %d wrong tries this hour: %v", store.MaxCodeTriesPerHour, err)
+	}
+	// Codes per hour: three were sent; two more may be, then none.
+	for range store.MaxCodesPerHour - 3 {
+		if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); !errors.Is(err, store.ErrTooManyCodes) {
+		t.Fatalf("code %d within the hour: %v", store.MaxCodesPerHour+1, err)
+	}
+	// An hour later both limits start over.
+	now = now.Add(time.Hour)
+	if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("fresh"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("fresh")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeleteExpiredCodes(ctx); err != nil {
+		t.Fatal(n, err)
 	}
 }
 
@@ -427,5 +552,37 @@ func TestDeleteExpiredCodes(t *testing.T) {
 	}
 	if err := s.ConsumeCode(ctx, live, store.PurposeRegister, []byte("right")); err != nil {
 		t.Fatalf("the live code is gone: %v", err)
+	}
+}
+
+// TestDeleteSettingLeavesNoCopy: the server key that earlier versions kept
+// in the database must not survive its move out in the database files.
+func TestDeleteSettingLeavesNoCopy(t *testing.T) {
+	ctx := context.Background()
+	s, path := mustOpenStore(t)
+	secret := []byte("0123456789abcdef-not-a-real-key-0123456789")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = raw.Exec(`INSERT INTO settings (name, value) VALUES ('server_key', ?)`, secret)
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Setting(ctx, "server_key"); err != nil || string(got) != string(secret) {
+		t.Fatalf("Setting = %q, %v", got, err)
+	}
+	if err := s.DeleteSetting(ctx, "server_key"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Setting(ctx, "server_key"); err != nil || got != nil {
+		t.Fatalf("after the delete: %q, %v", got, err)
+	}
+	for _, name := range []string{path, path + "-wal"} {
+		content, err := os.ReadFile(name)
+		if err == nil && bytes.Contains(content, secret) {
+			t.Errorf("%s still holds the deleted value", filepath.Base(name))
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,6 +30,42 @@ type Charge struct {
 	// Suggestion, when set, is stored in the same transaction, so a refused
 	// call leaves no suggestion behind and a stored one is always counted.
 	Suggestion *Suggestion
+	// Reservation, when set, is the one Reserve gave the call: committing
+	// the charge uses it up.
+	Reservation *Reservation
+}
+
+// Reservation holds one of an account's remaining calls for a call that is
+// doing its work. It ends when its charge commits, or with Release.
+type Reservation struct {
+	m       *meter
+	account int64
+	held    atomic.Bool
+}
+
+// Release gives a call back, for a call that failed; after its charge
+// committed it does nothing, so it suits a defer. A nil Reservation may be
+// released.
+func (r *Reservation) Release() {
+	if r != nil && r.held.CompareAndSwap(true, false) {
+		r.m.mu.Lock()
+		r.m.unreserve(r.account)
+		r.m.mu.Unlock()
+	}
+}
+
+// Reserve holds one of the calls left under limit in the account's current
+// period, before a call does its work, so that concurrent calls never do
+// more work than the account has calls left: it fails with
+// ErrQuotaExceeded when the committed calls and those holding a
+// reservation reach limit. Every charge of a capped account should carry
+// one, or it may take a call another has reserved.
+func (s *Store) Reserve(ctx context.Context, accountID int64, limit int) (*Reservation, error) {
+	used, err := s.Usage(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	return s.meter.reserve(accountID, limit, used, Period(s.now()))
 }
 
 // Usage returns the account's metered calls in the period containing now.
@@ -48,7 +85,8 @@ func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
 
 // CommitUsage counts one call against the account's current period, unless
 // that would pass c.Cap, in which case it changes nothing and returns
-// ErrQuotaExceeded. The check and the increment are one statement run by
+// ErrQuotaExceeded (a charge with a reservation does not, unless the cap
+// was lowered meanwhile). The check and the increment are one statement run by
 // the meter's single goroutine, so concurrent calls can never overshoot the
 // cap. It returns once the count is committed, with the count after it.
 func (s *Store) CommitUsage(ctx context.Context, c Charge) (int, error) {

@@ -122,6 +122,14 @@ type InputError struct{ Msg string }
 
 func (e *InputError) Error() string { return e.Msg }
 
+// Slow reports whether name is one of the password hashes (bcrypt,
+// argon2id, scrypt), costly in time and, for two of them, memory by design;
+// false for fast digests and unknown names.
+func Slow(name string) bool {
+	a, ok := byName[squash(name)]
+	return ok && a.salted != nil
+}
+
 // Canonical returns the canonical name of an algorithm name or alias.
 func Canonical(name string) (string, bool) {
 	a, ok := byName[squash(name)]

@@ -183,3 +183,15 @@ func BenchmarkDigest(b *testing.B) {
 		})
 	}
 }
+
+func TestSlow(t *testing.T) {
+	for _, name := range hashgen.Algorithms() {
+		want := name == "bcrypt" || name == "argon2id" || name == "scrypt"
+		if got := hashgen.Slow(name); got != want {
+			t.Errorf("Slow(%q) = %v", name, got)
+		}
+	}
+	if !hashgen.Slow("SCRYPT") || hashgen.Slow("no-such-hash") {
+		t.Fatal("Slow must take aliases and refuse unknown names")
+	}
+}

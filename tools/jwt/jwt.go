@@ -12,6 +12,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"secutil/tools/jsonfmt"
 )
 
 // MaxTokenBytes bounds the input.
@@ -44,11 +46,14 @@ func Decode(token string, now time.Time) (answer, warning string, err error) {
 	default:
 		return "", "", invalid("a JWT has three base64url parts separated by dots; this has %d", len(parts))
 	}
-	header, err := decodeObject("header", parts[0])
+	// The answer is bounded like jsonfmt.Format's: nesting, and output at
+	// most four times the token or 1 MiB.
+	limit := jsonfmt.OutputLimit(len(token))
+	header, headerOut, err := decodeObject("header", parts[0], limit)
 	if err != nil {
 		return "", "", err
 	}
-	payload, err := decodeObject("payload", parts[1])
+	payload, payloadOut, err := decodeObject("payload", parts[1], limit-len(headerOut))
 	if err != nil {
 		return "", "", err
 	}
@@ -58,9 +63,9 @@ func Decode(token string, now time.Time) (answer, warning string, err error) {
 
 	var out bytes.Buffer
 	out.WriteString("{\n  \"header\": ")
-	json.Indent(&out, header, "  ", "  ")
+	out.Write(headerOut)
 	out.WriteString(",\n  \"payload\": ")
-	json.Indent(&out, payload, "  ", "  ")
+	out.Write(payloadOut)
 	sig, _ := json.Marshal(parts[2])
 	out.WriteString(",\n  \"signature\": ")
 	out.Write(sig)
@@ -72,17 +77,24 @@ func decodeSegment(s string) ([]byte, error) {
 	return base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
 }
 
-// decodeObject decodes one base64url part that must hold a JSON object.
-func decodeObject(name, part string) (json.RawMessage, error) {
-	raw, err := decodeSegment(part)
+// decodeObject decodes one base64url part that must hold a JSON object,
+// and indents it for the answer in at most limit bytes. A part past the
+// bounds is a *jsonfmt.LimitError.
+func decodeObject(name, part string, limit int) (raw, indented json.RawMessage, err error) {
+	raw, err = decodeSegment(part)
 	if err != nil {
-		return nil, invalid("the %s is not base64url", name)
+		return nil, nil, invalid("the %s is not base64url", name)
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, invalid("the %s is not a JSON object", name)
+	indented, err = jsonfmt.Indent(raw, "  ", limit)
+	var tooBig *jsonfmt.LimitError
+	if errors.As(err, &tooBig) {
+		return nil, nil, fmt.Errorf("the %s: %w", name, err)
 	}
-	return raw, nil
+	// Valid JSON that starts with a brace is an object.
+	if err != nil || indented[0] != '{' {
+		return nil, nil, invalid("the %s is not a JSON object", name)
+	}
+	return raw, indented, nil
 }
 
 func warnings(header, payload json.RawMessage, now time.Time) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"secutil/tools/jsonfmt"
 	"secutil/tools/jwt"
 )
 
@@ -86,6 +87,37 @@ func TestInvalid(t *testing.T) {
 	}
 	if _, _, err := jwt.Decode("Bearer "+rfcToken, time.Now()); err != nil {
 		t.Errorf("Bearer prefix: %v", err)
+	}
+}
+
+// TestAnswerIsBounded: a 64 KB token used to decode to a 128 MB answer.
+func TestAnswerIsBounded(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, jsonfmt.MaxDepth+1) + "1" + strings.Repeat("}", jsonfmt.MaxDepth+1)
+	wide := `{"a":` + strings.Repeat("[", jsonfmt.MaxDepth-2) + strings.Repeat("1,", 20_000) + "1" + strings.Repeat("]", jsonfmt.MaxDepth-2) + "}"
+	for _, tc := range []struct {
+		name, header, payload string
+		limit                 jsonfmt.Limit
+	}{
+		{"deep payload", `{"alg":"HS256"}`, deep, jsonfmt.LimitDepth},
+		{"deep header", deep, `{}`, jsonfmt.LimitDepth},
+		{"wide payload", `{"alg":"HS256"}`, wide, jsonfmt.LimitOutput},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tok := token(tc.header, tc.payload)
+			if len(tok) > jwt.MaxTokenBytes {
+				t.Fatalf("test token of %d bytes is over the input limit", len(tok))
+			}
+			answer, _, err := jwt.Decode(tok, time.Now())
+			var le *jsonfmt.LimitError
+			if !errors.As(err, &le) || le.Limit != tc.limit {
+				t.Fatalf("got %v with a %d-byte answer, want the %s limit", err, len(answer), tc.limit)
+			}
+		})
+	}
+	// Within the bounds, a deep token still decodes.
+	ok := strings.Repeat(`{"a":`, jsonfmt.MaxDepth-1) + "1" + strings.Repeat("}", jsonfmt.MaxDepth-1)
+	if _, _, err := jwt.Decode(token(`{"alg":"HS256"}`, ok), time.Now()); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -12,12 +12,13 @@ import (
 
 // Engine encrypts and decrypts envelopes. Key derivations go through a
 // semaphore so that, however many requests arrive, at most `concurrency`
-// argon2id computations (each MemoryKiB of RAM) run at once.
+// argon2id computations (each MemoryKiB of RAM) run at once; other
+// memory-hard work can share it through WithSlot. It decrypts only
+// envelopes that cost no more than the ones it writes.
 type Engine struct {
-	params  Params
-	ceiling Params
-	slots   chan struct{}
-	random  io.Reader
+	params Params
+	slots  chan struct{}
+	random io.Reader
 	// deriveKey is argon2id; tests swap it to observe concurrency.
 	deriveKey func(password, salt []byte, p Params) []byte
 }
@@ -31,7 +32,6 @@ func NewEngine(concurrency int, p Params) *Engine {
 	}
 	return &Engine{
 		params:    p,
-		ceiling:   MaxParams,
 		slots:     make(chan struct{}, max(concurrency, 1)),
 		random:    rand.Reader,
 		deriveKey: argon2idKey,
@@ -42,18 +42,27 @@ func argon2idKey(password, salt []byte, p Params) []byte {
 	return p.Key(password, salt, KeySize)
 }
 
-// key waits for a free slot (or ctx) and derives the key.
-func (e *Engine) key(ctx context.Context, password string, salt []byte, p Params) ([]byte, error) {
+// WithSlot waits for a free key-derivation slot (or for ctx to end, whose
+// error it then returns) and runs work while holding it, so that other
+// memory-hard work (the slow hashes of hash generation) shares the bound.
+func (e *Engine) WithSlot(ctx context.Context, work func()) error {
 	select {
 	case e.slots <- struct{}{}:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 	defer func() { <-e.slots }()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	return e.deriveKey([]byte(password), salt, p), nil
+	work()
+	return nil
+}
+
+// key derives the key in a slot.
+func (e *Engine) key(ctx context.Context, password string, salt []byte, p Params) (key []byte, err error) {
+	err = e.WithSlot(ctx, func() { key = e.deriveKey([]byte(password), salt, p) })
+	return key, err
 }
 
 func checkPassword(password string) error {
@@ -102,9 +111,11 @@ func (e *Engine) Encrypt(ctx context.Context, plaintext, password string) (strin
 	return encoding.EncodeToString(out), nil
 }
 
-// Decrypt opens an envelope. Malformed envelopes and parameters above
-// MaxParams fail with ErrInvalidInput before any key derivation; a wrong
-// password or any tampering fails with ErrDecryptionFailed.
+// Decrypt opens an envelope. Malformed envelopes, and envelopes that ask
+// for more memory, passes or lanes than the engine's own parameters, fail
+// with ErrInvalidInput before any key derivation: a crafted envelope cannot
+// make a decryption cost more than an encryption. A wrong password or any
+// tampering fails with ErrDecryptionFailed, after the key derivation.
 func (e *Engine) Decrypt(ctx context.Context, envelope, password string) (string, error) {
 	if err := checkPassword(password); err != nil {
 		return "", err
@@ -113,9 +124,9 @@ func (e *Engine) Decrypt(ctx context.Context, envelope, password string) (string
 	if err != nil {
 		return "", err
 	}
-	if !env.Params.Within(e.ceiling) {
-		return "", invalid("argon2id parameters above the accepted maximum (%d KiB, t=%d, p=%d)",
-			e.ceiling.MemoryKiB, e.ceiling.Time, e.ceiling.Parallelism)
+	if !env.Params.Within(e.params) {
+		return "", invalid("the envelope's argon2id costs (%d KiB, t=%d, p=%d) exceed this server's own (%d KiB, t=%d, p=%d)",
+			env.Params.MemoryKiB, env.Params.Time, env.Params.Parallelism, e.params.MemoryKiB, e.params.Time, e.params.Parallelism)
 	}
 	aead, err := e.aeadFor(ctx, password, env)
 	if err != nil {

@@ -111,37 +111,67 @@ func TestCancelledWhileWaiting(t *testing.T) {
 	}
 }
 
+// TestCeilingCheckedBeforeKDF: an envelope could name costs far above what
+// the server writes (about 7 s of CPU each); now nothing above the engine's
+// own parameters gets a key derivation.
 func TestCeilingCheckedBeforeKDF(t *testing.T) {
-	big := NewEngine(1, Params{MemoryKiB: 256, Time: 1, Parallelism: 1})
-	env, err := big.Encrypt(context.Background(), "x", "pw")
+	own := Params{MemoryKiB: 256, Time: 2, Parallelism: 2}
+	e := NewEngine(1, own)
+	env, err := e.Encrypt(context.Background(), "x", "pw")
 	if err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := encoding.DecodeString(env)
 	for _, p := range []Params{
-		{MemoryKiB: MaxParams.MemoryKiB + 1, Time: 1, Parallelism: 1},
-		{MemoryKiB: 4 << 20, Time: 1, Parallelism: 1}, // 4 GiB
-		{MemoryKiB: 1024, Time: MaxParams.Time + 1, Parallelism: 1},
-		{MemoryKiB: 1024, Time: 1, Parallelism: MaxParams.Parallelism + 1},
+		{MemoryKiB: own.MemoryKiB + 1, Time: 1, Parallelism: 1},
+		{MemoryKiB: MaxParams.MemoryKiB, Time: MaxParams.Time, Parallelism: MaxParams.Parallelism}, // about 7 s of CPU
+		{MemoryKiB: 4 << 20, Time: 1, Parallelism: 1},                                              // 4 GiB
+		{MemoryKiB: 64, Time: own.Time + 1, Parallelism: 1},
+		{MemoryKiB: 64, Time: 1, Parallelism: own.Parallelism + 1},
 	} {
-		e := Envelope{Version: Version1, KDF: KDFArgon2id, Params: p, Ciphertext: raw[HeaderSize:]}
-		crafted := encoding.EncodeToString(e.marshal())
-		calls, _ := countKDF(big)
-		if _, err := big.Decrypt(context.Background(), crafted, "pw"); !errors.Is(err, ErrInvalidInput) {
+		crafted := Envelope{Version: Version1, KDF: KDFArgon2id, Params: p, Ciphertext: raw[HeaderSize:]}
+		calls, _ := countKDF(e)
+		if _, err := e.Decrypt(context.Background(), encoding.EncodeToString(crafted.marshal()), "pw"); !errors.Is(err, ErrInvalidInput) {
 			t.Fatalf("params %+v: got %v, want %v", p, err, ErrInvalidInput)
 		}
 		if n := calls.Load(); n != 0 {
 			t.Fatalf("params %+v: KDF ran %d times", p, n)
 		}
 	}
+	// At or below its own costs, an envelope is worked on (and a cheaper
+	// one, written by an older setting, still opens).
+	cheaper := NewEngine(1, Params{MemoryKiB: 64, Time: 1, Parallelism: 1})
+	old, _ := cheaper.Encrypt(context.Background(), "old", "pw")
+	if got, err := e.Decrypt(context.Background(), old, "pw"); err != nil || got != "old" {
+		t.Fatalf("a cheaper envelope: %q, %v", got, err)
+	}
 }
 
-// FuzzDecrypt decrypts arbitrary envelopes under a tiny ceiling so every
-// accepted input stays cheap; only the seed envelope may open.
+func TestWithSlotSharesTheBound(t *testing.T) {
+	e := NewEngine(1, Params{MemoryKiB: 64, Time: 1, Parallelism: 1})
+	release := make(chan struct{})
+	held := make(chan struct{})
+	go e.WithSlot(context.Background(), func() { close(held); <-release })
+	<-held
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Encrypt(ctx, "x", "pw"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("an encryption ran beside other work holding the only slot: %v", err)
+	}
+	ran := false
+	if err := e.WithSlot(ctx, func() { ran = true }); !errors.Is(err, context.Canceled) || ran {
+		t.Fatalf("WithSlot ran work without a slot: %v", err)
+	}
+	close(release)
+	if err := e.WithSlot(context.Background(), func() { ran = true }); err != nil || !ran {
+		t.Fatalf("after release: %v, ran %v", err, ran)
+	}
+}
+
+// FuzzDecrypt decrypts arbitrary envelopes with an engine of tiny costs, so
+// every accepted input stays cheap; only the seed envelope may open.
 func FuzzDecrypt(f *testing.F) {
-	tiny := Params{MemoryKiB: 64, Time: 1, Parallelism: 1}
-	e := NewEngine(1, tiny)
-	e.ceiling = Params{MemoryKiB: 256, Time: 2, Parallelism: 2}
+	e := NewEngine(1, Params{MemoryKiB: 256, Time: 2, Parallelism: 2})
 	good, err := e.Encrypt(context.Background(), "fuzz", "pw")
 	if err != nil {
 		f.Fatal(err)

@@ -58,8 +58,9 @@ type Params = argon2id.Params
 // one lane.
 var DefaultParams = Params{MemoryKiB: 64 * 1024, Time: 3, Parallelism: 1}
 
-// MaxParams is the ceiling Decrypt accepts, checked before any key
-// derivation, so a crafted envelope cannot make the server spend gigabytes.
+// MaxParams bounds the parameters an Engine may be configured with (and
+// so, since an engine decrypts nothing costlier than it encrypts, the
+// envelopes any engine opens).
 var MaxParams = Params{MemoryKiB: 256 * 1024, Time: 10, Parallelism: 4}
 
 // Envelope is a parsed envelope. Header holds the raw header bytes, which
@@ -90,7 +91,7 @@ func (env *Envelope) marshal() []byte {
 }
 
 // ParseEnvelope decodes and checks the structure of an envelope string. It
-// does not check the parameters against MaxParams; Engine.Decrypt does.
+// does not bound the parameters; Engine.Decrypt does.
 func ParseEnvelope(s string) (Envelope, error) {
 	if len(s) > maxEncodedSz {
 		return Envelope{}, invalid("envelope longer than %d characters", maxEncodedSz)
