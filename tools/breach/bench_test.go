@@ -1,90 +1,89 @@
 package breach_test
 
 import (
-	"bufio"
-	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"secutil/tools/breach"
+	"secutil/tools/breach/breachtest"
 )
 
-// splitmix64 gives the benchmark's deterministic pseudo-random hash bytes.
-func splitmix64(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EB
-	return x ^ (x >> 31)
+// benchLines is the size of the generated files: 200,000 lines, or
+// SECUTIL_BENCH_BREACH_LINES.
+func benchLines(b *testing.B) int {
+	s := os.Getenv("SECUTIL_BENCH_BREACH_LINES")
+	if s == "" {
+		return 200_000
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		b.Fatalf("SECUTIL_BENCH_BREACH_LINES=%q: want a positive integer", s)
+	}
+	return n
 }
 
-// benchHash is the i-th of n sorted, distinct SHA-1-sized hashes: the first
-// 8 bytes step evenly through the key space, the rest are pseudo-random.
-func benchHash(i, n uint64) []byte {
-	step := ^uint64(0) / n
-	d := make([]byte, 20)
-	binary.BigEndian.PutUint64(d, i*step+splitmix64(i)%step)
-	binary.BigEndian.PutUint64(d[8:], splitmix64(i+n))
-	binary.BigEndian.PutUint32(d[16:], uint32(splitmix64(i+2*n)))
-	return d
-}
-
-func writeBenchFile(b *testing.B, n uint64) string {
+// openCorpus writes the corpus into a temp dir and opens it.
+func openCorpus(b *testing.B, c breachtest.Corpus) (*breach.File, int64) {
 	path := filepath.Join(b.TempDir(), "pwned-bench.txt")
-	f, err := os.Create(path)
+	if err := c.Write(path); err != nil {
+		b.Fatal(err)
+	}
+	f, err := breach.OpenFile(path, c.Kind)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	for i := range n {
-		fmt.Fprintf(w, "%s:%d\r\n", strings.ToUpper(hex.EncodeToString(benchHash(i, n))), splitmix64(i)%100000+1)
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
-	return path
+	b.Cleanup(func() { f.Close() })
+	return f, f.Size()
 }
 
-// vmRSSMiB is the process's resident memory now, in MiB (0 without /proc).
-func vmRSSMiB() float64 {
+func vmRSS() string {
 	data, _ := os.ReadFile("/proc/self/status")
 	for l := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kib, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return kib / 1024
+		if strings.HasPrefix(l, "VmRSS:") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "VmRSS:"))
 		}
 	}
-	return 0
+	return "?"
 }
 
-// BenchmarkCount looks up random hashes (half present, half absent) in a
-// generated file of 200,000 lines, or SECUTIL_BENCH_BREACH_LINES lines.
+// latencies keeps the last len(d) per-operation times of a benchmark for
+// its percentiles, in memory allocated before the timed loop.
+type latencies struct {
+	d []time.Duration
+	n int
+}
+
+func newLatencies() *latencies { return &latencies{d: make([]time.Duration, 1<<16)} }
+
+func (l *latencies) add(d time.Duration) { l.d[l.n%len(l.d)] = d; l.n++ }
+
+// report adds p50, p99 and max (of the kept samples) to the benchmark's line.
+func (l *latencies) report(b *testing.B) {
+	kept := slices.Clone(l.d[:min(l.n, len(l.d))])
+	if len(kept) == 0 {
+		return
+	}
+	slices.Sort(kept)
+	at := func(q float64) float64 { return float64(kept[int(q*float64(len(kept)-1))].Nanoseconds()) }
+	b.ReportMetric(at(0.50), "p50-ns")
+	b.ReportMetric(at(0.99), "p99-ns")
+	b.ReportMetric(float64(kept[len(kept)-1].Nanoseconds()), "max-ns")
+}
+
+// BenchmarkCount looks up rotating digests (half present, half absent) in a
+// generated SHA-1 file.
 func BenchmarkCount(b *testing.B) {
-	n := uint64(200_000)
-	if s := os.Getenv("SECUTIL_BENCH_BREACH_LINES"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || v == 0 {
-			b.Fatalf("SECUTIL_BENCH_BREACH_LINES=%q: want a positive integer", s)
-		}
-		n = v
-	}
-	path := writeBenchFile(b, n)
-	st, _ := os.Stat(path)
-	f, err := breach.OpenFile(path, breach.KindSHA1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	c := breachtest.Corpus{Kind: breach.KindSHA1, Lines: benchLines(b)}
+	f, size := openCorpus(b, c)
 	probes := make([][]byte, 1024)
 	for i := range probes {
-		probes[i] = benchHash(splitmix64(uint64(i))%n, n)
+		probes[i] = c.Digest(i * 7919 % c.Lines)
 		if i%2 == 1 {
 			probes[i][19] ^= 0xFF // absent (collides with a real line with negligible probability)
 		}
@@ -92,6 +91,7 @@ func BenchmarkCount(b *testing.B) {
 	if _, found, err := f.Count(probes[0]); err != nil || !found {
 		b.Fatalf("first lookup: found=%v err=%v", found, err)
 	}
+	before := vmRSS()
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -100,7 +100,48 @@ func BenchmarkCount(b *testing.B) {
 		}
 		i++
 	}
-	// The file is searched in place: resident memory must not grow with it.
-	b.ReportMetric(vmRSSMiB(), "RSS-MiB")
-	b.ReportMetric(float64(st.Size())/(1<<20), "file-MiB")
+	b.Logf("lines=%d file=%d MB VmRSS before=%s after=%s", c.Lines, size>>20, before, vmRSS())
+}
+
+// BenchmarkAppendRange builds range answers (the body of GET /range) for
+// rotating prefixes, plain and padded, from a file whose lines are spread
+// evenly over the hash space ("spread": few lines a prefix at these sizes)
+// and from one grouped a thousand to a prefix as in the real corpus
+// ("dense"). It reports p50, p99 and max per answer.
+func BenchmarkAppendRange(b *testing.B) {
+	n := benchLines(b)
+	for _, layout := range []struct {
+		name      string
+		perPrefix int
+	}{{"spread", 0}, {"dense", 1000}} {
+		c := breachtest.Corpus{Kind: breach.KindSHA1, Lines: n, PerPrefix: layout.perPrefix}
+		f, size := openCorpus(b, c)
+		prefixes := make([]string, 1024)
+		for i := range prefixes {
+			prefixes[i] = hex.EncodeToString(c.Digest(i * 7919 % c.Lines))[:breach.PrefixLen]
+		}
+		for _, pad := range []bool{false, true} {
+			b.Run(layout.name+"/padded="+strconv.FormatBool(pad), func(b *testing.B) {
+				buf := make([]byte, 0, 64<<10)
+				var err error
+				if buf, err = f.AppendRange(buf[:0], prefixes[0], pad); err != nil || len(buf) == 0 {
+					b.Fatalf("first answer: %d bytes, err %v", len(buf), err)
+				}
+				lat := newLatencies()
+				before := vmRSS()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					start := time.Now()
+					if buf, err = f.AppendRange(buf[:0], prefixes[i%len(prefixes)], pad); err != nil {
+						b.Fatal(err)
+					}
+					lat.add(time.Since(start))
+					i++
+				}
+				lat.report(b)
+				b.Logf("lines=%d file=%d MB last answer %d bytes; VmRSS before=%s after=%s", c.Lines, size>>20, len(buf), before, vmRSS())
+			})
+		}
+	}
 }
