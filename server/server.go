@@ -63,6 +63,8 @@ type Deps struct {
 	Breach breach.Source
 	// BreachNTLM, when set, answers NTLM queries (-breach-file-ntlm).
 	BreachNTLM breach.Source
+	// Range configures GET /range/{prefix}, the Pwned Passwords range API.
+	Range RangeAPI
 	// Geo answers /ip_info; nil means no database configured.
 	Geo *geo.Locator
 	// Crypto runs /secure_encrypt and /secure_decrypt; nil means
@@ -92,6 +94,7 @@ type Limits struct {
 	// elsewhere cannot lock the owner out.
 	PerAccount Rate
 	PublicHash Rate // hash_lookup_site, per client
+	Range      Rate // GET /range, per key (or per client when public)
 }
 
 // Rate is a token bucket: Burst tokens, refilled at Burst per Per.
@@ -106,6 +109,8 @@ var DefaultLimits = Limits{
 	PerClientAccount: Rate{Burst: 10, Per: time.Minute},
 	PerAccount:       Rate{Burst: 100, Per: time.Minute},
 	PublicHash:       Rate{Burst: 60, Per: time.Minute},
+	// A password manager auditing a vault sends one range call a password.
+	Range: Rate{Burst: 1200, Per: time.Minute},
 }
 
 // Server holds the handlers' shared state.
@@ -115,6 +120,7 @@ type Server struct {
 	clientAccountLimiter *limiter
 	accountLimiter       *limiter
 	publicLimiter        *limiter
+	rangeLimiter         *limiter
 	pages                *pages
 	allowedHosts         map[string]bool // nil: any
 	codeKey              []byte          // keys the hashes of verification codes
@@ -166,6 +172,7 @@ func newServer(d Deps) (*Server, error) {
 		clientAccountLimiter: newLimiter(limits.PerClientAccount),
 		accountLimiter:       newLimiter(limits.PerAccount),
 		publicLimiter:        newLimiter(limits.PublicHash),
+		rangeLimiter:         newLimiter(limits.Range),
 		allowedHosts:         hostSet(d.AllowedHosts),
 		codeKey:              codeKeyFrom(d.ServerKey),
 		outbox:               &outbox{logger: d.Logger},
