@@ -36,6 +36,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 				}
 			}
 			s.accessLog(r, rec.status, start)
+			s.Metrics.request(r.Pattern, rec.status, time.Since(start))
 		}()
 		served := s.frontDoor(rec, r)
 		if served == nil {

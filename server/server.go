@@ -72,6 +72,11 @@ type Deps struct {
 	Crypto *pbe.Engine
 	// Limits overrides the brute-force limits (tests lower them).
 	Limits *Limits
+	// Metrics collects what GET /metrics exposes; nil makes a new set.
+	Metrics *Metrics
+	// MetricsToken opens GET /metrics as "Authorization: Bearer <token>";
+	// empty answers it with 404.
+	MetricsToken string
 
 	// Billing and administration (all optional: air-gapped servers run
 	// without a payment provider).
@@ -134,6 +139,7 @@ func New(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.observe()
 	mux := http.NewServeMux()
 	s.routes(mux)
 	return s.middleware(mux), nil
@@ -161,6 +167,9 @@ func newServer(d Deps) (*Server, error) {
 	}
 	if d.Crypto == nil {
 		d.Crypto = pbe.NewEngine(runtime.NumCPU(), pbe.DefaultParams)
+	}
+	if d.Metrics == nil {
+		d.Metrics = NewMetrics()
 	}
 	limits := DefaultLimits
 	if d.Limits != nil {
