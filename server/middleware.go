@@ -176,3 +176,14 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 }
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// ReadFrom passes io.Copy (as in http.ServeContent) through to the
+// connection's own ReadFrom, which copies with pooled buffers; hidden
+// behind the recorder, every copy would allocate a 32 KiB buffer.
+func (r *statusRecorder) ReadFrom(src io.Reader) (int64, error) {
+	r.wrote = true
+	if rf, ok := r.ResponseWriter.(io.ReaderFrom); ok {
+		return rf.ReadFrom(src)
+	}
+	return io.Copy(struct{ io.Writer }{r.ResponseWriter}, src)
+}

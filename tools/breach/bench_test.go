@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,30 +49,6 @@ func vmRSS() string {
 		}
 	}
 	return "?"
-}
-
-// latencies keeps the last len(d) per-operation times of a benchmark for
-// its percentiles, in memory allocated before the timed loop.
-type latencies struct {
-	d []time.Duration
-	n int
-}
-
-func newLatencies() *latencies { return &latencies{d: make([]time.Duration, 1<<16)} }
-
-func (l *latencies) add(d time.Duration) { l.d[l.n%len(l.d)] = d; l.n++ }
-
-// report adds p50, p99 and max (of the kept samples) to the benchmark's line.
-func (l *latencies) report(b *testing.B) {
-	kept := slices.Clone(l.d[:min(l.n, len(l.d))])
-	if len(kept) == 0 {
-		return
-	}
-	slices.Sort(kept)
-	at := func(q float64) float64 { return float64(kept[int(q*float64(len(kept)-1))].Nanoseconds()) }
-	b.ReportMetric(at(0.50), "p50-ns")
-	b.ReportMetric(at(0.99), "p99-ns")
-	b.ReportMetric(float64(kept[len(kept)-1].Nanoseconds()), "max-ns")
 }
 
 // BenchmarkCount looks up rotating digests (half present, half absent) in a
@@ -127,7 +102,7 @@ func BenchmarkAppendRange(b *testing.B) {
 				if buf, err = f.AppendRange(buf[:0], prefixes[0], pad); err != nil || len(buf) == 0 {
 					b.Fatalf("first answer: %d bytes, err %v", len(buf), err)
 				}
-				lat := newLatencies()
+				lat := breachtest.NewLatencies()
 				before := vmRSS()
 				b.ReportAllocs()
 				i := 0
@@ -136,10 +111,10 @@ func BenchmarkAppendRange(b *testing.B) {
 					if buf, err = f.AppendRange(buf[:0], prefixes[i%len(prefixes)], pad); err != nil {
 						b.Fatal(err)
 					}
-					lat.add(time.Since(start))
+					lat.Add(time.Since(start))
 					i++
 				}
-				lat.report(b)
+				lat.Report(b)
 				b.Logf("lines=%d file=%d MB last answer %d bytes; VmRSS before=%s after=%s", c.Lines, size>>20, len(buf), before, vmRSS())
 			})
 		}

@@ -1,6 +1,7 @@
 // Package breachtest writes synthetic Pwned Passwords files for tests and
 // benchmarks: sorted, distinct HASH:COUNT lines with CRLF ends, as the
-// real download has, of any size and without storing them.
+// real download has, of any size and without storing them; and records
+// benchmark latencies for their percentiles.
 package breachtest
 
 import (
@@ -8,7 +9,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"os"
+	"slices"
 	"strconv"
+	"testing"
+	"time"
 
 	"secutil/tools/breach"
 )
@@ -93,4 +97,28 @@ func (c Corpus) Write(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Latencies keeps the last 65,536 per-operation times of a benchmark for
+// its percentiles, in memory allocated before the timed loop.
+type Latencies struct {
+	d []time.Duration
+	n int
+}
+
+func NewLatencies() *Latencies { return &Latencies{d: make([]time.Duration, 1<<16)} }
+
+func (l *Latencies) Add(d time.Duration) { l.d[l.n%len(l.d)] = d; l.n++ }
+
+// Report adds p50, p99 and max (of the kept times) to the benchmark's line.
+func (l *Latencies) Report(b *testing.B) {
+	kept := slices.Clone(l.d[:min(l.n, len(l.d))])
+	if len(kept) == 0 {
+		return
+	}
+	slices.Sort(kept)
+	at := func(q float64) float64 { return float64(kept[int(q*float64(len(kept)-1))].Nanoseconds()) }
+	b.ReportMetric(at(0.50), "p50-ns")
+	b.ReportMetric(at(0.99), "p99-ns")
+	b.ReportMetric(float64(kept[len(kept)-1].Nanoseconds()), "max-ns")
 }
