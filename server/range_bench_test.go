@@ -5,8 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -22,24 +20,9 @@ import (
 // a thousand to a prefix, as the real corpus is, plain and padded. It
 // reports p50, p99 and max per call.
 func BenchmarkRangeAPI(b *testing.B) {
-	lines := 200_000
-	if s := os.Getenv("SECUTIL_BENCH_BREACH_LINES"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n <= 0 {
-			b.Fatalf("SECUTIL_BENCH_BREACH_LINES=%q: want a positive integer", s)
-		}
-		lines = n
-	}
+	lines := breachtest.BenchLines(b, 200_000)
 	corpus := breachtest.Corpus{Kind: breach.KindSHA1, Lines: lines, PerPrefix: 1000}
-	path := filepath.Join(b.TempDir(), "pwned.txt")
-	if err := corpus.Write(path); err != nil {
-		b.Fatal(err)
-	}
-	file, err := breach.OpenFile(path, breach.KindSHA1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer file.Close()
+	file := corpus.Open(b)
 	e := newEnv(b, quietLogs, func(d *server.Deps) {
 		d.Range = server.RangeAPI{SHA1: file}
 		limits := server.DefaultLimits

@@ -119,7 +119,22 @@ const maxDigestLen = 20
 // stratumBits is how many leading bits of a padding suffix are stratified.
 const stratumBits = 60
 
-const hexDigits = "0123456789ABCDEF"
+// hexPairs holds each byte's two upper-case hex digits.
+var hexPairs = func() (t [256][2]byte) {
+	const digits = "0123456789ABCDEF"
+	for i := range t {
+		t[i] = [2]byte{digits[i>>4], digits[i&0xF]}
+	}
+	return t
+}()
+
+// putHex64 writes v's 16 hex digits to dst.
+func putHex64(dst []byte, v uint64) {
+	for i := range 8 {
+		p := hexPairs[byte(v>>(56-8*i))]
+		dst[2*i], dst[2*i+1] = p[0], p[1]
+	}
+}
 
 // randomSuffixes returns a generator of count (> 0) random hex suffixes in
 // descending order, which stores none of them: the space of a suffix's
@@ -131,23 +146,19 @@ const hexDigits = "0123456789ABCDEF"
 func randomSuffixes(count int) func(suffix []byte) bool {
 	left := uint64(count)
 	step := (1 << stratumBits) / left
+	var digits [2*maxDigestLen + 16]byte
 	return func(suffix []byte) bool {
 		if left == 0 {
 			return false
 		}
 		left--
 		top := left*step + rand.Uint64N(step)
-		for i := range stratumBits / 4 {
-			suffix[i] = hexDigits[(top>>(stratumBits-4*(i+1)))&0xF]
+		putHex64(digits[:], top<<(64-stratumBits))
+		// The 16th digit on is random (overwriting the stratum's last, zero, digit).
+		for i := stratumBits / 4; i < len(suffix); i += 16 {
+			putHex64(digits[i:], rand.Uint64())
 		}
-		var bits uint64
-		for i := stratumBits / 4; i < len(suffix); i++ {
-			if (i-stratumBits/4)%16 == 0 {
-				bits = rand.Uint64()
-			}
-			suffix[i] = hexDigits[bits&0xF]
-			bits >>= 4
-		}
+		copy(suffix, digits[:len(suffix)])
 		return true
 	}
 }

@@ -3,7 +3,6 @@ package breach_test
 import (
 	"encoding/hex"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,34 +11,6 @@ import (
 	"secutil/tools/breach"
 	"secutil/tools/breach/breachtest"
 )
-
-// benchLines is the size of the generated files: 200,000 lines, or
-// SECUTIL_BENCH_BREACH_LINES.
-func benchLines(b *testing.B) int {
-	s := os.Getenv("SECUTIL_BENCH_BREACH_LINES")
-	if s == "" {
-		return 200_000
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 {
-		b.Fatalf("SECUTIL_BENCH_BREACH_LINES=%q: want a positive integer", s)
-	}
-	return n
-}
-
-// openCorpus writes the corpus into a temp dir and opens it.
-func openCorpus(b *testing.B, c breachtest.Corpus) (*breach.File, int64) {
-	path := filepath.Join(b.TempDir(), "pwned-bench.txt")
-	if err := c.Write(path); err != nil {
-		b.Fatal(err)
-	}
-	f, err := breach.OpenFile(path, c.Kind)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { f.Close() })
-	return f, f.Size()
-}
 
 func vmRSS() string {
 	data, _ := os.ReadFile("/proc/self/status")
@@ -54,8 +25,8 @@ func vmRSS() string {
 // BenchmarkCount looks up rotating digests (half present, half absent) in a
 // generated SHA-1 file.
 func BenchmarkCount(b *testing.B) {
-	c := breachtest.Corpus{Kind: breach.KindSHA1, Lines: benchLines(b)}
-	f, size := openCorpus(b, c)
+	c := breachtest.Corpus{Kind: breach.KindSHA1, Lines: breachtest.BenchLines(b, 200_000)}
+	f := c.Open(b)
 	probes := make([][]byte, 1024)
 	for i := range probes {
 		probes[i] = c.Digest(i * 7919 % c.Lines)
@@ -75,7 +46,7 @@ func BenchmarkCount(b *testing.B) {
 		}
 		i++
 	}
-	b.Logf("lines=%d file=%d MB VmRSS before=%s after=%s", c.Lines, size>>20, before, vmRSS())
+	b.Logf("lines=%d file=%d MB VmRSS before=%s after=%s", c.Lines, f.Size()>>20, before, vmRSS())
 }
 
 // BenchmarkAppendRange builds range answers (the body of GET /range) for
@@ -84,13 +55,13 @@ func BenchmarkCount(b *testing.B) {
 // and from one grouped a thousand to a prefix as in the real corpus
 // ("dense"). It reports p50, p99 and max per answer.
 func BenchmarkAppendRange(b *testing.B) {
-	n := benchLines(b)
+	n := breachtest.BenchLines(b, 200_000)
 	for _, layout := range []struct {
 		name      string
 		perPrefix int
 	}{{"spread", 0}, {"dense", 1000}} {
 		c := breachtest.Corpus{Kind: breach.KindSHA1, Lines: n, PerPrefix: layout.perPrefix}
-		f, size := openCorpus(b, c)
+		f := c.Open(b)
 		prefixes := make([]string, 1024)
 		for i := range prefixes {
 			prefixes[i] = hex.EncodeToString(c.Digest(i * 7919 % c.Lines))[:breach.PrefixLen]
@@ -115,7 +86,7 @@ func BenchmarkAppendRange(b *testing.B) {
 					i++
 				}
 				lat.Report(b)
-				b.Logf("lines=%d file=%d MB last answer %d bytes; VmRSS before=%s after=%s", c.Lines, size>>20, len(buf), before, vmRSS())
+				b.Logf("lines=%d file=%d MB last answer %d bytes; VmRSS before=%s after=%s", c.Lines, f.Size()>>20, len(buf), before, vmRSS())
 			})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -64,6 +65,35 @@ func (c Corpus) top(i uint64) uint64 {
 	prefix := (i / per) * ((1 << (4 * breach.PrefixLen)) / groups)
 	step := (uint64(1) << lowBits) / per
 	return prefix<<lowBits | ((i%per)*step + splitmix64(i)%step)
+}
+
+// Open writes the corpus into a temporary directory of tb and opens it.
+func (c Corpus) Open(tb testing.TB) *breach.File {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "pwned-"+c.Kind.String()+".txt")
+	if err := c.Write(path); err != nil {
+		tb.Fatal(err)
+	}
+	f, err := breach.OpenFile(path, c.Kind)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { f.Close() })
+	return f
+}
+
+// BenchLines is the size of benchmark files: SECUTIL_BENCH_BREACH_LINES,
+// or def when it is not set.
+func BenchLines(b *testing.B, def int) int {
+	s := os.Getenv("SECUTIL_BENCH_BREACH_LINES")
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		b.Fatalf("SECUTIL_BENCH_BREACH_LINES=%q: want a positive integer", s)
+	}
+	return n
 }
 
 // Write writes the corpus to path.
