@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"secutil/server"
 	"secutil/tools/breach"
@@ -35,17 +34,11 @@ func TestRunServesRangeAndMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	const token = "a-metrics-token-of-32-characters"
-	ctx, cancel := context.WithCancel(context.Background())
-	stdout := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"secutil"}, env(map[string]string{
-			"SECUTIL_DB": filepath.Join(dir, "s.db"), "SECUTIL_ADDR": "127.0.0.1:0",
-			"SECUTIL_BREACH_FILE": pwned, "SECUTIL_RANGE_API": "public",
-			"SECUTIL_METRICS_ADDR": "127.0.0.1:0", "SECUTIL_METRICS_TOKEN": token,
-		}), nil, stdout, io.Discard)
-	}()
-	base := waitForURL(t, stdout)
+	base, stdout, stop := serveInProcess(t, env(map[string]string{
+		"SECUTIL_DB": filepath.Join(dir, "s.db"), "SECUTIL_ADDR": "127.0.0.1:0",
+		"SECUTIL_BREACH_FILE": pwned, "SECUTIL_RANGE_API": "public",
+		"SECUTIL_METRICS_ADDR": "127.0.0.1:0", "SECUTIL_METRICS_TOKEN": token,
+	}))
 
 	status, body := get(t, base+"/range/5baa6", "")
 	if status != 200 || body != "1E4C9B93F3F0682250B6CF8331B7EE68FD8:10437277" {
@@ -68,15 +61,7 @@ func TestRunServesRangeAndMetrics(t *testing.T) {
 	if status, body = get(t, base+"/metrics", token); status != 200 || !strings.Contains(body, "secutil_http_open_connections") {
 		t.Fatalf("/metrics with the token: %d\n%s", status, body)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("run returned %v after shutdown", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("run did not return after cancel")
-	}
+	stop(t)
 }
 
 func get(t *testing.T, url, bearer string) (int, string) {
