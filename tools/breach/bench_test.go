@@ -12,14 +12,24 @@ import (
 	"secutil/tools/breach/breachtest"
 )
 
-func vmRSS() string {
+// vmRSSMiB is the process's resident memory now, in MiB (0 without /proc).
+func vmRSSMiB() float64 {
 	data, _ := os.ReadFile("/proc/self/status")
 	for l := range strings.SplitSeq(string(data), "\n") {
-		if strings.HasPrefix(l, "VmRSS:") {
-			return strings.TrimSpace(strings.TrimPrefix(l, "VmRSS:"))
+		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kib, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kib / 1024
 		}
 	}
-	return "?"
+	return 0
+}
+
+// reportMemory adds the process's resident memory and the file's size to
+// the benchmark's line: the file is searched in place, so the first must
+// not grow with the second.
+func reportMemory(b *testing.B, f *breach.File) {
+	b.ReportMetric(vmRSSMiB(), "RSS-MiB")
+	b.ReportMetric(float64(f.Size())/(1<<20), "file-MiB")
 }
 
 // BenchmarkCount looks up rotating digests (half present, half absent) in a
@@ -37,7 +47,6 @@ func BenchmarkCount(b *testing.B) {
 	if _, found, err := f.Count(probes[0]); err != nil || !found {
 		b.Fatalf("first lookup: found=%v err=%v", found, err)
 	}
-	before := vmRSS()
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -46,7 +55,7 @@ func BenchmarkCount(b *testing.B) {
 		}
 		i++
 	}
-	b.Logf("lines=%d file=%d MB VmRSS before=%s after=%s", c.Lines, f.Size()>>20, before, vmRSS())
+	reportMemory(b, f)
 }
 
 // BenchmarkAppendRange builds range answers (the body of GET /range) for
@@ -74,7 +83,6 @@ func BenchmarkAppendRange(b *testing.B) {
 					b.Fatalf("first answer: %d bytes, err %v", len(buf), err)
 				}
 				lat := breachtest.NewLatencies()
-				before := vmRSS()
 				b.ReportAllocs()
 				i := 0
 				for b.Loop() {
@@ -86,7 +94,7 @@ func BenchmarkAppendRange(b *testing.B) {
 					i++
 				}
 				lat.Report(b)
-				b.Logf("lines=%d file=%d MB last answer %d bytes; VmRSS before=%s after=%s", c.Lines, f.Size()>>20, len(buf), before, vmRSS())
+				reportMemory(b, f)
 			})
 		}
 	}
