@@ -46,9 +46,7 @@ func BenchmarkRangeAPI(b *testing.B) {
 					req.Header.Set("Add-Padding", "true")
 				}
 				w := &countingWriter{header: http.Header{}}
-				start := time.Now()
-				e.h.ServeHTTP(w, req)
-				lat.Add(time.Since(start))
+				lat.Time(func() { e.h.ServeHTTP(w, req) })
 				if w.status != http.StatusOK || w.bytes == 0 {
 					b.Fatalf("status %d, %d bytes", w.status, w.bytes)
 				}
