@@ -75,15 +75,18 @@ func mergePadding(dst []byte, start, lines, count, suffixLen int, pads func(suff
 			copy(dst[out:], crlf)
 		}
 	}
+	lineStart := -1 // where the last unplaced real line starts; -1: not yet found
 	for havePad || realEnd > start {
 		if realEnd == start {
 			put(pad)
 			havePad = pads(pad[:suffixLen])
 			continue
 		}
-		lineStart := start
-		if i := bytes.LastIndexByte(dst[start:realEnd], '\n'); i >= 0 {
-			lineStart = start + i + 1
+		if lineStart < 0 {
+			lineStart = start
+			if i := bytes.LastIndexByte(dst[start:realEnd], '\n'); i >= 0 {
+				lineStart = start + i + 1
+			}
 		}
 		last := dst[lineStart:realEnd]
 		c := 1
@@ -103,6 +106,7 @@ func mergePadding(dst []byte, start, lines, count, suffixLen int, pads func(suff
 		realEnd = lineStart
 		put(last)
 		realEnd = max(realEnd-len(crlf), start)
+		lineStart = -1
 	}
 	// A dropped padding line leaves room at the front, and a CRLF before
 	// the first line: close both.
@@ -128,12 +132,15 @@ var hexPairs = func() (t [256][2]byte) {
 	return t
 }()
 
-// putHex64 writes v's 16 hex digits to dst.
+// putHex64 writes v's 16 hex digits to dst, built in an array so the
+// compiler can drop the bounds checks.
 func putHex64(dst []byte, v uint64) {
+	var digits [16]byte
 	for i := range 8 {
 		p := hexPairs[byte(v>>(56-8*i))]
-		dst[2*i], dst[2*i+1] = p[0], p[1]
+		digits[2*i], digits[2*i+1] = p[0], p[1]
 	}
+	copy(dst, digits[:])
 }
 
 // randomSuffixes returns a generator of count (> 0) random hex suffixes in
