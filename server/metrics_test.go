@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -227,5 +228,20 @@ func TestMetricsOwnListener(t *testing.T) {
 	}
 	if got := counterValue(t, families, "secutil_http_requests_total", "route", "GET /health", "status", "200"); got != 1 {
 		t.Fatalf("health requests: got %v, want 1", got)
+	}
+}
+
+// TestMetricsRouteBehindAProxy: a request from a trusted proxy is routed
+// as a copy carrying the client's address; it is counted under its route
+// all the same.
+func TestMetricsRouteBehindAProxy(t *testing.T) {
+	e := newEnv(t, func(d *server.Deps) {
+		d.MetricsToken = metricsToken
+		d.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("192.0.2.1/32")} // the test requests' peer
+	})
+	e.request("GET", "/health", nil, "X-Forwarded-For", "203.0.113.7").want(200)
+	families := scrape(t, e)
+	if got := counterValue(t, families, "secutil_http_requests_total", "route", "GET /health", "status", "200"); got != 1 {
+		t.Fatalf("proxied /health counted %v times under its route, want 1", got)
 	}
 }
