@@ -24,6 +24,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -46,8 +47,9 @@ import (
 //go:embed templates static
 var assets embed.FS
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = server.APIVersion + "-dev"
+// version is set by a release build with -ldflags "-X main.version=...";
+// otherwise it is the module version Go recorded, or the API version + "-dev".
+var version string
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -105,7 +107,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "geoip":
 		return geoipInfo(rest, getenv, stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "secutil %s (API %s, %s)\n", version, server.APIVersion, runtime.Version())
+		b := readBuildInfo()
+		commit := b.commit
+		if b.modified {
+			commit += " (with uncommitted changes)"
+		}
+		fmt.Fprintf(stdout, "secutil %s\ncommit  %s\ndate    %s\napi     %s\ngo      %s\n", b.version, commit, b.date, server.APIVersion, b.goVersion)
 		return nil
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
@@ -155,10 +162,11 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 type serveConfig struct {
 	addr, db, smtpURL, tlsCert, tlsKey, logFormat, serverKey string
 	hashDB, hashUpstream                                     string
-	breachFile, breachFileNTLM                               string
+	breachFile, breachFileNTLM, rangeAPI                     string
 	geo                                                      geo.Config
 	adminToken, billingSecret, checkoutURL                   string
 	trustedProxies, allowedHosts                             string
+	metricsToken, metricsAddr                                string
 }
 
 // minSecretLen is the shortest -admin-token or -billing-secret accepted:
@@ -178,12 +186,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	geoFlags(fs, &c.geo)
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
 	fs.StringVar(&c.breachFile, "breach-file", "", "Pwned Passwords SHA-1 file (HASH:COUNT lines sorted by hash) for /data_breach; see docs/BREACH.md (default: the embedded common-password list)")
-	fs.StringVar(&c.breachFileNTLM, "breach-file-ntlm", "", "Pwned Passwords NTLM file, for /data_breach {\"ntlm\"} queries")
+	fs.StringVar(&c.breachFileNTLM, "breach-file-ntlm", "", "Pwned Passwords NTLM file, for /data_breach {\"ntlm\"} queries and GET /range/{prefix}?mode=ntlm")
+	fs.StringVar(&c.rangeAPI, "range-api", "key", "who may call GET /range/{prefix}, the Pwned Passwords range API: key (a secutil key in X-API-Key or hibp-api-key), public or off")
 	fs.StringVar(&c.hashUpstream, "hash-upstream", "", "base URL of another secutil whose /api/v1/hash_lookup_site is asked for local misses")
 	fs.StringVar(&c.adminToken, "admin-token", "", "token that opens /boss/* as \"Authorization: Bearer <token>\" (default: admin accounts' sessions only; prefer SECUTIL_ADMIN_TOKEN)")
 	fs.StringVar(&c.billingSecret, "billing-secret", "", "HMAC secret of the billing webhook (default: webhook disabled; prefer SECUTIL_BILLING_SECRET)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated CIDRs or addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (default: none, the headers are ignored)")
 	fs.StringVar(&c.allowedHosts, "allowed-hosts", "", "comma-separated host names this server answers for; others get 421 (default: the loopback names and the listen address when listening on loopback, else any; \"*\" for any)")
+	fs.StringVar(&c.metricsToken, "metrics-token", "", "token that opens GET /metrics as \"Authorization: Bearer <token>\" (default: /metrics is off on -addr; prefer SECUTIL_METRICS_TOKEN)")
+	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address of a separate listener serving GET /metrics without a token, e.g. 127.0.0.1:9090 (default: none)")
 	fs.StringVar(&c.checkoutURL, "checkout-url", "", "hosted-checkout URL template, e.g. https://pay.example/checkout?product={product_id}&email={email}&ref={ref} (default: no checkout)")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
@@ -198,6 +209,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	if (c.tlsCert == "") != (c.tlsKey == "") {
 		return fmt.Errorf("%w: -tls-cert and -tls-key go together", errUsage)
+	}
+	rangeAccess, err := server.ParseRangeAccess(c.rangeAPI)
+	if err != nil {
+		return fmt.Errorf("%w: -range-api: %v", errUsage, err)
 	}
 
 	// Everything that can be checked without touching the disk is checked
@@ -229,7 +244,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	defer locator.Close()
 	warnStaleGeoIP(locator, logger)
-	breachSHA1, breachNTLM, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM)
+	breaches, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM)
 	if err != nil {
 		return err
 	}
@@ -263,12 +278,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	defer hashes.Close()
 
+	build := readBuildInfo()
+	metrics := server.NewMetrics()
 	handler, err := server.New(server.Deps{
 		Store:            st,
 		Assets:           assets,
 		Logger:           logger,
 		Mailer:           sender,
-		Version:          version,
+		Version:          build.version,
 		SecureCookies:    c.tlsCert != "",
 		TrustedProxies:   trustedProxies,
 		AllowedHosts:     allowedHosts(c.allowedHosts, c.addr),
@@ -277,8 +294,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Geo:              locator,
 		Hashes:           hashes,
 		HashUpstream:     upstream,
-		Breach:           breachSHA1,
-		BreachNTLM:       breachNTLM,
+		Breach:           breaches.sha1,
+		BreachNTLM:       breaches.ntlm,
+		Range:            server.RangeAPI{SHA1: breaches.sha1File, NTLM: breaches.ntlmFile, Access: rangeAccess},
+		Metrics:          metrics,
+		MetricsToken:     c.metricsToken,
 		AdminToken:       c.adminToken,
 		BillingSecret:    c.billingSecret,
 		Checkout:         checkout,
@@ -286,17 +306,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler: handler,
-		// Slow-client protection: a client may not hold a connection open by
-		// trickling headers or a body, nor keep an idle one forever.
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	srv := newHTTPServer(handler, logger)
+	srv.ConnState = metrics.ConnState
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
@@ -312,10 +323,23 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ln = tls.NewListener(ln, srv.TLSConfig)
 		scheme = "https"
 	}
-	fmt.Fprintf(stdout, "secutil %s listening on %s://%s (database %s)\n", version, scheme, ln.Addr(), c.db)
+	servers := []*http.Server{srv}
+	errc := make(chan error, 2)
+	if c.metricsAddr != "" {
+		mln, err := net.Listen("tcp", c.metricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("-metrics-addr: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", metrics)
+		msrv := newHTTPServer(mux, logger)
+		servers = append(servers, msrv)
+		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", mln.Addr())
+		go func() { errc <- msrv.Serve(mln) }()
+	}
+	fmt.Fprintf(stdout, "secutil %s listening on %s://%s (database %s)\n", build.version, scheme, ln.Addr(), c.db)
 	logger.Info("listening", "addr", ln.Addr().String(), "db", c.db)
-
-	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
@@ -327,10 +351,64 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	logger.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return err
+	var errs []error
+	for _, s := range servers {
+		errs = append(errs, s.Shutdown(shutdownCtx))
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// newHTTPServer has the timeouts every listener gets. Slow-client
+// protection: a client may not hold a connection open by trickling headers
+// or a body, nor keep an idle one forever.
+func newHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+}
+
+// buildInfo describes the running binary.
+type buildInfo struct {
+	version, commit, date, goVersion string
+	modified                         bool // built from a tree with uncommitted changes
+}
+
+// readBuildInfo reads what Go recorded in the binary: the module version,
+// and the commit, its time and the tree's state when built in a git
+// checkout (-buildvcs, on by default).
+func readBuildInfo() buildInfo {
+	info, _ := debug.ReadBuildInfo()
+	return describeBuild(info, version)
+}
+
+func describeBuild(info *debug.BuildInfo, ldflagsVersion string) buildInfo {
+	b := buildInfo{version: ldflagsVersion, commit: "unknown", date: "unknown", goVersion: runtime.Version()}
+	if info != nil {
+		if b.version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			b.version = info.Main.Version
+		}
+		b.goVersion = info.GoVersion
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				b.commit = s.Value
+			case "vcs.time":
+				b.date = s.Value
+			case "vcs.modified":
+				b.modified = s.Value == "true"
+			}
+		}
+	}
+	if b.version == "" {
+		b.version = server.APIVersion + "-dev"
+	}
+	return b
 }
 
 // sweepInterval is how often serve deletes expired sessions and codes.
@@ -431,35 +509,38 @@ func importWordlist(ctx context.Context, args []string, getenv func(string) stri
 	return nil
 }
 
+// breachSources answer /data_breach; the files, when given, also GET /range.
+type breachSources struct {
+	sha1, ntlm         breach.Source
+	sha1File, ntlmFile *breach.File
+}
+
 // openBreachSources opens the Pwned Passwords files given; without a SHA-1
-// file, the embedded common-password list answers (with count 0: unknown).
-func openBreachSources(sha1Path, ntlmPath string) (sha1, ntlm breach.Source, closeAll func(), err error) {
-	var files []*breach.File
+// file, the embedded common-password list answers /data_breach (with count
+// 0: unknown) and GET /range has no SHA-1 answers.
+func openBreachSources(sha1Path, ntlmPath string) (b breachSources, closeAll func(), err error) {
 	closeAll = func() {
-		for _, f := range files {
-			f.Close()
+		for _, f := range []*breach.File{b.sha1File, b.ntlmFile} {
+			if f != nil {
+				f.Close()
+			}
 		}
-	}
-	open := func(path string, kind breach.Kind) (breach.Source, error) {
-		f, err := breach.OpenFile(path, kind)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-		return breach.NewFileSource(f), nil
 	}
 	if sha1Path == "" {
-		sha1 = breach.NewListSource("embedded common-password list", strength.CommonPasswords(), breach.KindSHA1)
-	} else if sha1, err = open(sha1Path, breach.KindSHA1); err != nil {
-		return nil, nil, closeAll, fmt.Errorf("-breach-file: %w", err)
+		b.sha1 = breach.NewListSource("embedded common-password list", strength.CommonPasswords(), breach.KindSHA1)
+	} else if b.sha1File, err = breach.OpenFile(sha1Path, breach.KindSHA1); err != nil {
+		return b, closeAll, fmt.Errorf("-breach-file: %w", err)
+	} else {
+		b.sha1 = breach.NewFileSource(b.sha1File)
 	}
 	if ntlmPath != "" {
-		if ntlm, err = open(ntlmPath, breach.KindNTLM); err != nil {
+		if b.ntlmFile, err = breach.OpenFile(ntlmPath, breach.KindNTLM); err != nil {
 			closeAll()
-			return nil, nil, closeAll, fmt.Errorf("-breach-file-ntlm: %w", err)
+			return b, closeAll, fmt.Errorf("-breach-file-ntlm: %w", err)
 		}
+		b.ntlm = breach.NewFileSource(b.ntlmFile)
 	}
-	return sha1, ntlm, closeAll, nil
+	return b, closeAll, nil
 }
 
 // reloadOnHangup reopens the GeoIP databases on SIGHUP, after an operator
@@ -635,10 +716,10 @@ func writeKeyFile(path string, key []byte) error {
 	return err
 }
 
-// billing checks the billing and admin settings and returns the checkout
-// provider, nil when none is configured.
+// billing checks the secrets and the billing settings and returns the
+// checkout provider, nil when none is configured.
 func (c serveConfig) billing() (server.CheckoutProvider, error) {
-	for name, secret := range map[string]string{"-admin-token": c.adminToken, "-billing-secret": c.billingSecret} {
+	for name, secret := range map[string]string{"-admin-token": c.adminToken, "-billing-secret": c.billingSecret, "-metrics-token": c.metricsToken} {
 		if secret != "" && len(secret) < minSecretLen {
 			return nil, fmt.Errorf("%w: %s must be at least %d characters (try: openssl rand -hex 32)", errUsage, name, minSecretLen)
 		}

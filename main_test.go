@@ -106,13 +106,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 		}
 	})
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stdout := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"secutil"}, vars, nil, stdout, io.Discard) }()
-	base := waitForURL(t, stdout)
-
+	base, _, stop := serveInProcess(t, vars)
 	t.Run("the account gets a key", func(t *testing.T) {
 		if status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "ann@example.com", "password": e2ePassword}); status != 200 {
 			t.Fatalf("get_api_key: %d %v", status, m)
@@ -130,7 +124,20 @@ func TestRunServesAndShutsDown(t *testing.T) {
 			t.Fatalf("Host attacker.example: %d, want 421", res.StatusCode)
 		}
 	})
-	t.Run("cancel shuts down cleanly", func(t *testing.T) {
+	t.Run("cancel shuts down cleanly", stop)
+}
+
+// serveInProcess runs serve in-process with vars and waits for /health. Its
+// stop cancels the run and fails unless run returns nil within 30 s; the
+// run is cancelled at the end of the test in any case.
+func serveInProcess(t *testing.T, vars func(string) string) (base string, stdout *syncBuffer, stop func(t *testing.T)) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	stdout = &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"secutil"}, vars, nil, stdout, io.Discard) }()
+	return waitForURL(t, stdout), stdout, func(t *testing.T) {
 		cancel()
 		select {
 		case err := <-done:
@@ -140,7 +147,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 		case <-time.After(30 * time.Second):
 			t.Fatal("run did not return after cancel")
 		}
-	})
+	}
 }
 
 // mustStep runs one step of a scenario as a subtest and stops the scenario

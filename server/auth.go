@@ -29,12 +29,16 @@ type caller struct {
 
 // keyCaller authenticates the X-API-Key header.
 func (s *Server) keyCaller(r *http.Request) (*caller, error) {
-	key := r.Header.Get(apiKeyHeader)
+	return s.callerForKey(r.Context(), r.Header.Get(apiKeyHeader))
+}
+
+// callerForKey authenticates an API key, wherever it came from.
+func (s *Server) callerForKey(ctx context.Context, key string) (*caller, error) {
 	if !apikey.WellFormed(key) {
 		return nil, errUnauthorized
 	}
 	hash := apikey.Hash(key)
-	k, a, err := s.Store.KeyByHash(r.Context(), hash)
+	k, a, err := s.Store.KeyByHash(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errUnauthorized
 	}

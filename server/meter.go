@@ -45,10 +45,12 @@ func (s *Server) meter(authenticate func(*http.Request) (*caller, error), fn uti
 		}
 		now := s.Store.Now()
 		limit := who.account.Cap(now)
+		plan := who.account.EffectivePlan(now) // for the metrics
 		var hold *store.Reservation
 		if limit != nil {
 			hold, err = s.Store.Reserve(r.Context(), who.account.ID, *limit)
 			if errors.Is(err, store.ErrQuotaExceeded) {
+				s.Metrics.refusedCall(plan)
 				err = quotaError(w, *limit, now)
 			}
 			if err != nil {
@@ -69,7 +71,11 @@ func (s *Server) meter(authenticate func(*http.Request) (*caller, error), fn uti
 		}
 		used, err := s.Store.CommitUsage(r.Context(), charge)
 		if errors.Is(err, store.ErrQuotaExceeded) {
+			s.Metrics.refusedCall(plan)
 			err = quotaError(w, *limit, now)
+		}
+		if err == nil {
+			s.Metrics.meteredCall(plan)
 		}
 		if err == nil && limit != nil {
 			setRateLimitHeaders(w.Header(), *limit, *limit-used, now)

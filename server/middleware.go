@@ -28,6 +28,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		setSecurityHeaders(rec.Header(), r.URL.Path)
+		// routed is the request the mux saw, which carries the route's
+		// pattern: behind a trusted proxy, a copy of r.
+		var routed *http.Request
 		defer func() {
 			if p := recover(); p != nil {
 				s.Logger.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
@@ -36,11 +39,17 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 				}
 			}
 			s.accessLog(r, rec.status, start)
+			pattern := ""
+			if routed != nil {
+				pattern = routed.Pattern
+			}
+			s.Metrics.request(pattern, rec.status, time.Since(start))
 		}()
 		served := s.frontDoor(rec, r)
 		if served == nil {
 			return
 		}
+		routed = served
 		if served.Body != nil && served.Body != http.NoBody {
 			served.Body = clientBody{served.Body}
 		}
@@ -175,3 +184,14 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 }
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// ReadFrom passes io.Copy (as in http.ServeContent) through to the
+// connection's own ReadFrom, which copies with pooled buffers; hidden
+// behind the recorder, every copy would allocate a 32 KiB buffer.
+func (r *statusRecorder) ReadFrom(src io.Reader) (int64, error) {
+	r.wrote = true
+	if rf, ok := r.ResponseWriter.(io.ReaderFrom); ok {
+		return rf.ReadFrom(src)
+	}
+	return io.Copy(struct{ io.Writer }{r.ResponseWriter}, src)
+}

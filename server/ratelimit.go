@@ -120,9 +120,14 @@ func (s *Server) throttle(w http.ResponseWriter, r *http.Request, perClient *lim
 	if ok {
 		return nil
 	}
-	secs := int(math.Ceil(wait.Seconds()))
-	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-	return newError(codeRateLimited, "too many attempts; retry in %d seconds", max(secs, 1))
+	return rateLimited(w, wait)
+}
+
+// rateLimited sets Retry-After for a refused call and returns its 429.
+func rateLimited(w http.ResponseWriter, wait time.Duration) error {
+	secs := max(int(math.Ceil(wait.Seconds())), 1)
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	return newError(codeRateLimited, "too many attempts; retry in %d seconds", secs)
 }
 
 // clientKey names the client a limiter counts: its IPv4 address, or its

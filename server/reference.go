@@ -16,9 +16,9 @@ type apiReference struct {
 }
 
 type refRoute struct {
-	Path, Summary, Description, Auth, Curl string
-	Request, Response                      []refField
-	Statuses                               []refStatus
+	Method, Prefix, Path, Summary, Description, Auth, Curl string
+	Request, Response                                      []refField
+	Statuses                                               []refStatus
 }
 
 type refField struct{ Name, Type, Description string }
@@ -29,7 +29,14 @@ type refStatus struct{ Code, Description string }
 type openAPIDoc struct {
 	Info  struct{ Version string }
 	Paths map[string]struct {
-		Post *openAPIOperation
+		Post, Get *openAPIOperation
+		// Servers, when given, replaces the API scopes: the path is served
+		// at the root (GET /range/{prefix}, GET /metrics).
+		Servers    []struct{ URL string }
+		Parameters []struct {
+			Name, In string
+			Example  json.RawMessage
+		}
 	}
 	Components struct {
 		Schemas   map[string]openAPISchema
@@ -116,12 +123,29 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 		return out, nil
 	}
 	for path, item := range doc.Paths {
+		rt := refRoute{Method: "POST", Prefix: "/api/v1", Path: path, Auth: "none"}
 		op := item.Post
 		if op == nil {
-			return nil, fmt.Errorf("%s: only POST operations are expected", path)
+			op, rt.Method = item.Get, "GET"
 		}
-		rt := refRoute{Path: path, Summary: op.Summary, Description: op.Description, Auth: "none"}
-		curl := []string{"curl -s -X POST http://127.0.0.1:8080/api/v1" + path}
+		if op == nil {
+			return nil, fmt.Errorf("%s: only GET and POST operations are expected", path)
+		}
+		rt.Summary, rt.Description = op.Summary, op.Description
+		if len(item.Servers) > 0 {
+			rt.Prefix = strings.TrimSuffix(item.Servers[0].URL, "/")
+		}
+		example := path
+		for _, p := range item.Parameters {
+			var value string
+			if p.In == "path" && json.Unmarshal(p.Example, &value) == nil {
+				example = strings.ReplaceAll(example, "{"+p.Name+"}", value)
+			}
+		}
+		curl := []string{"curl -s http://127.0.0.1:8080" + rt.Prefix + example}
+		if rt.Method == "POST" {
+			curl[0] = "curl -s -X POST http://127.0.0.1:8080" + rt.Prefix + example
+		}
 		for _, sec := range op.Security {
 			if _, ok := sec["ApiKey"]; ok {
 				rt.Auth = "X-API-Key header"
@@ -130,6 +154,10 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 			if _, ok := sec["Session"]; ok {
 				rt.Auth = "auth_session cookie (from POST /login)"
 				curl = append(curl, `-b "auth_session=$SESSION"`)
+			}
+			if _, ok := sec["MetricsToken"]; ok {
+				rt.Auth = "Authorization: Bearer <-metrics-token>"
+				curl = append(curl, `-H "Authorization: Bearer $METRICS_TOKEN"`)
 			}
 		}
 		if op.RequestBody != nil {

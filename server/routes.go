@@ -57,6 +57,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /health", s.handleHealth())
 	mux.Handle("GET /robots", handleRobots())
 	mux.Handle("GET /robots.txt", handleRobots())
+	mux.Handle("GET /range/{prefix}", s.handleRange())
+	mux.Handle("OPTIONS /range/{prefix}", s.handleRangePreflight())
+	mux.Handle("GET /metrics", s.handleMetrics())
 
 	// Account forms: a browser's form post gets a page, a JSON client JSON.
 	mux.Handle("POST /login", formRoute(s, "login", s.login))

@@ -63,6 +63,8 @@ type Deps struct {
 	Breach breach.Source
 	// BreachNTLM, when set, answers NTLM queries (-breach-file-ntlm).
 	BreachNTLM breach.Source
+	// Range configures GET /range/{prefix}, the Pwned Passwords range API.
+	Range RangeAPI
 	// Geo answers /ip_info; nil means no database configured.
 	Geo *geo.Locator
 	// Crypto runs /secure_encrypt and /secure_decrypt; nil means
@@ -70,6 +72,11 @@ type Deps struct {
 	Crypto *pbe.Engine
 	// Limits overrides the brute-force limits (tests lower them).
 	Limits *Limits
+	// Metrics collects what GET /metrics exposes; nil makes a new set.
+	Metrics *Metrics
+	// MetricsToken opens GET /metrics as "Authorization: Bearer <token>";
+	// empty answers it with 404.
+	MetricsToken string
 
 	// Billing and administration (all optional: air-gapped servers run
 	// without a payment provider).
@@ -92,6 +99,7 @@ type Limits struct {
 	// elsewhere cannot lock the owner out.
 	PerAccount Rate
 	PublicHash Rate // hash_lookup_site, per client
+	Range      Rate // GET /range, per key (or per client when public)
 }
 
 // Rate is a token bucket: Burst tokens, refilled at Burst per Per.
@@ -106,6 +114,8 @@ var DefaultLimits = Limits{
 	PerClientAccount: Rate{Burst: 10, Per: time.Minute},
 	PerAccount:       Rate{Burst: 100, Per: time.Minute},
 	PublicHash:       Rate{Burst: 60, Per: time.Minute},
+	// A password manager auditing a vault sends one range call a password.
+	Range: Rate{Burst: 1200, Per: time.Minute},
 }
 
 // Server holds the handlers' shared state.
@@ -115,6 +125,7 @@ type Server struct {
 	clientAccountLimiter *limiter
 	accountLimiter       *limiter
 	publicLimiter        *limiter
+	rangeLimiter         *limiter
 	pages                *pages
 	allowedHosts         map[string]bool // nil: any
 	codeKey              []byte          // keys the hashes of verification codes
@@ -128,6 +139,7 @@ func New(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.observe()
 	mux := http.NewServeMux()
 	s.routes(mux)
 	return s.middleware(mux), nil
@@ -156,6 +168,9 @@ func newServer(d Deps) (*Server, error) {
 	if d.Crypto == nil {
 		d.Crypto = pbe.NewEngine(runtime.NumCPU(), pbe.DefaultParams)
 	}
+	if d.Metrics == nil {
+		d.Metrics = NewMetrics()
+	}
 	limits := DefaultLimits
 	if d.Limits != nil {
 		limits = *d.Limits
@@ -166,6 +181,7 @@ func newServer(d Deps) (*Server, error) {
 		clientAccountLimiter: newLimiter(limits.PerClientAccount),
 		accountLimiter:       newLimiter(limits.PerAccount),
 		publicLimiter:        newLimiter(limits.PublicHash),
+		rangeLimiter:         newLimiter(limits.Range),
 		allowedHosts:         hostSet(d.AllowedHosts),
 		codeKey:              codeKeyFrom(d.ServerKey),
 		outbox:               &outbox{logger: d.Logger},

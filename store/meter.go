@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -39,6 +40,8 @@ type meter struct {
 	queueMu sync.Mutex
 	pending *batch
 	closed  bool
+
+	observer atomic.Pointer[MeterObserver] // told of each transaction (stats.go)
 
 	mu     sync.Mutex
 	counts map[int64]periodCount
@@ -176,7 +179,9 @@ func (m *meter) answer(b *batch) {
 	b.results = make([]chargeResult, len(b.charges))
 	for i := 0; i < len(b.charges); i += maxBatch {
 		end := min(i+maxBatch, len(b.charges))
+		start := time.Now()
 		m.commit(b.charges[i:end], b.results[i:end])
+		m.observe(end-i, time.Since(start))
 	}
 	close(b.committed)
 }

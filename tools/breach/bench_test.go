@@ -1,56 +1,15 @@
 package breach_test
 
 import (
-	"bufio"
-	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"secutil/tools/breach"
+	"secutil/tools/breach/breachtest"
 )
-
-// splitmix64 gives the benchmark's deterministic pseudo-random hash bytes.
-func splitmix64(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EB
-	return x ^ (x >> 31)
-}
-
-// benchHash is the i-th of n sorted, distinct SHA-1-sized hashes: the first
-// 8 bytes step evenly through the key space, the rest are pseudo-random.
-func benchHash(i, n uint64) []byte {
-	step := ^uint64(0) / n
-	d := make([]byte, 20)
-	binary.BigEndian.PutUint64(d, i*step+splitmix64(i)%step)
-	binary.BigEndian.PutUint64(d[8:], splitmix64(i+n))
-	binary.BigEndian.PutUint32(d[16:], uint32(splitmix64(i+2*n)))
-	return d
-}
-
-func writeBenchFile(b *testing.B, n uint64) string {
-	path := filepath.Join(b.TempDir(), "pwned-bench.txt")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	for i := range n {
-		fmt.Fprintf(w, "%s:%d\r\n", strings.ToUpper(hex.EncodeToString(benchHash(i, n))), splitmix64(i)%100000+1)
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
-	return path
-}
 
 // vmRSSMiB is the process's resident memory now, in MiB (0 without /proc).
 func vmRSSMiB() float64 {
@@ -64,27 +23,22 @@ func vmRSSMiB() float64 {
 	return 0
 }
 
-// BenchmarkCount looks up random hashes (half present, half absent) in a
-// generated file of 200,000 lines, or SECUTIL_BENCH_BREACH_LINES lines.
+// reportMemory adds the process's resident memory and the file's size to
+// the benchmark's line: the file is searched in place, so the first must
+// not grow with the second.
+func reportMemory(b *testing.B, f *breach.File) {
+	b.ReportMetric(vmRSSMiB(), "RSS-MiB")
+	b.ReportMetric(float64(f.Size())/(1<<20), "file-MiB")
+}
+
+// BenchmarkCount looks up rotating digests (half present, half absent) in a
+// generated SHA-1 file.
 func BenchmarkCount(b *testing.B) {
-	n := uint64(200_000)
-	if s := os.Getenv("SECUTIL_BENCH_BREACH_LINES"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || v == 0 {
-			b.Fatalf("SECUTIL_BENCH_BREACH_LINES=%q: want a positive integer", s)
-		}
-		n = v
-	}
-	path := writeBenchFile(b, n)
-	st, _ := os.Stat(path)
-	f, err := breach.OpenFile(path, breach.KindSHA1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	c := breachtest.Corpus{Kind: breach.KindSHA1, Lines: breachtest.BenchLines(b, 200_000)}
+	f := c.Open(b)
 	probes := make([][]byte, 1024)
 	for i := range probes {
-		probes[i] = benchHash(splitmix64(uint64(i))%n, n)
+		probes[i] = c.Digest(i * 7919 % c.Lines)
 		if i%2 == 1 {
 			probes[i][19] ^= 0xFF // absent (collides with a real line with negligible probability)
 		}
@@ -100,7 +54,46 @@ func BenchmarkCount(b *testing.B) {
 		}
 		i++
 	}
-	// The file is searched in place: resident memory must not grow with it.
-	b.ReportMetric(vmRSSMiB(), "RSS-MiB")
-	b.ReportMetric(float64(st.Size())/(1<<20), "file-MiB")
+	reportMemory(b, f)
+}
+
+// BenchmarkAppendRange builds range answers (the body of GET /range) for
+// rotating prefixes, plain and padded, from a file whose lines are spread
+// evenly over the hash space ("spread": few lines a prefix at these sizes)
+// and from one grouped a thousand to a prefix as in the real corpus
+// ("dense"). It reports p50, p99 and max per answer.
+func BenchmarkAppendRange(b *testing.B) {
+	n := breachtest.BenchLines(b, 200_000)
+	for _, layout := range []struct {
+		name      string
+		perPrefix int
+	}{{"spread", 0}, {"dense", 1000}} {
+		c := breachtest.Corpus{Kind: breach.KindSHA1, Lines: n, PerPrefix: layout.perPrefix}
+		f := c.Open(b)
+		prefixes := make([]string, 1024)
+		for i := range prefixes {
+			prefixes[i] = hex.EncodeToString(c.Digest(i * 7919 % c.Lines))[:breach.PrefixLen]
+		}
+		for _, pad := range []bool{false, true} {
+			b.Run(layout.name+"/padded="+strconv.FormatBool(pad), func(b *testing.B) {
+				buf := make([]byte, 0, 64<<10)
+				var err error
+				if buf, err = f.AppendRange(buf[:0], prefixes[0], pad); err != nil || len(buf) == 0 {
+					b.Fatalf("first answer: %d bytes, err %v", len(buf), err)
+				}
+				lat := breachtest.NewLatencies()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					lat.Time(func() { buf, err = f.AppendRange(buf[:0], prefixes[i%len(prefixes)], pad) })
+					if err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+				lat.Report(b)
+				reportMemory(b, f)
+			})
+		}
+	}
 }

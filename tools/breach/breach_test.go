@@ -422,5 +422,10 @@ func FuzzCorruptFile(f *testing.F) {
 		if entries, err := file.Range(prefix); err == nil && len(entries) > breach.MaxRangeEntries {
 			t.Fatalf("%d entries exceed the bound", len(entries))
 		}
+		for _, pad := range []bool{false, true} {
+			if answer, err := file.AppendRange(nil, prefix, pad); err == nil && strings.Count(string(answer), "\n") >= max(breach.MaxRangeEntries, breach.MaxPaddedLines) {
+				t.Fatalf("an answer of %d lines exceeds the bound", strings.Count(string(answer), "\n")+1)
+			}
+		}
 	})
 }

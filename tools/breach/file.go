@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 )
 
 const (
@@ -29,9 +30,10 @@ var blockPool = sync.Pool{New: func() any { b := make([]byte, blockSize); return
 // File is an opened Pwned Passwords download, searched in place. It is safe
 // for concurrent use: every lookup reads with ReadAt into its own pooled block.
 type File struct {
-	f    *os.File
-	size int64
-	kind Kind
+	f       *os.File
+	size    int64
+	modTime time.Time
+	kind    Kind
 }
 
 // OpenFile opens a Pwned Passwords file of the given kind and checks that
@@ -49,7 +51,7 @@ func OpenFile(path string, kind Kind) (*File, error) {
 		osf.Close()
 		return nil, fmt.Errorf("breach: %w", err)
 	}
-	f := &File{f: osf, size: st.Size(), kind: kind}
+	f := &File{f: osf, size: st.Size(), modTime: st.ModTime(), kind: kind}
 	s := f.scanFrom(0, make([]byte, blockSize))
 	line, err := s.next()
 	if err == nil {
@@ -69,6 +71,11 @@ func OpenFile(path string, kind Kind) (*File, error) {
 
 // Kind is the hash the file is keyed by.
 func (f *File) Kind() Kind { return f.kind }
+
+// Size and ModTime describe the version of the file that was opened: an
+// open file keeps being read even after a new download is renamed over it.
+func (f *File) Size() int64        { return f.size }
+func (f *File) ModTime() time.Time { return f.modTime }
 
 // Close closes the underlying file.
 func (f *File) Close() error { return f.f.Close() }
@@ -114,41 +121,58 @@ func (f *File) Count(digest []byte) (count int64, found bool, err error) {
 // (case-insensitive), in file order, with the remaining digits upper-cased.
 // More than MaxRangeEntries matches yield ErrRangeTooLarge.
 func (f *File) Range(prefix string) ([]RangeEntry, error) {
-	p, err := normalizePrefix(prefix)
+	entries := []RangeEntry{}
+	err := f.eachInRange(prefix, func(suffix []byte, count int64) {
+		entries = append(entries, RangeEntry{Suffix: string(suffix), Count: count})
+	})
 	if err != nil {
 		return nil, err
 	}
-	target := []byte(p)
+	return entries, nil
+}
+
+// eachInRange calls fn with the upper-cased suffix and the count of every
+// line whose hash starts with the 5-hex prefix, in file order. suffix is
+// valid only during the call. More than MaxRangeEntries matches stop the
+// scan with ErrRangeTooLarge.
+func (f *File) eachInRange(prefix string, fn func(suffix []byte, count int64)) error {
+	p, err := normalizePrefix(prefix)
+	if err != nil {
+		return err
+	}
+	var targetBuf [PrefixLen]byte
+	target := targetBuf[:copy(targetBuf[:], p)]
 	bp := blockPool.Get().(*[]byte)
 	defer blockPool.Put(bp)
 	start, err := f.seek(target, *bp)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	entries := []RangeEntry{}
+	matched := 0
 	s := f.scanFrom(start, *bp)
 	for {
 		line, err := s.next()
 		if err == io.EOF {
-			return entries, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		hash, n, err := f.parseLine(line)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch c := compareHex(hash, target); {
 		case c > 0:
-			return entries, nil
+			return nil
 		case c == 0:
-			if len(entries) == MaxRangeEntries {
-				return nil, ErrRangeTooLarge
+			if matched == MaxRangeEntries {
+				return ErrRangeTooLarge
 			}
-			suffix := []byte(string(hash[PrefixLen:]))
+			matched++
+			suffix := hash[PrefixLen:] // in the scanner's block, which nothing else reads
 			toUpperHex(suffix)
-			entries = append(entries, RangeEntry{Suffix: string(suffix), Count: n})
+			fn(suffix, n)
 		}
 	}
 }
@@ -291,10 +315,9 @@ func compareHex(hash, target []byte) int {
 	return 0
 }
 
+// toUpperHex upper-cases hex digits in place, without a branch per byte.
 func toUpperHex(b []byte) {
 	for i, c := range b {
-		if 'a' <= c && c <= 'f' {
-			b[i] = c - ('a' - 'A')
-		}
+		b[i] = upperDigit[c]
 	}
 }

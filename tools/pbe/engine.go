@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/crypto/chacha20poly1305"
 )
@@ -21,7 +23,14 @@ type Engine struct {
 	random io.Reader
 	// deriveKey is argon2id; tests swap it to observe concurrency.
 	deriveKey func(password, salt []byte, p Params) []byte
+	// waitObserver is told how long each holder of a slot waited for it.
+	waitObserver atomic.Pointer[func(time.Duration)]
 }
+
+// ObserveWait sets fn to be told how long each key derivation (or other
+// WithSlot work) waited for a free slot (nil removes it): the semaphore's
+// queueing, for monitoring.
+func (e *Engine) ObserveWait(fn func(time.Duration)) { e.waitObserver.Store(&fn) }
 
 // NewEngine returns an Engine that writes envelopes with p and runs at most
 // concurrency key derivations at a time (values below 1 mean 1). It panics
@@ -46,12 +55,16 @@ func argon2idKey(password, salt []byte, p Params) []byte {
 // error it then returns) and runs work while holding it, so that other
 // memory-hard work (the slow hashes of hash generation) shares the bound.
 func (e *Engine) WithSlot(ctx context.Context, work func()) error {
+	start := time.Now()
 	select {
 	case e.slots <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	defer func() { <-e.slots }()
+	if fn := e.waitObserver.Load(); fn != nil && *fn != nil {
+		(*fn)(time.Since(start))
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"secutil/tools/pbe"
 )
@@ -169,5 +172,32 @@ func BenchmarkEncryptDefault(b *testing.B) {
 		if _, err := e.Encrypt(ctx, "attack at dawn", "pw"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestObserveWait: every key derivation reports its wait for a slot, and
+// a derivation queued behind a busy slot reports a real wait.
+func TestObserveWait(t *testing.T) {
+	e := pbe.NewEngine(1, pbe.Params{MemoryKiB: 8192, Time: 2, Parallelism: 1})
+	var mu sync.Mutex
+	var waits []time.Duration
+	e.ObserveWait(func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		waits = append(waits, d)
+	})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			if _, err := e.Encrypt(ctx, "text", "pw"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(waits) != 3 || slices.Max(waits) <= 0 {
+		t.Fatalf("waits %v: want 3, one of them queued", waits)
 	}
 }
