@@ -19,8 +19,9 @@ const hibpClientDir = "testdata/hibpclient"
 // TestRangeWithHIBPClient points a client written for Have I Been Pwned at
 // secutil's range API through its baseUrl option alone: hibp hashes the
 // password itself, sends mode=sha1 or mode=ntlm and Add-Padding as it does
-// to api.pwnedpasswords.com, and parses the answer its own way. It skips
-// only when Node.js is missing; .ci/run installs the client.
+// to api.pwnedpasswords.com, and parses the answer its own way. Outside CI
+// it skips when Node.js or the client is missing, so `go test ./...` passes
+// on a machine with only Go; .ci/run installs both and fails if it skips.
 func TestRangeWithHIBPClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -31,6 +32,9 @@ func TestRangeWithHIBPClient(t *testing.T) {
 		cmd := exec.Command("npm", "ci", "--offline", "--no-audit", "--no-fund")
 		cmd.Dir = hibpClientDir
 		if out, err := cmd.CombinedOutput(); err != nil {
+			if os.Getenv("CI") == "" {
+				t.Skipf("the hibp client is not installed (run `npm ci` in server/%s to run this test)", hibpClientDir)
+			}
 			t.Fatalf("the hibp client is not installed: run `npm ci` in server/%s (.ci/run does)\n%s", hibpClientDir, out)
 		}
 	}
