@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 
 	"golang.org/x/crypto/md4"
@@ -26,8 +27,11 @@ type algorithm struct {
 	sum  func(word []byte) []byte
 	// newKeyer returns a function computing prefixKey(sum(word)) that reuses its
 	// buffers, for one goroutine: an import computes one key per word and algorithm.
-	newKeyer func() func(word []byte) int64
+	newKeyer func() func(word []byte) uint64
 }
+
+// index is the algorithm's position in algorithmList.
+func (a *algorithm) index() int { return bits.TrailingZeros8(uint8(a.bit)) }
 
 // algorithmSet is a set of algorithms, one bit each.
 type algorithmSet uint8
@@ -35,36 +39,36 @@ type algorithmSet uint8
 var (
 	md5Algorithm = &algorithm{name: "md5", bit: 1 << 0, size: md5.Size,
 		sum:      func(w []byte) []byte { d := md5.Sum(w); return d[:] },
-		newKeyer: stateless(func(w []byte) int64 { d := md5.Sum(w); return prefixKey(d[:]) })}
+		newKeyer: stateless(func(w []byte) uint64 { d := md5.Sum(w); return prefixKey(d[:]) })}
 	sha1Algorithm = &algorithm{name: "sha1", bit: 1 << 1, size: sha1.Size,
 		sum:      func(w []byte) []byte { d := sha1.Sum(w); return d[:] },
-		newKeyer: stateless(func(w []byte) int64 { d := sha1.Sum(w); return prefixKey(d[:]) })}
+		newKeyer: stateless(func(w []byte) uint64 { d := sha1.Sum(w); return prefixKey(d[:]) })}
 	sha256Algorithm = &algorithm{name: "sha256", bit: 1 << 2, size: sha256.Size,
 		sum:      func(w []byte) []byte { d := sha256.Sum256(w); return d[:] },
 		newKeyer: stateless(wordID)}
 	sha512Algorithm = &algorithm{name: "sha512", bit: 1 << 3, size: sha512.Size,
 		sum:      func(w []byte) []byte { d := sha512.Sum512(w); return d[:] },
-		newKeyer: stateless(func(w []byte) int64 { d := sha512.Sum512(w); return prefixKey(d[:]) })}
+		newKeyer: stateless(func(w []byte) uint64 { d := sha512.Sum512(w); return prefixKey(d[:]) })}
 	ntlmAlgorithm = &algorithm{name: "ntlm", bit: 1 << 4, size: md4.Size, sum: hashgen.NTLM, newKeyer: newNTLMKeyer}
 )
 
-func stateless(key func([]byte) int64) func() func([]byte) int64 {
-	return func() func([]byte) int64 { return key }
+func stateless(key func([]byte) uint64) func() func([]byte) uint64 {
+	return func() func([]byte) uint64 { return key }
 }
 
 // wordID is a word's sha256 key, by which an import finds the words already stored.
-func wordID(word []byte) int64 {
+func wordID(word []byte) uint64 {
 	d := sha256.Sum256(word)
 	return prefixKey(d[:])
 }
 
 // newNTLMKeyer computes the key of hashgen.NTLM (MD4 of the UTF-16LE text) reusing one
 // MD4 state and buffer, where hashgen.NTLM allocates four times a word.
-func newNTLMKeyer() func([]byte) int64 {
+func newNTLMKeyer() func([]byte) uint64 {
 	h := md4.New()
 	var units []uint16
 	var le, sum []byte
-	return func(word []byte) int64 {
+	return func(word []byte) uint64 {
 		units = units[:0]
 		for _, r := range string(word) { // invalid UTF-8 becomes U+FFFD, as in hashgen.NTLM
 			units = utf16.AppendRune(units, r)
@@ -90,8 +94,13 @@ var algorithmsByName = func() map[string]*algorithm {
 	return m
 }()
 
-// prefixKey is the index key of a digest: its first 8 bytes as a big-endian signed integer,
-// which SQLite stores in at most 8 bytes and compares natively.
-func prefixKey(digest []byte) int64 {
-	return int64(binary.BigEndian.Uint64(digest[:8]))
+// keyBits of a digest's prefix make its index key. 48 bits keep an entry at 10 bytes and
+// still make a stray match rare (a miss meets another word's key with a chance of N / 2^48
+// in a run of N entries); every candidate is rehashed and compared anyway.
+const keyBits = 48
+
+// prefixKey is the index key of a digest: its first keyBits bits as the top bits of an
+// unsigned integer (the low bits zero), so keys compare as digests do.
+func prefixKey(digest []byte) uint64 {
+	return binary.BigEndian.Uint64(digest[:8]) &^ (1<<(64-keyBits) - 1)
 }

@@ -17,10 +17,15 @@ import (
 // re-import can tell what is missing without consulting every algorithm's runs.
 const blockWords = 256
 
-// wordRef locates a stored word: its block id (from 1) and its slot in the block.
-type wordRef uint64
+// wordRef locates a stored word: its block id (from 1) and its slot in the block, in the
+// 4 bytes an index entry gives it.
+type wordRef uint32
 
-func makeRef(block int64, slot int) wordRef { return wordRef(uint64(block)<<8 | uint64(slot)) }
+// maxBlocks is the number of block ids a wordRef can address: 2^24 blocks of 256 words,
+// 4.29 billion words.
+const maxBlocks = 1 << 24
+
+func makeRef(block int64, slot int) wordRef { return wordRef(uint32(block)<<8 | uint32(slot)) }
 func (r wordRef) block() int64              { return int64(r >> 8) }
 func (r wordRef) slot() int                 { return int(r & 0xff) }
 
