@@ -462,6 +462,7 @@ func findStored(ctx context.Context, readBlockStmt *sql.Stmt, runs []*runFile, w
 	slices.SortFunc(candidates, func(a, b candidate) int { return cmp.Compare(a.ref, b.ref) })
 	stored := make([]storedWord, len(words))
 	var block []byte
+	var offsets []int
 	blockID := int64(-1)
 	for _, c := range candidates {
 		if c.ref.block() != blockID {
@@ -469,13 +470,16 @@ func findStored(ctx context.Context, readBlockStmt *sql.Stmt, runs []*runFile, w
 			if block, err = readBlock(ctx, readBlockStmt, c.ref.block()); err != nil {
 				return nil, err
 			}
+			if offsets, err = recordOffsets(block, offsets); err != nil {
+				return nil, err
+			}
 			blockID = c.ref.block()
 		}
-		setOffset, word, err := wordAt(block, c.ref)
-		if err != nil {
-			return nil, err
+		if c.ref.slot() >= len(offsets) {
+			return nil, fmt.Errorf("%w: word block %d has no slot %d", errDamaged, blockID, c.ref.slot())
 		}
-		if bytes.Equal(word, words[c.word].word) {
+		setOffset := offsets[c.ref.slot()]
+		if word, _, _ := recordAt(block, setOffset); bytes.Equal(word, words[c.word].word) {
 			stored[c.word] = storedWord{found: true, ref: c.ref, set: algorithmSet(block[setOffset])}
 		}
 	}
