@@ -139,7 +139,11 @@ func TestIndexBenchmark(t *testing.T) {
 		data, _ := io.ReadAll(res.Body)
 		res.Body.Close()
 		elapsed := time.Since(start)
-		var answer struct{ Summary struct{ TotalFound int `json:"total_found"` } }
+		var answer struct {
+			Summary struct {
+				TotalFound int `json:"total_found"`
+			}
+		}
 		if res.StatusCode != http.StatusOK || json.Unmarshal(data, &answer) != nil || answer.Summary.TotalFound != wantFound {
 			t.Fatalf("hash_lookup: %d, %d found, want %d: %.300s", res.StatusCode, answer.Summary.TotalFound, wantFound, data)
 		}
