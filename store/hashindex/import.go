@@ -83,15 +83,15 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 		defer close(lines)
 		skipped, readErr = readWords(ctx, r, lines)
 	}()
-	// Hashing and sorting take as long as writing, so one goroutine per core does them
-	// while the writer below commits the previous batch.
+	// Hashing, sorting and finding the words already stored take longer than writing, so
+	// one goroutine per core does them while the writer below commits the previous batch.
 	hashed := make(chan *hashedBatch, 1)
 	var workers sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		workers.Go(func() {
 			for words := range lines {
 				select {
-				case hashed <- hashBatch(words, indexed):
+				case hashed <- ix.hashBatch(ctx, words, indexed):
 				case <-ctx.Done():
 					return
 				}
@@ -102,6 +102,7 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 
 	// Batches commit in input order, so an interrupted import leaves a prefix of the list.
 	var stats Stats
+	var recent recentBatches
 	pending := map[int]*hashedBatch{}
 	next := 0
 	for batch := range hashed {
@@ -115,7 +116,7 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 			}
 			if err == nil {
 				var added Stats
-				added, err = ix.writeBatch(ctx, batch, indexed)
+				added, err = ix.writeBatch(ctx, batch, indexed, &recent)
 				stats.Words += added.Words
 				stats.NewWords += added.NewWords
 				stats.Entries += added.Entries
@@ -300,14 +301,18 @@ func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch) (skipped 
 	}
 }
 
-// hashedBatch is a batch of distinct words sorted by (sha256 key, word), with each
-// indexed algorithm's keys for them sorted by key.
+// hashedBatch is a batch of distinct words sorted by (sha256 key, word), what the index
+// stored of them at generation snapshot, and each indexed algorithm's keys, sorted, for
+// the words that lacked the algorithm then.
 type hashedBatch struct {
-	seq   int
-	lines int // accepted lines, duplicates included
-	bytes int64
-	words []hashedWord
-	keys  [][]keyedWord // keys[t] belong to the t-th indexed algorithm
+	seq      int
+	lines    int // accepted lines, duplicates included
+	bytes    int64
+	words    []hashedWord
+	stored   []storedWord
+	snapshot int64
+	keys     [][]keyedWord // keys[t] belong to the t-th indexed algorithm
+	err      error
 }
 
 type hashedWord struct {
@@ -320,7 +325,10 @@ type keyedWord struct {
 	word int32 // index in hashedBatch.words
 }
 
-func hashBatch(batch wordBatch, indexed []*algorithm) *hashedBatch {
+// hashBatch prepares a batch for the writer, on a worker goroutine: it finds the words the
+// index already stores (against the current runs) and hashes the others, and the stored
+// ones under the algorithms they lack. Re-importing a list thus costs a sha256 a word.
+func (ix *Index) hashBatch(ctx context.Context, batch wordBatch, indexed []*algorithm) *hashedBatch {
 	words := make([]hashedWord, len(batch.lines))
 	for i, w := range batch.lines {
 		words[i] = hashedWord{word: w, id: wordID(w)}
@@ -330,14 +338,25 @@ func hashBatch(batch wordBatch, indexed []*algorithm) *hashedBatch {
 	})
 	words = slices.CompactFunc(words, func(a, b hashedWord) bool { return bytes.Equal(a.word, b.word) })
 	b := &hashedBatch{seq: batch.seq, lines: len(batch.lines), bytes: batch.bytes, words: words, keys: make([][]keyedWord, len(indexed))}
+	set := ix.acquire()
+	b.snapshot = set.generation
+	b.stored, b.err = findStored(ctx, ix.lookups.block, set.runs[sha256Algorithm.index()], words)
+	ix.release(set)
+	if b.err != nil {
+		return b
+	}
 	for t, a := range indexed {
-		keys := make([]keyedWord, len(words))
+		keys := make([]keyedWord, 0, len(words))
 		key := a.newKeyer()
 		for i, w := range words {
-			keys[i] = keyedWord{key: w.id, word: int32(i)}
-			if a != sha256Algorithm {
-				keys[i].key = key(w.word)
+			if s := b.stored[i]; s.found && s.set&a.bit != 0 {
+				continue
 			}
+			k := w.id
+			if a != sha256Algorithm {
+				k = key(w.word)
+			}
+			keys = append(keys, keyedWord{key: k, word: int32(i)})
 		}
 		if a != sha256Algorithm { // the words are in sha256 order already
 			sortByKey(keys, func(k keyedWord) uint64 { return k.key }, func(x, y keyedWord) int { return cmp.Compare(x.key, y.key) })
@@ -347,9 +366,75 @@ func hashBatch(batch wordBatch, indexed []*algorithm) *hashedBatch {
 	return b
 }
 
+// recentBatches are the last batches the writer committed: a worker found the stored words
+// of a batch at its snapshot, and the writer completes that with the words the batches
+// committed since then stored or changed.
+type recentBatches struct {
+	batches []recentBatch
+	since   int64 // the generation of the newest batch dropped
+}
+
+// recentBatch is what a committed batch stored: its new and changed words, sorted by
+// sha256 key, with their sets after the commit, and the generation it made.
+type recentBatch struct {
+	generation int64
+	words      []recentWord
+}
+
+type recentWord struct {
+	id   uint64
+	word []byte
+	ref  wordRef
+	set  algorithmSet
+}
+
+// keptBatches bounds recentBatches: a batch whose snapshot is older than a dropped batch
+// (its worker stalled) is checked by the writer against every run instead.
+var keptBatches = 16
+
+// catchUp updates stored with the words of the batches committed after snapshot. It
+// returns false when they are not all kept.
+func (r *recentBatches) catchUp(words []hashedWord, stored []storedWord, snapshot int64) bool {
+	if snapshot < r.since {
+		return false
+	}
+	for _, rb := range r.batches {
+		if rb.generation <= snapshot {
+			continue
+		}
+		// Both lists are sorted by (id, word).
+		i, j := 0, 0
+		for i < len(words) && j < len(rb.words) {
+			w, rw := words[i], rb.words[j]
+			switch c := cmp.Or(cmp.Compare(w.id, rw.id), bytes.Compare(w.word, rw.word)); {
+			case c < 0:
+				i++
+			case c > 0:
+				j++
+			default:
+				stored[i] = storedWord{found: true, ref: rw.ref, set: rw.set}
+				i++
+				j++
+			}
+		}
+	}
+	return true
+}
+
+func (r *recentBatches) add(b recentBatch) {
+	r.batches = append(r.batches, b)
+	if len(r.batches) > keptBatches {
+		r.since = r.batches[0].generation
+		r.batches = slices.Delete(r.batches, 0, 1)
+	}
+}
+
 // writeBatch stores one batch in one transaction: the words the index lacks, a new run
 // file per algorithm for what is missing (written and synced before the commit lists it).
-func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algorithm) (stats Stats, err error) {
+func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algorithm, recent *recentBatches) (stats Stats, err error) {
+	if b.err != nil {
+		return Stats{}, b.err
+	}
 	stats = Stats{Words: int64(b.lines)}
 	set := ix.acquire()
 	defer ix.release(set)
@@ -364,9 +449,11 @@ func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algo
 		return Stats{}, err
 	}
 	defer readBlock.Close()
-	stored, err := findStored(ctx, readBlock, set.runs[sha256Algorithm.index()], b.words)
-	if err != nil {
-		return Stats{}, err
+	stored := b.stored
+	if !recent.catchUp(b.words, stored, b.snapshot) {
+		if stored, err = findStored(ctx, readBlock, set.runs[sha256Algorithm.index()], b.words); err != nil {
+			return Stats{}, err
+		}
 	}
 	var want algorithmSet
 	for _, a := range indexed {
@@ -387,7 +474,7 @@ func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algo
 			}
 		}
 	}()
-	var generation int64
+	generation := set.generation
 	entries := make([]entry, 0, len(b.words))
 	for t, a := range indexed {
 		entries = entries[:0]
@@ -416,7 +503,21 @@ func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algo
 	if len(added) == 0 {
 		return stats, tx.Commit()
 	}
-	return stats, ix.commitRuns(tx, generation, added, nil)
+	if err := ix.commitRuns(tx, generation, added, nil); err != nil {
+		return Stats{}, err
+	}
+	var changed []recentWord
+	for i, w := range b.words {
+		if placed.missing[i] != 0 {
+			set := placed.missing[i]
+			if stored[i].found {
+				set |= stored[i].set
+			}
+			changed = append(changed, recentWord{id: w.id, word: w.word, ref: placed.refs[i], set: set})
+		}
+	}
+	recent.add(recentBatch{generation: generation, words: changed})
+	return stats, nil
 }
 
 func insertRun(ctx context.Context, tx *sql.Tx, r *runFile) (int64, error) {

@@ -283,7 +283,9 @@ func FuzzReadWords(f *testing.F) {
 }
 
 func FuzzKeyersMatchDigests(f *testing.F) {
-	for _, w := range []string{"", "password", "pässwörd", "\xff\xfe invalid", "😀 astral"} {
+	// The lengths around one MD4 block of UTF-16: 27 units fit it, 28 do not.
+	for _, w := range []string{"", "password", "pässwörd", "\xff\xfe invalid", "😀 astral",
+		strings.Repeat("x", 27), strings.Repeat("x", 28), strings.Repeat("é", 27), strings.Repeat("long", 20)} {
 		f.Add([]byte(w))
 	}
 	keyers := map[*algorithm]func([]byte) uint64{}
@@ -389,8 +391,20 @@ func TestLookupFindsExtremeKeys(t *testing.T) {
 
 // TestImportsMatchAModel runs random imports (random words from a small pool, random
 // algorithm subsets, batches small enough to force merges across tiers) and checks every
-// statistic and every lookup against a plain map of what was imported.
+// statistic and every lookup against a plain map of what was imported. The writer learns
+// what the batches committed after a worker's snapshot stored from its recent batches, or
+// with none kept, by searching the runs again.
 func TestImportsMatchAModel(t *testing.T) {
+	for _, kept := range []int{keptBatches, 0} {
+		t.Run(fmt.Sprintf("kept=%d", kept), func(t *testing.T) {
+			defer func(old int) { keptBatches = old }(keptBatches)
+			keptBatches = kept
+			importsMatchAModel(t)
+		})
+	}
+}
+
+func importsMatchAModel(t *testing.T) {
 	defer SetBatchWords(7)()
 	defer func(old int64) { tierBase = old }(tierBase)
 	tierBase = 1 // tiers of runs under 8, 64, 512, ... entries
