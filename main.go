@@ -493,6 +493,11 @@ func importWordlist(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	defer ix.Close()
+	// An import holds a few batches of about 45 MB at once; without a limit the garbage
+	// collector lets the heap grow to twice that before it collects.
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(importMemoryLimit)
+	}
 	size := int64(-1) // of the input, for the ETA, when it is a regular file
 	if f, ok := in.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
@@ -526,6 +531,10 @@ func importWordlist(ctx context.Context, args []string, getenv func(string) stri
 		stats.Words, stats.NewWords, stats.Skipped, stats.Entries, stats.Duration.Round(time.Millisecond))
 	return nil
 }
+
+// importMemoryLimit is the heap size at which an import's garbage collector works harder,
+// to keep its peak memory under 1 GiB.
+const importMemoryLimit = 640 << 20
 
 // progressLine reports an import's progress: words read, new words, entries added, the
 // rate, and when the input's size is known, the share read and the time left at that rate.

@@ -320,6 +320,14 @@ type hashedWord struct {
 	id   uint64 // the sha256 key, by which an import finds a word already stored
 }
 
+// compareWords orders words by sha256 key, then (rarely needed) by their bytes.
+func compareWords(a, b hashedWord) int {
+	if a.id != b.id {
+		return cmp.Compare(a.id, b.id)
+	}
+	return bytes.Compare(a.word, b.word)
+}
+
 type keyedWord struct {
 	key  uint64
 	word int32 // index in hashedBatch.words
@@ -333,9 +341,7 @@ func (ix *Index) hashBatch(ctx context.Context, batch wordBatch, indexed []*algo
 	for i, w := range batch.lines {
 		words[i] = hashedWord{word: w, id: wordID(w)}
 	}
-	sortByKey(words, func(w hashedWord) uint64 { return w.id }, func(a, b hashedWord) int {
-		return cmp.Or(cmp.Compare(a.id, b.id), bytes.Compare(a.word, b.word))
-	})
+	sortByKey(words, func(w hashedWord) uint64 { return w.id }, compareWords)
 	words = slices.CompactFunc(words, func(a, b hashedWord) bool { return bytes.Equal(a.word, b.word) })
 	b := &hashedBatch{seq: batch.seq, lines: len(batch.lines), bytes: batch.bytes, words: words, keys: make([][]keyedWord, len(indexed))}
 	set := ix.acquire()
@@ -345,23 +351,29 @@ func (ix *Index) hashBatch(ctx context.Context, batch wordBatch, indexed []*algo
 	if b.err != nil {
 		return b
 	}
+	// Word by word, so each word is fetched from memory once for all its algorithms (the
+	// words are in sha256 order, scattered over the batch's memory).
+	keyers := make([]func([]byte) uint64, len(indexed))
 	for t, a := range indexed {
-		keys := make([]keyedWord, 0, len(words))
-		key := a.newKeyer()
-		for i, w := range words {
+		keyers[t] = a.newKeyer()
+		b.keys[t] = make([]keyedWord, 0, len(words))
+	}
+	for i, w := range words {
+		for t, a := range indexed {
 			if s := b.stored[i]; s.found && s.set&a.bit != 0 {
 				continue
 			}
 			k := w.id
 			if a != sha256Algorithm {
-				k = key(w.word)
+				k = keyers[t](w.word)
 			}
-			keys = append(keys, keyedWord{key: k, word: int32(i)})
+			b.keys[t] = append(b.keys[t], keyedWord{key: k, word: int32(i)})
 		}
+	}
+	for t, a := range indexed {
 		if a != sha256Algorithm { // the words are in sha256 order already
-			sortByKey(keys, func(k keyedWord) uint64 { return k.key }, func(x, y keyedWord) int { return cmp.Compare(x.key, y.key) })
+			sortByKey(b.keys[t], func(k keyedWord) uint64 { return k.key }, func(x, y keyedWord) int { return cmp.Compare(x.key, y.key) })
 		}
-		b.keys[t] = keys
 	}
 	return b
 }
@@ -388,9 +400,10 @@ type recentWord struct {
 	set  algorithmSet
 }
 
-// keptBatches bounds recentBatches: a batch whose snapshot is older than a dropped batch
-// (its worker stalled) is checked by the writer against every run instead.
-var keptBatches = 16
+// keptBatches bounds recentBatches (a batch of them holds about 10 MB): a batch whose
+// snapshot is older than a dropped batch (its worker stalled: snapshots lag by the two or
+// three batches in the pipeline) is checked by the writer against every run instead.
+var keptBatches = 4
 
 // catchUp updates stored with the words of the batches committed after snapshot. It
 // returns false when they are not all kept.
@@ -405,14 +418,13 @@ func (r *recentBatches) catchUp(words []hashedWord, stored []storedWord, snapsho
 		// Both lists are sorted by (id, word).
 		i, j := 0, 0
 		for i < len(words) && j < len(rb.words) {
-			w, rw := words[i], rb.words[j]
-			switch c := cmp.Or(cmp.Compare(w.id, rw.id), bytes.Compare(w.word, rw.word)); {
+			switch c := compareWords(words[i], hashedWord{id: rb.words[j].id, word: rb.words[j].word}); {
 			case c < 0:
 				i++
 			case c > 0:
 				j++
 			default:
-				stored[i] = storedWord{found: true, ref: rw.ref, set: rw.set}
+				stored[i] = storedWord{found: true, ref: rb.words[j].ref, set: rb.words[j].set}
 				i++
 				j++
 			}
