@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha1"
 	"crypto/sha512"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -74,7 +75,8 @@ func TestIndexBenchmark(t *testing.T) {
 	firstRate := float64(words) / first.wall.Seconds()
 	t.Logf("import: %d words in %s = %.0f words/s (slowest 10 s: %.0f words/s), peak RSS %d MiB, steal %.1f%%",
 		words, first.wall.Round(time.Millisecond), firstRate, first.slowest, first.maxRSS>>20, first.steal)
-	t.Logf("index: %d entries, %d bytes = %.2f bytes/entry", entries, size, float64(size)/float64(entries))
+	t.Logf("index: %d entries, %d bytes = %.2f bytes/entry; write-ahead log at most %.1f MiB during the import; runs: %s",
+		entries, size, float64(size)/float64(entries), float64(first.maxWAL)/(1<<20), runsSummary(t, index))
 	again := timedImport(t, bin, index, list)
 	if !strings.Contains(again.summary, "(0 new, 0 skipped) as 0 index entries") || indexBytes(index) > size {
 		t.Errorf("re-import added something: %q, %d bytes after, %d before", again.summary, indexBytes(index), size)
@@ -202,6 +204,8 @@ func TestIndexBenchmark(t *testing.T) {
 		{"import words/s", firstRate, threshold(t, "MIN_RATE", 250_000), false},
 		{"re-import words/s", againRate, firstRate * threshold(t, "MIN_REIMPORT_RATIO", 1), false},
 		{"peak RSS MiB", float64(first.maxRSS >> 20), threshold(t, "MAX_RSS_MB", 1024), true},
+		{"re-import peak RSS MiB", float64(again.maxRSS >> 20), threshold(t, "MAX_RSS_MB", 1024), true},
+		{"write-ahead log MiB", float64(first.maxWAL) / (1 << 20), threshold(t, "MAX_WAL_MB", 64), true},
 		{"bytes per entry", float64(size) / float64(entries), threshold(t, "MAX_BYTES_PER_ENTRY", 20), true},
 		{"single lookup µs", float64(lookupMedian.Microseconds()), threshold(t, "MAX_LOOKUP_US", 100), true},
 		{"500-hash median ms", float64(median.Microseconds()) / 1000, threshold(t, "MAX_MEDIAN_MS", 25), true},
@@ -211,6 +215,30 @@ func TestIndexBenchmark(t *testing.T) {
 			t.Errorf("%s: %.1f, limit %.1f", c.name, c.got, c.limit)
 		}
 	}
+}
+
+// runsSummary lists, per algorithm, the number of runs and the largest.
+func runsSummary(t *testing.T, index string) string {
+	db, err := sql.Open("sqlite", index+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT algorithm, count(*), max(entries) FROM runs GROUP BY algorithm ORDER BY algorithm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var parts []string
+	for rows.Next() {
+		var name string
+		var runs, largest int64
+		if err := rows.Scan(&name, &runs, &largest); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, fmt.Sprintf("%s %d (largest %d entries)", name, runs, largest))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // threshold is SECUTIL_INDEX_BENCH_<name> from the environment, or def.
@@ -227,6 +255,7 @@ func threshold(t *testing.T, name string, def float64) float64 {
 }
 
 type importRun struct {
+	maxWAL  int64 // bytes: the largest the index's write-ahead log was seen (every 50 ms)
 	wall    time.Duration
 	maxRSS  int64   // bytes
 	slowest float64 // words/s over the slowest interval between progress lines
@@ -249,6 +278,22 @@ func timedImport(t *testing.T, bin, index, list string) importRun {
 		t.Fatal(err)
 	}
 	run := importRun{slowest: -1}
+	walDone := make(chan struct{})
+	walWatched := make(chan int64)
+	go func() {
+		var largest int64
+		for {
+			if fi, err := os.Stat(index + "-wal"); err == nil {
+				largest = max(largest, fi.Size())
+			}
+			select {
+			case <-walDone:
+				walWatched <- largest
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
 	lastWords, lastAt := int64(0), start
 	var log strings.Builder
 	sc := bufio.NewScanner(stderr)
@@ -264,10 +309,13 @@ func timedImport(t *testing.T, bin, index, list string) importRun {
 			}
 		}
 	}
-	if err := cmd.Wait(); err != nil {
+	err := cmd.Wait()
+	run.wall = time.Since(start)
+	close(walDone)
+	run.maxWAL = <-walWatched
+	if err != nil {
 		t.Fatalf("import-wordlist: %v\n%s", err, log.String())
 	}
-	run.wall = time.Since(start)
 	stealAfter, totalAfter := cpuSteal()
 	if totalAfter > totalBefore {
 		run.steal = 100 * float64(stealAfter-stealBefore) / float64(totalAfter-totalBefore)
