@@ -119,9 +119,10 @@ func Open(path string) (*Index, error) {
 		writer.Close()
 		return nil, fmt.Errorf("hashindex: open %s: %w", path, err)
 	}
-	// Readers map up to 1 GiB of the file: word blocks are then read from memory rather
-	// than by a pread each.
-	ix.reader, err = sql.Open("sqlite", path+pragmas+"&_pragma=query_only(1)&_pragma=mmap_size(1073741824)")
+	// Readers do not memory-map the file: an import's workers read the word block of
+	// every stored word, and mapped pages would count in its memory (a lookup reads a few
+	// hundred blocks, a pread each).
+	ix.reader, err = sql.Open("sqlite", path+pragmas+"&_pragma=query_only(1)")
 	if err != nil {
 		writer.Close()
 		return nil, err
