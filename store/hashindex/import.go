@@ -63,16 +63,20 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	// Merges run beside the batches, on their own goroutine.
-	wakeMerger, finishMerges := make(chan struct{}, 1), make(chan struct{})
-	mergeErr := make(chan error, 1)
-	go func() {
-		err := ix.runMerges(ctx, wakeMerger, finishMerges)
-		if err != nil {
-			cancel()
-		}
-		mergeErr <- err
-	}()
+	// Merges run beside the batches, on one goroutine per core, so that while the writer
+	// waits for them (or a large merge runs) every core has work.
+	mergers := runtime.GOMAXPROCS(0)
+	wakeMergers, finishMerges := make(chan struct{}, mergers), make(chan struct{})
+	mergeErrs := make(chan error, mergers)
+	for range mergers {
+		go func() {
+			err := ix.runMerges(ctx, wakeMergers, finishMerges)
+			if err != nil {
+				cancel()
+			}
+			mergeErrs <- err
+		}()
+	}
 
 	var skipped int64 // written by the reader, read after readerDone
 	var readErr error
@@ -126,9 +130,11 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 				cancel() // stop the reader and workers; keep draining so they can exit
 				continue
 			}
-			select {
-			case wakeMerger <- struct{}{}:
-			default:
+			for range mergers {
+				select {
+				case wakeMergers <- struct{}{}:
+				default:
+				}
 			}
 			if progress != nil {
 				stats.Duration = time.Since(start)
@@ -141,8 +147,10 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 	if err == nil {
 		err = readErr
 	}
-	if merr := <-mergeErr; err == nil && !errors.Is(merr, context.Canceled) {
-		err = merr
+	for range mergers {
+		if merr := <-mergeErrs; err == nil && !errors.Is(merr, context.Canceled) {
+			err = merr
+		}
 	}
 	if err == nil {
 		err = ctx.Err()

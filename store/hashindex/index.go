@@ -69,6 +69,7 @@ type Index struct {
 	mu       sync.Mutex // guards current, open and the counts of holders in them
 	current  *runSet
 	open     map[string]*runFile // by file name
+	merging  map[*runFile]bool   // inputs of the merges running
 }
 
 var migrations = []string{
@@ -109,7 +110,7 @@ func Open(path string) (*Index, error) {
 		return nil, err
 	}
 	writer.SetMaxOpenConns(1)
-	ix := &Index{path: path, dir: path + "-runs", writer: writer, open: map[string]*runFile{},
+	ix := &Index{path: path, dir: path + "-runs", writer: writer, open: map[string]*runFile{}, merging: map[*runFile]bool{},
 		current: &runSet{runs: make([][]*runFile, len(algorithmList)), holders: 1}}
 	if err := os.MkdirAll(ix.dir, 0o755); err != nil {
 		writer.Close()

@@ -32,13 +32,16 @@ func tier(entries int64) int {
 }
 
 // nextMerge picks the runs to merge next: the oldest mergeFanout runs of the lowest full
-// tier of any algorithm, or nil.
-func nextMerge(s *runSet) []*runFile {
+// tier of any algorithm, leaving out the runs another merge is reading, or nil.
+func nextMerge(s *runSet, busy map[*runFile]bool) []*runFile {
 	var best []*runFile
 	bestTier := -1
 	for _, runs := range s.runs {
 		byTier := map[int][]*runFile{}
 		for _, r := range runs { // oldest first
+			if busy[r] {
+				continue
+			}
 			t := tier(r.layout.entries)
 			if byTier[t] = append(byTier[t], r); len(byTier[t]) == mergeFanout && (bestTier < 0 || t < bestTier) {
 				best, bestTier = byTier[t], t
@@ -70,8 +73,7 @@ func mergesBehind(s *runSet) bool {
 func (ix *Index) runMerges(ctx context.Context, wake, finish <-chan struct{}) error {
 	finishing := false
 	for {
-		s := ix.acquire()
-		inputs := nextMerge(s)
+		s, inputs := ix.claimMerge()
 		if inputs == nil {
 			ix.release(s)
 			if finishing {
@@ -87,11 +89,30 @@ func (ix *Index) runMerges(ctx context.Context, wake, finish <-chan struct{}) er
 			continue
 		}
 		err := ix.merge(ctx, inputs)
+		ix.mu.Lock()
+		for _, r := range inputs {
+			delete(ix.merging, r)
+		}
+		ix.mu.Unlock()
 		ix.release(s)
 		if err != nil {
 			return err
 		}
 	}
+}
+
+// claimMerge acquires the current set and picks the next merge in it, marking its inputs
+// as being merged.
+func (ix *Index) claimMerge() (*runSet, []*runFile) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	s := ix.current
+	s.holders++
+	inputs := nextMerge(s, ix.merging)
+	for _, r := range inputs {
+		ix.merging[r] = true
+	}
+	return s, inputs
 }
 
 // merge writes the entries of inputs (runs of one algorithm, held by the caller) into one
