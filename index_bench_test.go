@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha1"
 	"crypto/sha512"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -224,24 +223,18 @@ func TestIndexBenchmark(t *testing.T) {
 
 // runsSummary lists, per algorithm, the number of runs and the largest.
 func runsSummary(t *testing.T, index string) string {
-	db, err := sql.Open("sqlite", index+"?mode=ro")
+	ix, err := hashindex.Open(index)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	rows, err := db.Query("SELECT algorithm, count(*), max(entries) FROM runs GROUP BY algorithm ORDER BY algorithm")
+	defer ix.Close()
+	counts, err := ix.RunCounts(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
 	var parts []string
-	for rows.Next() {
-		var name string
-		var runs, largest int64
-		if err := rows.Scan(&name, &runs, &largest); err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, fmt.Sprintf("%s %d (largest %d entries)", name, runs, largest))
+	for _, c := range counts {
+		parts = append(parts, fmt.Sprintf("%s %d (largest %d entries)", c.Algorithm, c.Runs, c.Largest))
 	}
 	return strings.Join(parts, ", ")
 }

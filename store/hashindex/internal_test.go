@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -510,4 +511,39 @@ func mustLookupOne(t *testing.T, ix *Index, digest string) Hit {
 		t.Fatal(err)
 	}
 	return hit
+}
+
+// Check counts the run files no row lists; a listed run file cut short is damage that
+// Open reports.
+func TestCheckCountsOrphansAndOpenFindsDamage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hashes.db")
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Import(context.Background(), strings.NewReader("password\nletmein\n"), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	stray, err := writeRun(ix.dir, md5Algorithm, []entry{{key: 1 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray.close()
+	if orphans, err := ix.Check(context.Background()); err != nil || orphans != 1 {
+		t.Fatalf("check: %d orphans, %v; want 1, nil", orphans, err)
+	}
+	counts, err := ix.RunCounts(context.Background())
+	if err != nil || len(counts) != len(algorithmList) || counts[0] != (RunCount{Algorithm: "md5", Runs: 1, Largest: 2}) {
+		t.Fatalf("run counts %+v, %v", counts, err)
+	}
+	s := ix.acquire()
+	victim := s.runs[0][0].name
+	ix.release(s)
+	ix.Close()
+	if err := os.Truncate(filepath.Join(ix.dir, victim), pageSize); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path); !errors.Is(err, errDamaged) {
+		t.Fatalf("open with a cut run file: %v, want errDamaged", err)
+	}
 }

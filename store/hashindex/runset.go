@@ -249,3 +249,63 @@ func (ix *Index) removeOrphans(ctx context.Context, tx *sql.Tx) error {
 	}
 	return nil
 }
+
+// Check verifies the index: SQLite's integrity check of its file, and that every run the
+// table lists is a complete file. orphans counts the run files no row lists, which an
+// interrupted import leaves and the next import deletes.
+func (ix *Index) Check(ctx context.Context) (orphans int, err error) {
+	var result string
+	if err := ix.reader.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&result); err != nil {
+		return 0, err
+	}
+	if result != "ok" {
+		return 0, fmt.Errorf("%w: %s", errDamaged, result)
+	}
+	s, err := ix.fresh(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer ix.release(s)
+	listed := map[string]bool{}
+	for _, f := range s.files() {
+		listed[f.name] = true
+	}
+	entries, err := os.ReadDir(ix.dir)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".run") && !listed[e.Name()] {
+			orphans++
+		}
+	}
+	return orphans, nil
+}
+
+// RunCount is how many runs an algorithm has, and the entries of the largest.
+type RunCount struct {
+	Algorithm string
+	Runs      int
+	Largest   int64
+}
+
+// RunCounts describes the runs of each algorithm that has any, in Algorithms order.
+func (ix *Index) RunCounts(ctx context.Context) ([]RunCount, error) {
+	s, err := ix.fresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ix.release(s)
+	var counts []RunCount
+	for i, runs := range s.runs {
+		if len(runs) == 0 {
+			continue
+		}
+		c := RunCount{Algorithm: algorithmList[i].name, Runs: len(runs)}
+		for _, r := range runs {
+			c.Largest = max(c.Largest, r.layout.entries)
+		}
+		counts = append(counts, c)
+	}
+	return counts, nil
+}
