@@ -204,3 +204,18 @@ func checkPrefix(t *testing.T, path string, lines int64) int64 {
 	}
 	return committed
 }
+
+func TestProgressLine(t *testing.T) {
+	p := hashindex.Progress{Words: 500_000, NewWords: 400_000, Entries: 2_000_000, Bytes: 5_000_000, Duration: 2 * time.Second}
+	for _, tc := range []struct {
+		size int64
+		want string
+	}{
+		{20_000_000, "500000 words, 400000 new, 2000000 entries, 250000 words/s, 25.0%, ETA 6s"},
+		{-1, "500000 words, 400000 new, 2000000 entries, 250000 words/s"}, // standard input: no ETA
+	} {
+		if got := progressLine(p, tc.size); got != tc.want {
+			t.Errorf("size %d: got %q, want %q", tc.size, got, tc.want)
+		}
+	}
+}
