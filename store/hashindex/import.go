@@ -22,7 +22,8 @@ import (
 
 // ImportBatchWords is how many words one import transaction holds. A crash or
 // cancellation loses at most the batch in flight; committed batches stay usable.
-// A batch in memory costs about 100 bytes a word, and a few are in flight.
+// A batch in memory costs about 180 bytes a word (words, keys, what is stored), and a
+// few are in flight.
 const ImportBatchWords = 250_000
 
 // batchWords is ImportBatchWords, smaller in tests that need several batches.
