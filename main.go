@@ -493,10 +493,33 @@ func importWordlist(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	defer ix.Close()
+	// An import holds a few batches of about 45 MB at once; without a limit the garbage
+	// collector lets the heap grow to twice that before it collects.
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(importMemoryLimit)
+	}
+	size := int64(-1) // of the input, for the ETA, when it is a regular file
+	if f, ok := in.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	}
+	// On a terminal the progress line is rewritten in place after every batch; into a
+	// file or pipe, a line every 10 seconds.
+	terminal := isTerminal(stderr)
+	var printed time.Time
 	stats, err := ix.Import(ctx, in, strings.Split(*algorithms, ","), func(p hashindex.Progress) {
-		fmt.Fprintf(stderr, "\r%d words read, %d new, %d entries, %.0f words/s", p.Words, p.NewWords, p.Entries, float64(p.Words)/max(p.Duration.Seconds(), 1e-9))
+		switch {
+		case terminal:
+			fmt.Fprintf(stderr, "\r%s\x1b[K", progressLine(p, size))
+		case time.Since(printed) >= 10*time.Second:
+			fmt.Fprintln(stderr, progressLine(p, size))
+			printed = time.Now()
+		}
 	})
-	fmt.Fprintln(stderr)
+	if terminal {
+		fmt.Fprintln(stderr)
+	}
 	if err != nil {
 		var unknown *hashindex.UnknownAlgorithmError
 		if errors.As(err, &unknown) {
@@ -507,6 +530,32 @@ func importWordlist(ctx context.Context, args []string, getenv func(string) stri
 	fmt.Fprintf(stdout, "imported %d words (%d new, %d skipped) as %d index entries in %s\n",
 		stats.Words, stats.NewWords, stats.Skipped, stats.Entries, stats.Duration.Round(time.Millisecond))
 	return nil
+}
+
+// importMemoryLimit is the heap size at which an import's garbage collector works harder,
+// to keep its peak memory under 1 GiB.
+const importMemoryLimit = 640 << 20
+
+// progressLine reports an import's progress: words read, new words, entries added, the
+// rate, and when the input's size is known, the share read and the time left at that rate.
+func progressLine(p hashindex.Progress, size int64) string {
+	seconds := max(p.Duration.Seconds(), 1e-9)
+	line := fmt.Sprintf("%d words, %d new, %d entries, %.0f words/s", p.Words, p.NewWords, p.Entries, float64(p.Words)/seconds)
+	if size > 0 && p.Bytes > 0 {
+		left := time.Duration(float64(size-p.Bytes) / (float64(p.Bytes) / seconds) * float64(time.Second))
+		line += fmt.Sprintf(", %.1f%%, ETA %s", 100*float64(p.Bytes)/float64(size), left.Round(time.Second))
+	}
+	return line
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // breachSources answer /data_breach; the files, when given, also GET /range.

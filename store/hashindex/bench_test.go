@@ -18,8 +18,9 @@ import (
 	"secutil/store/hashindex"
 )
 
-// benchWords is the wordlist size of the benchmarks: SECUTIL_BENCH_IMPORT_WORDS
-// (e.g. 1000000 for the CrackStation-scale figures), 20,000 by default.
+// benchWords is the wordlist size of these in-process benchmarks: SECUTIL_BENCH_IMPORT_WORDS,
+// 20,000 by default. The figures at scale come from the built binary: TestIndexBenchmark in
+// package main (docs/BENCHMARKS.md).
 func benchWords(b *testing.B) int {
 	if s := os.Getenv("SECUTIL_BENCH_IMPORT_WORDS"); s != "" {
 		n, err := strconv.Atoi(s)

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -20,7 +22,8 @@ import (
 
 // ImportBatchWords is how many words one import transaction holds. A crash or
 // cancellation loses at most the batch in flight; committed batches stay usable.
-// A batch in memory costs about 100 bytes a word, and a few are in flight.
+// A batch in memory costs about 180 bytes a word (words, keys, what is stored), and a
+// few are in flight.
 const ImportBatchWords = 250_000
 
 // batchWords is ImportBatchWords, smaller in tests that need several batches.
@@ -28,10 +31,11 @@ var batchWords = ImportBatchWords
 
 // Stats summarises an import. Words counts accepted lines (duplicates included),
 // NewWords the words the index did not hold, Entries the (word, algorithm) pairs added,
-// Skipped the lines dropped for being longer than MaxWordBytes.
+// Skipped the lines dropped for being longer than MaxWordBytes, Bytes the input read
+// (up to the end of the last committed batch, in a progress report).
 type Stats struct {
-	Words, NewWords, Entries, Skipped int64
-	Duration                          time.Duration
+	Words, NewWords, Entries, Skipped, Bytes int64
+	Duration                                 time.Duration
 }
 
 // Progress is the running total Import reports after each committed batch.
@@ -49,27 +53,50 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 	if err != nil {
 		return Stats{}, err
 	}
+	unlock, err := ix.lockImports(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer unlock()
+	if err := ix.prepareImport(ctx); err != nil {
+		return Stats{}, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
+	// Merges run beside the batches, on one goroutine per core, so that while the writer
+	// waits for them (or a large merge runs) every core has work.
+	mergers := runtime.GOMAXPROCS(0)
+	wakeMergers, finishMerges := make(chan struct{}, mergers), make(chan struct{})
+	mergeErrs := make(chan error, mergers)
+	for range mergers {
+		go func() {
+			err := ix.runMerges(ctx, wakeMergers, finishMerges)
+			if err != nil {
+				cancel()
+			}
+			mergeErrs <- err
+		}()
+	}
+
 	var skipped int64 // written by the reader, read after readerDone
 	var readErr error
-	lines := make(chan [][]byte, 1)
+	lines := make(chan wordBatch, 1)
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
 		defer close(lines)
 		skipped, readErr = readWords(ctx, r, lines)
 	}()
-	// Hashing and sorting take as long as writing, so one goroutine per core does them
-	// while the writer below commits the previous batch.
+	// Hashing, sorting and finding the words already stored take longer than writing, so
+	// one goroutine per core does them while the writer below commits the previous batch.
 	hashed := make(chan *hashedBatch, 1)
 	var workers sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		workers.Go(func() {
 			for words := range lines {
 				select {
-				case hashed <- hashBatch(words, indexed):
+				case hashed <- ix.hashBatch(ctx, words, indexed):
 				case <-ctx.Done():
 					return
 				}
@@ -78,42 +105,128 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 	}
 	go func() { workers.Wait(); close(hashed) }()
 
+	// Batches commit in input order, so an interrupted import leaves a prefix of the list.
 	var stats Stats
+	var recent recentBatches
+	pending := map[int]*hashedBatch{}
+	next := 0
 	for batch := range hashed {
-		if err == nil {
-			err = ctx.Err()
-		}
-		if err == nil {
-			var added Stats
-			added, err = ix.writeBatch(ctx, batch, indexed)
-			stats.Words += added.Words
-			stats.NewWords += added.NewWords
-			stats.Entries += added.Entries
-		}
-		if err != nil {
-			cancel() // stop the reader and workers; keep draining so they can exit
-			continue
-		}
-		if progress != nil {
-			stats.Duration = time.Since(start)
-			progress(stats)
+		pending[batch.seq] = batch
+		for pending[next] != nil {
+			batch := pending[next]
+			delete(pending, next)
+			next++
+			if err == nil {
+				err = ix.waitForMerges(ctx)
+			}
+			if err == nil {
+				var added Stats
+				added, err = ix.writeBatch(ctx, batch, indexed, &recent)
+				stats.Words += added.Words
+				stats.NewWords += added.NewWords
+				stats.Entries += added.Entries
+				stats.Bytes = batch.bytes
+			}
+			if err != nil {
+				cancel() // stop the reader and workers; keep draining so they can exit
+				continue
+			}
+			for range mergers {
+				select {
+				case wakeMergers <- struct{}{}:
+				default:
+				}
+			}
+			if progress != nil {
+				stats.Duration = time.Since(start)
+				progress(stats)
+			}
 		}
 	}
 	<-readerDone // r must not be read after Import returns
-	stats.Skipped += skipped
-	stats.Duration = time.Since(start)
+	close(finishMerges)
 	if err == nil {
 		err = readErr
+	}
+	for range mergers {
+		if merr := <-mergeErrs; err == nil && !errors.Is(merr, context.Canceled) {
+			err = merr
+		}
 	}
 	if err == nil {
 		err = ctx.Err()
 	}
+	stats.Skipped += skipped
 	if err == nil {
-		// Fold the write-ahead log back into the file so it does not keep the size
-		// of the largest batch; busy readers only make this a partial checkpoint.
+		// Fold the write-ahead log back into the file so it does not keep the size of
+		// the largest batch; busy readers only make this a partial checkpoint.
 		_, err = ix.writer.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 	}
+	stats.Duration = time.Since(start)
 	return stats, err
+}
+
+// lockImports waits for the import lock, a file lock in the runs directory: one import at a
+// time writes and merges runs (two in one process or in two processes would merge the
+// same runs). It returns the unlock function.
+func (ix *Index) lockImports(ctx context.Context) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(ix.dir, "import.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		busy, err := lockFile(f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if !busy {
+			return func() { f.Close() }, nil // closing the file releases the lock
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// prepareImport, holding the import lock, deletes the files an interrupted import left
+// and makes sure the in-memory runs are those of the table.
+func (ix *Index) prepareImport(ctx context.Context) error {
+	tx, err := ix.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := ix.removeOrphans(ctx, tx); err != nil {
+		return err
+	}
+	s, err := ix.reload(ctx, tx)
+	if err != nil {
+		return err
+	}
+	ix.release(s)
+	return tx.Commit()
+}
+
+// waitForMerges holds the next batch while some algorithm has more than maxLowRuns runs in
+// the lowest tier, so that lookups never read too many runs.
+func (ix *Index) waitForMerges(ctx context.Context) error {
+	for {
+		s := ix.acquire()
+		behind := mergesBehind(s)
+		ix.release(s)
+		if !behind {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // indexedAlgorithms resolves algorithm names (nil means Algorithms) to the algorithms an
@@ -139,12 +252,20 @@ func indexedAlgorithms(names []string) ([]*algorithm, error) {
 	return indexed, nil
 }
 
+// wordBatch is the seq-th batch of lines of an import; bytes is the input read up to
+// its end.
+type wordBatch struct {
+	seq   int
+	lines [][]byte
+	bytes int64
+}
+
 // readWords splits r into batches of at most ImportBatchWords words and returns how many
 // over-long lines it skipped. Memory stays bounded whatever the input: a line is never
 // held beyond MaxWordBytes.
-func readWords(ctx context.Context, r io.Reader, out chan<- [][]byte) (skipped int64, err error) {
+func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch) (skipped int64, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	batch := make([][]byte, 0, batchWords)
+	batch := wordBatch{lines: make([][]byte, 0, batchWords)}
 	arena := make([]byte, 0, batchWords*16)
 	send := func() bool {
 		select {
@@ -152,16 +273,18 @@ func readWords(ctx context.Context, r io.Reader, out chan<- [][]byte) (skipped i
 		case <-ctx.Done():
 			return false
 		}
-		batch = make([][]byte, 0, batchWords)
+		batch = wordBatch{seq: batch.seq + 1, lines: make([][]byte, 0, batchWords), bytes: batch.bytes}
 		arena = make([]byte, 0, batchWords*16)
 		return true
 	}
 	for {
 		line, err := br.ReadSlice('\n')
+		batch.bytes += int64(len(line))
 		tooLong := false
 		for err == bufio.ErrBufferFull { // a line longer than the buffer: drop all of it
 			tooLong = true
-			_, err = br.ReadSlice('\n')
+			line, err = br.ReadSlice('\n')
+			batch.bytes += int64(len(line))
 		}
 		if err != nil && err != io.EOF {
 			return skipped, err
@@ -173,13 +296,13 @@ func readWords(ctx context.Context, r io.Reader, out chan<- [][]byte) (skipped i
 		case len(line) > 0:
 			start := len(arena)
 			arena = append(arena, line...)
-			batch = append(batch, arena[start:len(arena):len(arena)])
+			batch.lines = append(batch.lines, arena[start:len(arena):len(arena)])
 		}
-		if len(batch) == batchWords && !send() {
+		if len(batch.lines) == batchWords && !send() {
 			return skipped, ctx.Err()
 		}
 		if err == io.EOF {
-			if len(batch) > 0 && !send() {
+			if len(batch.lines) > 0 && !send() {
 				return skipped, ctx.Err()
 			}
 			return skipped, nil
@@ -187,55 +310,155 @@ func readWords(ctx context.Context, r io.Reader, out chan<- [][]byte) (skipped i
 	}
 }
 
-// hashedBatch is a batch of distinct words sorted by (sha256 key, word), with each
-// indexed algorithm's keys for them sorted by key.
+// hashedBatch is a batch of distinct words sorted by (sha256 key, word), what the index
+// stored of them at generation snapshot, and each indexed algorithm's keys, sorted, for
+// the words that lacked the algorithm then.
 type hashedBatch struct {
-	lines int // accepted lines, duplicates included
-	words []hashedWord
-	keys  [][]keyedWord // keys[t] belong to the t-th indexed algorithm
+	seq      int
+	lines    int // accepted lines, duplicates included
+	bytes    int64
+	words    []hashedWord
+	stored   []storedWord
+	snapshot int64
+	keys     [][]keyedWord // keys[t] belong to the t-th indexed algorithm
+	err      error
 }
 
 type hashedWord struct {
 	word []byte
-	id   int64 // the sha256 key, by which an import finds a word already stored
+	id   uint64 // the sha256 key, by which an import finds a word already stored
+}
+
+// compareWords orders words by sha256 key, then (rarely needed) by their bytes.
+func compareWords(a, b hashedWord) int {
+	if a.id != b.id {
+		return cmp.Compare(a.id, b.id)
+	}
+	return bytes.Compare(a.word, b.word)
 }
 
 type keyedWord struct {
-	key  int64
+	key  uint64
 	word int32 // index in hashedBatch.words
 }
 
-func hashBatch(lines [][]byte, indexed []*algorithm) *hashedBatch {
-	words := make([]hashedWord, len(lines))
-	for i, w := range lines {
+// hashBatch prepares a batch for the writer, on a worker goroutine: it finds the words the
+// index already stores (against the current runs) and hashes the others, and the stored
+// ones under the algorithms they lack. Re-importing a list thus costs a sha256 a word.
+func (ix *Index) hashBatch(ctx context.Context, batch wordBatch, indexed []*algorithm) *hashedBatch {
+	words := make([]hashedWord, len(batch.lines))
+	for i, w := range batch.lines {
 		words[i] = hashedWord{word: w, id: wordID(w)}
 	}
-	sortByKey(words, func(w hashedWord) int64 { return w.id }, func(a, b hashedWord) int {
-		return cmp.Or(cmp.Compare(a.id, b.id), bytes.Compare(a.word, b.word))
-	})
+	sortByKey(words, func(w hashedWord) uint64 { return w.id }, compareWords)
 	words = slices.CompactFunc(words, func(a, b hashedWord) bool { return bytes.Equal(a.word, b.word) })
-	b := &hashedBatch{lines: len(lines), words: words, keys: make([][]keyedWord, len(indexed))}
+	b := &hashedBatch{seq: batch.seq, lines: len(batch.lines), bytes: batch.bytes, words: words, keys: make([][]keyedWord, len(indexed))}
+	set := ix.acquire()
+	b.snapshot = set.generation
+	b.stored, b.err = findStored(ctx, ix.lookups.block, set.runs[sha256Algorithm.index()], words)
+	ix.release(set)
+	if b.err != nil {
+		return b
+	}
+	// Word by word, so each word is fetched from memory once for all its algorithms (the
+	// words are in sha256 order, scattered over the batch's memory).
+	keyers := make([]func([]byte) uint64, len(indexed))
 	for t, a := range indexed {
-		keys := make([]keyedWord, len(words))
-		key := a.newKeyer()
-		for i, w := range words {
-			keys[i] = keyedWord{key: w.id, word: int32(i)}
-			if a != sha256Algorithm {
-				keys[i].key = key(w.word)
+		keyers[t] = a.newKeyer()
+		b.keys[t] = make([]keyedWord, 0, len(words))
+	}
+	for i, w := range words {
+		for t, a := range indexed {
+			if s := b.stored[i]; s.found && s.set&a.bit != 0 {
+				continue
 			}
+			k := w.id
+			if a != sha256Algorithm {
+				k = keyers[t](w.word)
+			}
+			b.keys[t] = append(b.keys[t], keyedWord{key: k, word: int32(i)})
 		}
+	}
+	for t, a := range indexed {
 		if a != sha256Algorithm { // the words are in sha256 order already
-			sortByKey(keys, func(k keyedWord) int64 { return k.key }, func(x, y keyedWord) int { return cmp.Compare(x.key, y.key) })
+			sortByKey(b.keys[t], func(k keyedWord) uint64 { return k.key }, func(x, y keyedWord) int { return cmp.Compare(x.key, y.key) })
 		}
-		b.keys[t] = keys
 	}
 	return b
 }
 
+// recentBatches are the last batches the writer committed: a worker found the stored words
+// of a batch at its snapshot, and the writer completes that with the words the batches
+// committed since then stored or changed.
+type recentBatches struct {
+	batches []recentBatch
+	since   int64 // the generation of the newest batch dropped
+}
+
+// recentBatch is what a committed batch stored: its new and changed words, sorted by
+// sha256 key, with their sets after the commit, and the generation it made.
+type recentBatch struct {
+	generation int64
+	words      []recentWord
+}
+
+type recentWord struct {
+	id   uint64
+	word []byte
+	ref  wordRef
+	set  algorithmSet
+}
+
+// keptBatches bounds recentBatches (a batch of them holds about 10 MB): a batch whose
+// snapshot is older than a dropped batch (its worker stalled: snapshots lag by the two or
+// three batches in the pipeline) is checked by the writer against every run instead.
+var keptBatches = 4
+
+// catchUp updates stored with the words of the batches committed after snapshot. It
+// returns false when they are not all kept.
+func (r *recentBatches) catchUp(words []hashedWord, stored []storedWord, snapshot int64) bool {
+	if snapshot < r.since {
+		return false
+	}
+	for _, rb := range r.batches {
+		if rb.generation <= snapshot {
+			continue
+		}
+		// Both lists are sorted by (id, word).
+		i, j := 0, 0
+		for i < len(words) && j < len(rb.words) {
+			switch c := compareWords(words[i], hashedWord{id: rb.words[j].id, word: rb.words[j].word}); {
+			case c < 0:
+				i++
+			case c > 0:
+				j++
+			default:
+				stored[i] = storedWord{found: true, ref: rb.words[j].ref, set: rb.words[j].set}
+				i++
+				j++
+			}
+		}
+	}
+	return true
+}
+
+func (r *recentBatches) add(b recentBatch) {
+	r.batches = append(r.batches, b)
+	if len(r.batches) > keptBatches {
+		r.since = r.batches[0].generation
+		r.batches = slices.Delete(r.batches, 0, 1)
+	}
+}
+
 // writeBatch stores one batch in one transaction: the words the index lacks, a new run
-// of entries per algorithm for what is missing, then merges of runs where due.
-func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algorithm) (Stats, error) {
-	stats := Stats{Words: int64(b.lines)}
+// file per algorithm for what is missing (written and synced before the commit lists it).
+func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algorithm, recent *recentBatches) (stats Stats, err error) {
+	if b.err != nil {
+		return Stats{}, b.err
+	}
+	stats = Stats{Words: int64(b.lines)}
+	set := ix.acquire()
+	defer ix.release(set)
 	tx, err := ix.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return Stats{}, err
@@ -247,9 +470,11 @@ func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algo
 		return Stats{}, err
 	}
 	defer readBlock.Close()
-	stored, err := findStored(ctx, tx, readBlock, b.words)
-	if err != nil {
-		return Stats{}, err
+	stored := b.stored
+	if !recent.catchUp(b.words, stored, b.snapshot) {
+		if stored, err = findStored(ctx, readBlock, set.runs[sha256Algorithm.index()], b.words); err != nil {
+			return Stats{}, err
+		}
 	}
 	var want algorithmSet
 	for _, a := range indexed {
@@ -261,6 +486,16 @@ func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algo
 	}
 	stats.NewWords = placed.newWords
 
+	var added []*runFile
+	defer func() {
+		if err != nil { // not committed: the files are orphans
+			for _, r := range added {
+				r.close()
+				os.Remove(filepath.Join(ix.dir, r.name))
+			}
+		}
+	}()
+	generation := set.generation
 	entries := make([]entry, 0, len(b.words))
 	for t, a := range indexed {
 		entries = entries[:0]
@@ -272,18 +507,46 @@ func (ix *Index) writeBatch(ctx context.Context, b *hashedBatch, indexed []*algo
 		if len(entries) == 0 {
 			continue
 		}
-		if err := writeRun(ctx, tx, a, entries); err != nil {
+		r, err := writeRun(ix.dir, a, entries)
+		if err != nil {
 			return Stats{}, err
 		}
+		added = append(added, r)
+		if r.id, err = insertRun(ctx, tx, r); err != nil {
+			return Stats{}, err
+		}
+		generation = r.id
 		if err := addCount(ctx, tx, a.name, int64(len(entries))); err != nil {
-			return Stats{}, err
-		}
-		if err := compact(ctx, tx, a); err != nil {
 			return Stats{}, err
 		}
 		stats.Entries += int64(len(entries))
 	}
-	return stats, tx.Commit()
+	if len(added) == 0 {
+		return stats, tx.Commit()
+	}
+	if err := ix.commitRuns(tx, generation, added, nil); err != nil {
+		return Stats{}, err
+	}
+	var changed []recentWord
+	for i, w := range b.words {
+		if placed.missing[i] != 0 {
+			set := placed.missing[i]
+			if stored[i].found {
+				set |= stored[i].set
+			}
+			changed = append(changed, recentWord{id: w.id, word: w.word, ref: placed.refs[i], set: set})
+		}
+	}
+	recent.add(recentBatch{generation: generation, words: changed})
+	return stats, nil
+}
+
+func insertRun(ctx context.Context, tx *sql.Tx, r *runFile) (int64, error) {
+	res, err := tx.ExecContext(ctx, "INSERT INTO runs(algorithm, entries, file) VALUES (?, ?, ?)", r.a.name, r.layout.entries, r.name)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 // storedWord is where a batch word is already stored, if found, and in which block.
@@ -300,81 +563,49 @@ type candidate struct {
 }
 
 // findStored finds which of the words (sorted by sha256 key) the index stores, through
-// its sha256 runs; a key shared with a different word (a 64-bit prefix collision) is
-// told apart by comparing the words themselves.
-func findStored(ctx context.Context, tx *sql.Tx, readBlockStmt *sql.Stmt, words []hashedWord) ([]storedWord, error) {
-	runs, err := listRuns(ctx, tx, sha256Algorithm)
-	if err != nil {
-		return nil, err
-	}
+// the sha256 runs: each run's Bloom filter turns most new words away, and the others cost a
+// chunk read. A key shared with a different word is told apart by comparing the words.
+func findStored(ctx context.Context, readBlockStmt *sql.Stmt, runs []*runFile, words []hashedWord) ([]storedWord, error) {
 	var candidates []candidate
+	var refs []wordRef
 	for _, r := range runs {
-		// Reading the whole run in order costs less than seeking each key once the
-		// batch has a key for every few chunks of the run.
-		if int64(len(words))*chunkEntries*4 >= r.entries {
-			candidates, err = scanRun(&runReader{ctx: ctx, tx: tx, id: r.id}, words, candidates)
-		} else {
-			candidates, err = seekRun(&runCursor{ctx: ctx, tx: tx, id: r.id}, words, candidates)
-		}
-		if err != nil {
-			return nil, err
+		p := newProber(r)
+		for i, w := range words {
+			var err error
+			if refs, err = p.find(w.id, refs[:0]); err != nil {
+				return nil, err
+			}
+			for _, ref := range refs {
+				candidates = append(candidates, candidate{word: i, ref: ref})
+			}
 		}
 	}
 	// In block order, so each block is read once.
 	slices.SortFunc(candidates, func(a, b candidate) int { return cmp.Compare(a.ref, b.ref) })
 	stored := make([]storedWord, len(words))
 	var block []byte
+	var offsets []int
 	blockID := int64(-1)
 	for _, c := range candidates {
 		if c.ref.block() != blockID {
+			var err error
 			if block, err = readBlock(ctx, readBlockStmt, c.ref.block()); err != nil {
+				return nil, err
+			}
+			if offsets, err = recordOffsets(block, offsets); err != nil {
 				return nil, err
 			}
 			blockID = c.ref.block()
 		}
-		setOffset, word, err := wordAt(block, c.ref)
-		if err != nil {
-			return nil, err
+		if c.ref.slot() >= len(offsets) {
+			return nil, fmt.Errorf("%w: word block %d has no slot %d", errDamaged, blockID, c.ref.slot())
 		}
-		if bytes.Equal(word, words[c.word].word) {
+		setOffset := offsets[c.ref.slot()]
+		if word, _, _ := recordAt(block, setOffset); bytes.Equal(word, words[c.word].word) {
 			stored[c.word] = storedWord{found: true, ref: c.ref, set: algorithmSet(block[setOffset])}
 		}
 	}
 	return stored, nil
-}
-
-// scanRun merges the run's entries with the words' keys, both in key order.
-func scanRun(run *runReader, words []hashedWord, candidates []candidate) ([]candidate, error) {
-	e, ok, err := run.next()
-	for i := 0; ok && err == nil && i < len(words); {
-		switch {
-		case e.key > words[i].id:
-			i++
-		case e.key == words[i].id:
-			for j := i; j < len(words) && words[j].id == e.key; j++ {
-				candidates = append(candidates, candidate{word: j, ref: e.ref})
-			}
-			fallthrough
-		default:
-			e, ok, err = run.next()
-		}
-	}
-	return candidates, err
-}
-
-// seekRun looks the words' keys up in the run one by one.
-func seekRun(run *runCursor, words []hashedWord, candidates []candidate) ([]candidate, error) {
-	var refs []wordRef
-	for i, w := range words {
-		var err error
-		if refs, err = run.find(w.id, refs[:0]); err != nil {
-			return nil, err
-		}
-		for _, ref := range refs {
-			candidates = append(candidates, candidate{word: i, ref: ref})
-		}
-	}
-	return candidates, nil
 }
 
 // placement is where each batch word is stored and which algorithms it still lacks.
@@ -397,6 +628,9 @@ func placeWords(ctx context.Context, tx *sql.Tx, readBlockStmt *sql.Stmt, words 
 		return p, err
 	}
 	defer insert.Close()
+	if next+int64(len(words))/blockWords+1 >= maxBlocks {
+		return p, errors.New("hashindex: the index is full (4.29 billion words)")
+	}
 	var block []byte
 	slot := 0
 	flush := func() error {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -58,10 +59,17 @@ type Hit struct {
 // while an import is running.
 type Index struct {
 	path   string
+	dir    string  // the run files
 	writer *sql.DB // one connection: SQLite allows one writer
 	reader *sql.DB
 	// lookups are prepared on reader.
 	lookups lookupStatements
+
+	commitMu sync.Mutex // serialises commits that change the runs with their install
+	mu       sync.Mutex // guards current, open and the counts of holders in them
+	current  *runSet
+	open     map[string]*runFile // by file name
+	merging  map[*runFile]bool   // inputs of the merges running
 }
 
 var migrations = []string{
@@ -82,27 +90,40 @@ var migrations = []string{
 	 CREATE INDEX runs_by_algorithm ON runs(algorithm);
 	 CREATE TABLE chunks(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL, first_key INTEGER NOT NULL, entries BLOB NOT NULL);
 	 CREATE UNIQUE INDEX chunks_by_key ON chunks(run_id, first_key);`,
+	// 3: runs are files beside the database (runfile.go), listed in runs; the words stay.
+	// The chunk rows are not converted: the index is emptied and seeded again.
+	`DROP TABLE chunks; DROP TABLE runs;
+	 DELETE FROM word_blocks; DELETE FROM counts; DELETE FROM meta WHERE key = 'seed';
+	 CREATE TABLE runs(id INTEGER PRIMARY KEY AUTOINCREMENT, algorithm TEXT NOT NULL,
+	                   entries INTEGER NOT NULL, file TEXT NOT NULL UNIQUE);`,
 }
 
-// Open opens or creates the index file at path and brings its schema up to date.
+// Open opens or creates the index at path (a SQLite file, and its run files in the
+// directory path + "-runs") and brings its schema up to date.
 func Open(path string) (*Index, error) {
-	// synchronous=NORMAL in WAL mode fsyncs only at checkpoints, so large import
-	// transactions cost no fsync per commit, and a power loss can lose the last
-	// transactions but never corrupt the file (OFF could).
-	const pragmas = "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
-	writer, err := sql.Open("sqlite", path+pragmas+"&_pragma=cache_size(-65536)&_txlock=immediate")
+	// The writer's commits are synchronous (FULL): a merge deletes the files its commit
+	// replaced, which must not come back in the table after a power loss. A commit is a
+	// batch of 250,000 words or a merge, so the fsync costs little.
+	const pragmas = "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
+	writer, err := sql.Open("sqlite", path+pragmas+"&_pragma=synchronous(FULL)&_pragma=cache_size(-65536)&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
 	writer.SetMaxOpenConns(1)
-	ix := &Index{path: path, writer: writer}
+	ix := &Index{path: path, dir: path + "-runs", writer: writer, open: map[string]*runFile{}, merging: map[*runFile]bool{},
+		current: &runSet{runs: make([][]*runFile, len(algorithmList)), holders: 1}}
+	if err := os.MkdirAll(ix.dir, 0o755); err != nil {
+		writer.Close()
+		return nil, err
+	}
 	if err := migrate.Apply(context.Background(), writer, migrations); err != nil {
 		writer.Close()
 		return nil, fmt.Errorf("hashindex: open %s: %w", path, err)
 	}
-	// Readers map up to 1 GiB of the file: a lookup's random chunk reads are then memory
-	// reads instead of a pread each (a quarter of a lookup's time at 1 M words).
-	ix.reader, err = sql.Open("sqlite", path+pragmas+"&_pragma=query_only(1)&_pragma=mmap_size(1073741824)")
+	// Readers do not memory-map the file: an import's workers read the word block of
+	// every stored word, and mapped pages would count in its memory (a lookup reads a few
+	// hundred blocks, a pread each).
+	ix.reader, err = sql.Open("sqlite", path+pragmas+"&_pragma=query_only(1)")
 	if err != nil {
 		writer.Close()
 		return nil, err
@@ -113,22 +134,40 @@ func Open(path string) (*Index, error) {
 		writer.Close()
 		return nil, err
 	}
+	s, err := ix.reload(context.Background(), ix.reader)
+	if err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("hashindex: open %s: %w", path, err)
+	}
+	ix.release(s)
 	return ix, nil
 }
 
-// Close closes the index file.
+// Close closes the index. Lookups and imports must have returned.
 func (ix *Index) Close() error {
+	ix.mu.Lock()
+	ix.releaseLocked(ix.current)
+	ix.mu.Unlock()
 	return errors.Join(ix.lookups.close(), ix.reader.Close(), ix.writer.Close())
 }
 
 // Size returns the number of index entries (one per word and algorithm) and the bytes the
-// index occupies on disk, including its write-ahead log.
+// index occupies on disk: the SQLite file, its write-ahead log and the run files.
 func (ix *Index) Size(ctx context.Context) (entries int64, bytes int64, err error) {
 	if err := ix.reader.QueryRowContext(ctx, "SELECT COALESCE(SUM(entries), 0) FROM counts").Scan(&entries); err != nil {
 		return 0, 0, err
 	}
 	for _, suffix := range []string{"", "-wal"} {
 		if fi, err := os.Stat(ix.path + suffix); err == nil {
+			bytes += fi.Size()
+		}
+	}
+	files, err := os.ReadDir(ix.dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, f := range files {
+		if fi, err := f.Info(); err == nil && strings.HasSuffix(f.Name(), ".run") {
 			bytes += fi.Size()
 		}
 	}
@@ -142,16 +181,15 @@ func (ix *Index) Lookup(ctx context.Context, hexDigest string, algorithms []stri
 	if err != nil {
 		return Hit{}, err
 	}
-	hits, err := lookup(ctx, ix.lookups, []query{q})
+	hits, err := ix.lookup(ctx, []query{q})
 	if err != nil {
 		return Hit{}, err
 	}
 	return hits[0], nil
 }
 
-// LookupMany reverses up to MaxLookupBatch hex digests in one read transaction (two
-// queries in all), trying every algorithm whose digest length matches. Results are in
-// input order.
+// LookupMany reverses up to MaxLookupBatch hex digests, trying every algorithm whose
+// digest length matches. Results are in input order.
 func (ix *Index) LookupMany(ctx context.Context, hexDigests []string) ([]Hit, error) {
 	if len(hexDigests) > MaxLookupBatch {
 		return nil, ErrTooManyDigests
@@ -164,12 +202,7 @@ func (ix *Index) LookupMany(ctx context.Context, hexDigests []string) ([]Hit, er
 		}
 		queries[i] = q
 	}
-	tx, err := ix.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	return lookup(ctx, ix.lookups.in(ctx, tx), queries)
+	return ix.lookup(ctx, queries)
 }
 
 type query struct {

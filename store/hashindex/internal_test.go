@@ -5,9 +5,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,27 +53,26 @@ func lookupWord(t *testing.T, ix *Index, name, word string) Hit {
 }
 
 // plant stores word in its own block and files it in a new run of the algorithm under
-// key, as if key were its digest prefix.
-func plant(t *testing.T, raw *sql.DB, word string, set algorithmSet, a *algorithm, key int64) {
+// key, as if key were its digest's key.
+func plant(t *testing.T, ix *Index, raw *sql.DB, word string, set algorithmSet, a *algorithm, key uint64) {
 	t.Helper()
 	var block int64
 	if err := raw.QueryRow("SELECT COALESCE(MAX(id), 0) + 1 FROM word_blocks").Scan(&block); err != nil {
 		t.Fatal(err)
 	}
 	mustExec(t, raw, "INSERT INTO word_blocks(id, words) VALUES (?, ?)", block, appendWordRecord(nil, set, []byte(word)))
-	res, err := raw.Exec("INSERT INTO runs(algorithm, entries) VALUES (?, 1)", a.name)
+	r, err := writeRun(ix.dir, a, []entry{{key: key, ref: makeRef(block, 0)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, _ := res.LastInsertId()
-	mustExec(t, raw, "INSERT INTO chunks(run_id, first_key, entries) VALUES (?, ?, ?)",
-		run, key, appendEntry(nil, entry{key: key, ref: makeRef(block, 0)}))
+	r.close()
+	mustExec(t, raw, "INSERT INTO runs(algorithm, entries, file) VALUES (?, 1, ?)", a.name, r.name)
 }
 
 func TestEntryPrefixCollisionIsVerified(t *testing.T) {
 	ix, raw := openWithRaw(t)
 	// An impostor word filed under md5("password")'s prefix must not be returned.
-	plant(t, raw, "impostor", md5Algorithm.bit, md5Algorithm, md5Algorithm.newKeyer()([]byte("password")))
+	plant(t, ix, raw, "impostor", md5Algorithm.bit, md5Algorithm, md5Algorithm.newKeyer()([]byte("password")))
 	if hit := lookupWord(t, ix, "md5", "password"); hit.Found {
 		t.Fatalf("got %+v, want a miss", hit)
 	}
@@ -87,7 +88,7 @@ func TestWordKeyCollisionIsAnotherWord(t *testing.T) {
 	ix, raw := openWithRaw(t)
 	// An impostor holds the sha256 key of "password": an import must still store
 	// "password" (once: a second import finds it).
-	plant(t, raw, "impostor", sha256Algorithm.bit, sha256Algorithm, wordID([]byte("password")))
+	plant(t, ix, raw, "impostor", sha256Algorithm.bit, sha256Algorithm, wordID([]byte("password")))
 	for i, wantNew := range []int64{1, 0} {
 		stats, err := ix.Import(context.Background(), strings.NewReader("password\n"), nil, nil)
 		if err != nil {
@@ -104,50 +105,49 @@ func TestWordKeyCollisionIsAnotherWord(t *testing.T) {
 	}
 }
 
-func TestRunCursorCoversEveryKey(t *testing.T) {
-	ix, _ := openWithRaw(t)
-	// Keys at the extremes of the int64 range, and more entries under one key than a
-	// chunk holds: a chunk never splits a key, so its entries are all found together.
+func TestProberFindsEveryKey(t *testing.T) {
+	dir := t.TempDir()
+	// Keys at the extremes of the key range, and more entries under one key than a chunk
+	// holds, across chunk boundaries: a probe finds all of a key's entries.
+	const top = math.MaxUint64 &^ (1<<(64-keyBits) - 1)
 	var entries []entry
+	entries = append(entries, entry{key: 0, ref: makeRef(3, 0)})
 	for i := range 3 * chunkEntries {
-		entries = append(entries, entry{key: int64(i * 1000), ref: makeRef(1, i%blockWords)})
+		entries = append(entries, entry{key: uint64(i+1) << 20, ref: makeRef(1, i%blockWords)})
 	}
-	for i := range chunkEntries + 10 {
-		entries = append(entries, entry{key: math.MaxInt64 - 1, ref: makeRef(2, i%blockWords)})
+	for i := range 2*chunkEntries + 10 {
+		entries = append(entries, entry{key: top - 1<<(64-keyBits), ref: makeRef(2, i%blockWords)})
 	}
-	entries = append([]entry{{key: math.MinInt64, ref: makeRef(3, 0)}}, entries...)
-	entries = append(entries, entry{key: math.MaxInt64, ref: makeRef(3, 1)})
-	tx, err := ix.writer.BeginTx(context.Background(), nil)
+	entries = append(entries, entry{key: top, ref: makeRef(3, 1)})
+	r, err := writeRun(dir, md5Algorithm, entries)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback()
-	if err := writeRun(context.Background(), tx, md5Algorithm, entries); err != nil {
+	defer r.close()
+	reopened, err := openRun(dir, 7, r.name, md5Algorithm, int64(len(entries)))
+	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := listRuns(context.Background(), tx, md5Algorithm)
-	if err != nil || len(runs) != 1 {
-		t.Fatalf("runs %v, err %v", runs, err)
-	}
-	cursor := &runCursor{ctx: context.Background(), tx: tx, id: runs[0].id}
-	want := map[int64]int{}
+	defer reopened.close()
+	want := map[uint64]int{}
 	for _, e := range entries {
 		want[e.key]++
 	}
-	keys := []int64{math.MinInt64, -5, 0, 1, 999, 1000, 247_000, 248_000, 500_000, 743_000, 744_000, math.MaxInt64 - 1, math.MaxInt64}
+	p := newProber(reopened)
+	keys := []uint64{0, 1 << 19, 1 << 20, 5 << 20, 409 << 20, 410 << 20, 411 << 20, 1227 << 20, 1228 << 20, top - 1<<(64-keyBits), top}
 	for _, key := range keys {
-		refs, err := cursor.find(key, nil)
+		refs, err := p.find(key, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(refs) != want[key] {
-			t.Fatalf("key %d: got %d entries, want %d", key, len(refs), want[key])
+			t.Fatalf("key %x: got %d entries, want %d", key, len(refs), want[key])
 		}
 	}
-	// And the merge reader returns them all, in order.
-	r := &runReader{ctx: context.Background(), tx: tx, id: runs[0].id}
+	// The merge reader returns them all, in order.
+	rr := newRunReader(reopened)
 	for i := 0; ; i++ {
-		e, ok, err := r.next()
+		e, ok, err := rr.next()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,6 +160,44 @@ func TestRunCursorCoversEveryKey(t *testing.T) {
 		if e != entries[i] {
 			t.Fatalf("entry %d: got %+v, want %+v", i, e, entries[i])
 		}
+	}
+	// A file of another size is refused.
+	if _, err := openRun(dir, 7, r.name, md5Algorithm, int64(len(entries))+1); !errors.Is(err, errDamaged) {
+		t.Fatalf("got %v, want errDamaged", err)
+	}
+}
+
+// The Bloom filter never forgets a key and turns most others away.
+func TestBloomFilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 100_000
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = rng.Uint64() &^ (1<<(64-keyBits) - 1)
+	}
+	slices.Sort(keys)
+	entries := make([]entry, n)
+	for i, k := range keys {
+		entries[i] = entry{key: k}
+	}
+	r, err := writeRun(t.TempDir(), sha1Algorithm, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	for _, k := range keys {
+		if !r.filter.mayContain(k) {
+			t.Fatalf("key %x is in the run but the filter says no", k)
+		}
+	}
+	positives := 0
+	for range n {
+		if r.filter.mayContain(rng.Uint64() &^ (1<<(64-keyBits) - 1)) {
+			positives++
+		}
+	}
+	if rate := float64(positives) / n; rate > 0.02 {
+		t.Fatalf("false positive rate %.4f, want about 0.01", rate)
 	}
 }
 
@@ -174,7 +212,7 @@ func TestCompactionBoundsRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 200 batches of 10 words: all in the lowest size tier, so fewer than mergeFanout
-	// runs remain of each algorithm after merging.
+	// runs of each algorithm remain after merging.
 	var runs, entries int
 	if err := raw.QueryRow("SELECT count(*), sum(entries) FROM runs WHERE algorithm = 'md5'").Scan(&runs, &entries); err != nil {
 		t.Fatal(err)
@@ -193,7 +231,7 @@ func TestTiers(t *testing.T) {
 	for _, tc := range []struct {
 		entries int64
 		want    int
-	}{{0, 0}, {1, 0}, {tierBase*mergeFanout - 1, 0}, {tierBase * mergeFanout, 1}, {tierBase * mergeFanout * mergeFanout, 2}} {
+	}{{0, 0}, {1, 0}, {tierBase - 1, 0}, {tierBase, 1}, {tierBase*mergeFanout - 1, 1}, {tierBase * mergeFanout, 2}} {
 		if got := tier(tc.entries); got != tc.want {
 			t.Errorf("tier(%d) = %d, want %d", tc.entries, got, tc.want)
 		}
@@ -217,13 +255,15 @@ func FuzzReadWords(f *testing.F) {
 	f.Add([]byte(strings.Repeat("a", MaxWordBytes+1) + "\nok\r"))
 	f.Add([]byte("\r\r\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		out := make(chan [][]byte, 1)
+		out := make(chan wordBatch, 1)
 		done := make(chan struct{})
 		var words [][]byte
+		var read int64
 		go func() {
 			defer close(done)
 			for batch := range out {
-				words = append(words, batch...)
+				words = append(words, batch.lines...)
+				read = batch.bytes
 			}
 		}()
 		_, err := readWords(context.Background(), strings.NewReader(string(data)), out)
@@ -231,6 +271,9 @@ func FuzzReadWords(f *testing.F) {
 		<-done
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(words) > 0 && read != int64(len(data)) {
+			t.Fatalf("read %d bytes of %d", read, len(data))
 		}
 		for _, w := range words {
 			if len(w) == 0 || len(w) > MaxWordBytes || strings.ContainsRune(string(w), '\n') {
@@ -241,10 +284,12 @@ func FuzzReadWords(f *testing.F) {
 }
 
 func FuzzKeyersMatchDigests(f *testing.F) {
-	for _, w := range []string{"", "password", "pässwörd", "\xff\xfe invalid", "😀 astral"} {
+	// The lengths around one MD4 block of UTF-16: 27 units fit it, 28 do not.
+	for _, w := range []string{"", "password", "pässwörd", "\xff\xfe invalid", "😀 astral",
+		strings.Repeat("x", 27), strings.Repeat("x", 28), strings.Repeat("é", 27), strings.Repeat("long", 20)} {
 		f.Add([]byte(w))
 	}
-	keyers := map[*algorithm]func([]byte) int64{}
+	keyers := map[*algorithm]func([]byte) uint64{}
 	for _, a := range algorithmList {
 		keyers[a] = a.newKeyer()
 	}
@@ -261,20 +306,20 @@ func TestSortByKey(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 1023, 1024, 5000, 70_000} {
 		for _, spread := range []string{"uniform", "one key", "extremes"} {
-			keys := make([]int64, n)
+			keys := make([]uint64, n)
 			for i := range keys {
 				switch spread {
 				case "uniform":
-					keys[i] = int64(rng.Uint64())
+					keys[i] = rng.Uint64()
 				case "one key":
 					keys[i] = 42
 				case "extremes":
-					keys[i] = []int64{math.MinInt64, -1, 0, math.MaxInt64}[rng.IntN(4)]
+					keys[i] = []uint64{0, 1, math.MaxUint64 - 1, math.MaxUint64}[rng.IntN(4)]
 				}
 			}
 			want := slices.Clone(keys)
 			slices.Sort(want)
-			sortByKey(keys, func(k int64) int64 { return k }, cmp.Compare[int64])
+			sortByKey(keys, func(k uint64) uint64 { return k }, cmp.Compare[uint64])
 			if !slices.Equal(keys, want) {
 				t.Fatalf("%d %s keys: not sorted", n, spread)
 			}
@@ -308,58 +353,62 @@ func TestVersion1FileIsRebuilt(t *testing.T) {
 	}
 }
 
-// The many-digest lookup passes keys through JSON: the extremes of int64 must survive.
-func TestLookupManyProbesExtremeKeys(t *testing.T) {
+// Keys at both ends of the key range are found by both lookup paths.
+func TestLookupFindsExtremeKeys(t *testing.T) {
 	ix, raw := openWithRaw(t)
-	plant(t, raw, "lowest", md5Algorithm.bit, md5Algorithm, math.MinInt64)
-	plant(t, raw, "highest", md5Algorithm.bit, md5Algorithm, math.MaxInt64)
+	top := uint64(math.MaxUint64 &^ (1<<(64-keyBits) - 1))
+	plant(t, ix, raw, "lowest", md5Algorithm.bit, md5Algorithm, 0)
+	plant(t, ix, raw, "highest", md5Algorithm.bit, md5Algorithm, top)
 	var queries []query
-	for _, digest := range []string{"80000000000000000000000000000000", "7fffffffffffffff0000000000000000", "00000000000000000000000000000000"} {
+	for _, digest := range []string{"00000000000000000000000000000000", "ffffffffffff00000000000000000000", "80000000000000000000000000000000"} {
 		q, err := parseQuery(digest, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		queries = append(queries, q)
 	}
-	for _, find := range []func(context.Context, lookupStatements, []query) ([]lookupCandidate, map[int64][]byte, error){
-		lookupMany,
-		func(ctx context.Context, stmts lookupStatements, qs []query) ([]lookupCandidate, map[int64][]byte, error) {
-			var all []lookupCandidate
-			for i, q := range qs {
-				candidates, _, err := lookupOne(ctx, stmts, q)
-				for _, c := range candidates {
-					c.digest = i
-					all = append(all, c)
-				}
-				if err != nil {
-					return nil, nil, err
-				}
-			}
-			return all, nil, nil
-		},
-	} {
-		candidates, _, err := find(context.Background(), ix.lookups, queries)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, c := range candidates {
-			got = append(got, fmt.Sprintf("%d:%s:%d", c.digest, c.algorithm.name, c.ref.block()))
-		}
-		slices.Sort(got)
-		if want := []string{"0:md5:1", "1:md5:2"}; !slices.Equal(got, want) {
-			t.Fatalf("candidates %v, want %v", got, want)
-		}
+	set, err := ix.fresh(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.release(set)
+	var probes []probe
+	for i, q := range queries {
+		probes = append(probes, probe{digest: i, a: md5Algorithm, key: prefixKey(q.digest)})
+	}
+	candidates, err := findCandidates(set, probes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range candidates {
+		got = append(got, fmt.Sprintf("%d:%s:%d", c.digest, c.algorithm.name, c.ref.block()))
+	}
+	slices.Sort(got)
+	if want := []string{"0:md5:1", "1:md5:2"}; !slices.Equal(got, want) {
+		t.Fatalf("candidates %v, want %v", got, want)
 	}
 }
 
 // TestImportsMatchAModel runs random imports (random words from a small pool, random
 // algorithm subsets, batches small enough to force merges across tiers) and checks every
-// statistic and every lookup against a plain map of what was imported.
+// statistic and every lookup against a plain map of what was imported. The writer learns
+// what the batches committed after a worker's snapshot stored from its recent batches, or
+// with none kept, by searching the runs again.
 func TestImportsMatchAModel(t *testing.T) {
+	for _, kept := range []int{keptBatches, 0} {
+		t.Run(fmt.Sprintf("kept=%d", kept), func(t *testing.T) {
+			defer func(old int) { keptBatches = old }(keptBatches)
+			keptBatches = kept
+			importsMatchAModel(t)
+		})
+	}
+}
+
+func importsMatchAModel(t *testing.T) {
 	defer SetBatchWords(7)()
 	defer func(old int64) { tierBase = old }(tierBase)
-	tierBase = 2 // tiers of runs under 8, 32, 128, 512, ... entries
+	tierBase = 1 // tiers of runs under 8, 64, 512, ... entries
 	ix, raw := openWithRaw(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	pool := make([]string, 300)
@@ -462,4 +511,39 @@ func mustLookupOne(t *testing.T, ix *Index, digest string) Hit {
 		t.Fatal(err)
 	}
 	return hit
+}
+
+// Check counts the run files no row lists; a listed run file cut short is damage that
+// Open reports.
+func TestCheckCountsOrphansAndOpenFindsDamage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hashes.db")
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Import(context.Background(), strings.NewReader("password\nletmein\n"), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	stray, err := writeRun(ix.dir, md5Algorithm, []entry{{key: 1 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray.close()
+	if orphans, err := ix.Check(context.Background()); err != nil || orphans != 1 {
+		t.Fatalf("check: %d orphans, %v; want 1, nil", orphans, err)
+	}
+	counts, err := ix.RunCounts(context.Background())
+	if err != nil || len(counts) != len(algorithmList) || counts[0] != (RunCount{Algorithm: "md5", Runs: 1, Largest: 2}) {
+		t.Fatalf("run counts %+v, %v", counts, err)
+	}
+	s := ix.acquire()
+	victim := s.runs[0][0].name
+	ix.release(s)
+	ix.Close()
+	if err := os.Truncate(filepath.Join(ix.dir, victim), pageSize); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path); !errors.Is(err, errDamaged) {
+		t.Fatalf("open with a cut run file: %v, want errDamaged", err)
+	}
 }

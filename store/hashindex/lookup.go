@@ -10,23 +10,10 @@ import (
 	"strconv"
 )
 
-// A lookup of many digests is two queries: one fetches, for every digest, the chunk of
-// each run that can hold its key, the other the word blocks those chunks point to. A
-// query costs more in database/sql and the driver than in SQLite itself, so for a
-// 500-digest request this is a third faster than two queries per digest; for one digest,
-// the JSON costs more than it saves, and plain per-algorithm queries answer.
-
-// runChunksSQL selects, for every run of an algorithm, the last chunk starting at or
-// before a key (NULL when the run starts after it).
-const runChunksSQL = `SELECT (SELECT entries FROM chunks WHERE run_id = runs.id AND first_key <= ?1
-	ORDER BY first_key DESC LIMIT 1) FROM runs WHERE algorithm = ?2`
-
-// probeChunksSQL takes a JSON array of probes [digest number, key, algorithm] and selects,
-// for each probe and each run of its algorithm, the last chunk starting at or before the
-// key (NULL when the run starts after it).
-const probeChunksSQL = `SELECT p.value ->> 0, runs.algorithm, (SELECT entries FROM chunks
-	WHERE run_id = runs.id AND first_key <= p.value ->> 1 ORDER BY first_key DESC LIMIT 1)
-	FROM json_each(?) AS p JOIN runs ON runs.algorithm = p.value ->> 2`
+// A lookup reads, for each digest and each run of each algorithm the digest may be, the
+// run's Bloom filter and, when the filter does not rule the key out, the one chunk that can
+// hold it (runfile.go); then the word blocks of the candidates, in one query, and rehashes
+// each candidate word. Its cost depends on the number of runs, O(log N), not on their size.
 
 // readBlocksSQL takes a JSON array of block ids.
 const readBlocksSQL = `SELECT id, words FROM word_blocks WHERE id IN (SELECT value FROM json_each(?))`
@@ -34,14 +21,12 @@ const readBlocksSQL = `SELECT id, words FROM word_blocks WHERE id IN (SELECT val
 // lookupStatements are the queries of a lookup, prepared once: parsing them again for
 // every lookup took a third of its time.
 type lookupStatements struct {
-	runChunks, block    *sql.Stmt // one digest
-	probeChunks, blocks *sql.Stmt // many
+	generation, block, blocks *sql.Stmt
 }
 
 func prepareLookups(db *sql.DB) (lookupStatements, error) {
 	var l lookupStatements
-	for stmt, query := range map[**sql.Stmt]string{&l.runChunks: runChunksSQL, &l.block: readBlockSQL,
-		&l.probeChunks: probeChunksSQL, &l.blocks: readBlocksSQL} {
+	for stmt, query := range map[**sql.Stmt]string{&l.generation: generationSQL, &l.block: readBlockSQL, &l.blocks: readBlocksSQL} {
 		var err error
 		if *stmt, err = db.Prepare(query); err != nil {
 			return l, errors.Join(err, l.close())
@@ -50,16 +35,10 @@ func prepareLookups(db *sql.DB) (lookupStatements, error) {
 	return l, nil
 }
 
-// in returns the statements bound to a transaction.
-func (l lookupStatements) in(ctx context.Context, tx *sql.Tx) lookupStatements {
-	return lookupStatements{runChunks: tx.StmtContext(ctx, l.runChunks), block: tx.StmtContext(ctx, l.block),
-		probeChunks: tx.StmtContext(ctx, l.probeChunks), blocks: tx.StmtContext(ctx, l.blocks)}
-}
-
 // close closes the statements prepared so far.
 func (l lookupStatements) close() error {
 	var errs []error
-	for _, stmt := range []*sql.Stmt{l.runChunks, l.block, l.probeChunks, l.blocks} {
+	for _, stmt := range []*sql.Stmt{l.generation, l.block, l.blocks} {
 		if stmt != nil {
 			errs = append(errs, stmt.Close())
 		}
@@ -67,28 +46,41 @@ func (l lookupStatements) close() error {
 	return errors.Join(errs...)
 }
 
-// candidate is a word filed under a digest's key: digest number, algorithm, word.
+// lookupCandidate is a word filed under a digest's key: digest number, algorithm, word.
 type lookupCandidate struct {
 	digest    int
 	algorithm *algorithm
 	ref       wordRef
 }
 
+// probe is one (digest, algorithm) pair to look up.
+type probe struct {
+	digest int
+	a      *algorithm
+	key    uint64
+}
+
 // lookup answers the queries, in order. For each digest the first algorithm (in the
 // query's order: md5 before ntlm) whose candidate word rehashes to the digest wins.
-func lookup(ctx context.Context, stmts lookupStatements, queries []query) ([]Hit, error) {
+func (ix *Index) lookup(ctx context.Context, queries []query) ([]Hit, error) {
+	set, err := ix.fresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ix.release(set)
 	hits := make([]Hit, len(queries))
+	var probes []probe
 	for i, q := range queries {
 		hits[i] = Hit{Hash: q.input}
+		for _, a := range q.algorithms {
+			probes = append(probes, probe{digest: i, a: a, key: prefixKey(q.digest)})
+		}
 	}
-	var candidates []lookupCandidate
-	var blocks map[int64][]byte
-	var err error
-	if len(queries) == 1 {
-		candidates, blocks, err = lookupOne(ctx, stmts, queries[0])
-	} else {
-		candidates, blocks, err = lookupMany(ctx, stmts, queries)
+	candidates, err := findCandidates(set, probes)
+	if err != nil || len(candidates) == 0 {
+		return hits, err
 	}
+	blocks, err := ix.readBlocks(ctx, candidates)
 	if err != nil {
 		return nil, err
 	}
@@ -117,74 +109,43 @@ func lookup(ctx context.Context, stmts lookupStatements, queries []query) ([]Hit
 	return hits, nil
 }
 
-// lookupOne finds the candidates of one digest, and their blocks, query by query.
-func lookupOne(ctx context.Context, stmts lookupStatements, q query) ([]lookupCandidate, map[int64][]byte, error) {
+// findCandidates runs the probes against the runs of set. Sorted by algorithm and key,
+// neighbouring probes of a run share its chunk reads.
+func findCandidates(set *runSet, probes []probe) ([]lookupCandidate, error) {
+	slices.SortFunc(probes, func(x, y probe) int {
+		return cmp.Or(cmp.Compare(x.a.index(), y.a.index()), cmp.Compare(x.key, y.key))
+	})
 	var candidates []lookupCandidate
-	blocks := map[int64][]byte{}
-	key := prefixKey(q.digest)
-	for _, a := range q.algorithms {
-		refs, err := findRefs(ctx, stmts.runChunks, a, key)
-		if err != nil {
-			return nil, nil, err
+	var refs []wordRef
+	p := newProber(nil)
+	for start := 0; start < len(probes); {
+		end := start + 1
+		for end < len(probes) && probes[end].a == probes[start].a {
+			end++
 		}
-		for _, ref := range refs {
-			candidates = append(candidates, lookupCandidate{algorithm: a, ref: ref})
-			if blocks[ref.block()] == nil {
-				if blocks[ref.block()], err = readBlock(ctx, stmts.block, ref.block()); err != nil {
-					return nil, nil, err
+		for _, r := range set.runs[probes[start].a.index()] {
+			p.reset(r)
+			for _, pr := range probes[start:end] {
+				var err error
+				if refs, err = p.find(pr.key, refs[:0]); err != nil {
+					return nil, err
+				}
+				for _, ref := range refs {
+					candidates = append(candidates, lookupCandidate{digest: pr.digest, algorithm: pr.a, ref: ref})
 				}
 			}
 		}
+		start = end
 	}
-	return candidates, blocks, nil
+	return candidates, nil
 }
 
-// lookupMany finds the candidates of all the digests, and their blocks, in two queries.
-func lookupMany(ctx context.Context, stmts lookupStatements, queries []query) ([]lookupCandidate, map[int64][]byte, error) {
-	probes := []byte{'['}
-	for i, q := range queries {
-		for _, a := range q.algorithms {
-			if len(probes) > 1 {
-				probes = append(probes, ',')
-			}
-			probes = append(append(strconv.AppendInt(append(probes, '['), int64(i), 10), ','), strconv.FormatInt(prefixKey(q.digest), 10)...)
-			probes = append(strconv.AppendQuote(append(probes, ','), a.name), ']')
-		}
+// readBlocks returns the word blocks the candidates point to, by id: one query for all.
+func (ix *Index) readBlocks(ctx context.Context, candidates []lookupCandidate) (map[int64][]byte, error) {
+	if id := candidates[0].ref.block(); !slices.ContainsFunc(candidates, func(c lookupCandidate) bool { return c.ref.block() != id }) {
+		block, err := readBlock(ctx, ix.lookups.block, id)
+		return map[int64][]byte{id: block}, err
 	}
-	candidates, err := probeChunks(ctx, stmts.probeChunks, queries, append(probes, ']'))
-	if err != nil || len(candidates) == 0 {
-		return nil, nil, err
-	}
-	blocks, err := readBlocks(ctx, stmts.blocks, candidates)
-	return candidates, blocks, err
-}
-
-// probeChunks runs the probes and returns the words filed under each digest's key.
-func probeChunks(ctx context.Context, stmt *sql.Stmt, queries []query, probes []byte) ([]lookupCandidate, error) {
-	rows, err := stmt.QueryContext(ctx, string(probes))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var candidates []lookupCandidate
-	var refs []wordRef
-	for rows.Next() {
-		var digest int
-		var name string
-		var chunk sql.RawBytes
-		if err := rows.Scan(&digest, &name, &chunk); err != nil {
-			return nil, err
-		}
-		refs = searchChunk(chunk, prefixKey(queries[digest].digest), refs[:0])
-		for _, ref := range refs {
-			candidates = append(candidates, lookupCandidate{digest: digest, algorithm: algorithmsByName[name], ref: ref})
-		}
-	}
-	return candidates, rows.Err()
-}
-
-// readBlocks returns the word blocks the candidates point to, by id.
-func readBlocks(ctx context.Context, stmt *sql.Stmt, candidates []lookupCandidate) (map[int64][]byte, error) {
 	ids := []byte{'['}
 	seen := map[int64]bool{}
 	for _, c := range candidates {
@@ -196,7 +157,7 @@ func readBlocks(ctx context.Context, stmt *sql.Stmt, candidates []lookupCandidat
 			ids = strconv.AppendInt(ids, id, 10)
 		}
 	}
-	rows, err := stmt.QueryContext(ctx, string(append(ids, ']')))
+	rows, err := ix.lookups.blocks.QueryContext(ctx, string(append(ids, ']')))
 	if err != nil {
 		return nil, err
 	}

@@ -17,10 +17,15 @@ import (
 // re-import can tell what is missing without consulting every algorithm's runs.
 const blockWords = 256
 
-// wordRef locates a stored word: its block id (from 1) and its slot in the block.
-type wordRef uint64
+// wordRef locates a stored word: its block id (from 1) and its slot in the block, in the
+// 4 bytes an index entry gives it.
+type wordRef uint32
 
-func makeRef(block int64, slot int) wordRef { return wordRef(uint64(block)<<8 | uint64(slot)) }
+// maxBlocks is the number of block ids a wordRef can address: 2^24 blocks of 256 words,
+// 4.29 billion words.
+const maxBlocks = 1 << 24
+
+func makeRef(block int64, slot int) wordRef { return wordRef(uint32(block)<<8 | uint32(slot)) }
 func (r wordRef) block() int64              { return int64(r >> 8) }
 func (r wordRef) slot() int                 { return int(r & 0xff) }
 
@@ -30,24 +35,45 @@ func appendWordRecord(block []byte, set algorithmSet, word []byte) []byte {
 	return append(block, word...)
 }
 
+// recordAt reads the record at offset pos of block: its word (a sub-slice of block) and
+// the offset of the next record. ok is false when the block is damaged there.
+func recordAt(block []byte, pos int) (word []byte, next int, ok bool) {
+	if pos >= len(block) {
+		return nil, 0, false
+	}
+	n, size := binary.Uvarint(block[pos+1:])
+	start := pos + 1 + size
+	if size <= 0 || n > uint64(len(block)-start) {
+		return nil, 0, false
+	}
+	return block[start : start+int(n)], start + int(n), true
+}
+
 // wordRecord finds the record in slot: the offset of its algorithm-set byte, and its word
 // (a sub-slice of block). ok is false when the block has no such slot or is damaged.
 func wordRecord(block []byte, slot int) (setOffset int, word []byte, ok bool) {
 	pos := 0
-	for i := 0; ; i++ {
-		if pos >= len(block) {
+	for range slot {
+		if _, pos, ok = recordAt(block, pos); !ok {
 			return 0, nil, false
 		}
-		n, size := binary.Uvarint(block[pos+1:])
-		start := pos + 1 + size
-		if size <= 0 || n > uint64(len(block)-start) {
-			return 0, nil, false
-		}
-		if i == slot {
-			return pos, block[start : start+int(n)], true
-		}
-		pos = start + int(n)
 	}
+	word, _, ok = recordAt(block, pos)
+	return pos, word, ok
+}
+
+// recordOffsets returns the offset of every record of block, by slot (into offsets[:0]),
+// so that reading many of its words costs one pass.
+func recordOffsets(block []byte, offsets []int) ([]int, error) {
+	offsets = offsets[:0]
+	for pos := 0; pos < len(block); {
+		offsets = append(offsets, pos)
+		var ok bool
+		if _, pos, ok = recordAt(block, pos); !ok {
+			return nil, fmt.Errorf("%w: a word block ends inside record %d", errDamaged, len(offsets)-1)
+		}
+	}
+	return offsets, nil
 }
 
 var errDamaged = errors.New("hashindex: damaged index file (delete it and re-import)")
