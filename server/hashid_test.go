@@ -21,7 +21,7 @@ func TestHashIdentifierRoute(t *testing.T) {
 	if c := m["candidates"].([]any)[0].(map[string]any); c["hashcat_mode"] != float64(3200) {
 		t.Fatalf("bcrypt: %v", m)
 	}
-	if m := e.post("/api/hash_identifier", map[string]string{"hash": "not a hash at all!"}, "X-API-Key", key).want(200).json(); m["estimate"] != "unknown" {
+	if m := e.post("/api/hash_identifier", map[string]string{"hash": "not a hash at all!"}, "X-API-Key", key).want(200).json(); m["estimate"] != "not a hash" || m["note"] != "text with spaces" {
 		t.Fatalf("no match: %v", m)
 	}
 	e.post("/api/hash_identifier", map[string]string{}, "X-API-Key", key).wantError(400, "invalid_request")
