@@ -111,13 +111,16 @@ func Tokens(text string) []string {
 // "v1;PPH1_MD4,salt,100,hash" has five).
 const maxJoined = 5
 
+// separator marks the bytes /hash_lookup splits on within a line.
+var separator = [256]bool{',': true, ';': true, ' ': true, '\t': true}
+
 // separated returns the [start, end) offsets of the runs of s between
 // separators.
 func separated(s string) [][2]int {
 	var out [][2]int
 	start := -1
 	for i := 0; i <= len(s); i++ {
-		sep := i == len(s) || strings.IndexByte(",; \t", s[i]) >= 0
+		sep := i == len(s) || separator[s[i]]
 		switch {
 		case sep && start >= 0:
 			out = append(out, [2]int{start, i})

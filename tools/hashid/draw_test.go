@@ -3,12 +3,17 @@ package hashid
 import (
 	"flag"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-var drawSeed = flag.Uint64("hashid.seed", 0, "seed for TestFreshDraws (0: from the clock)")
+var (
+	drawSeed = flag.Uint64("hashid.seed", 0, "seed for TestFreshDraws (0: from the clock)")
+	drawsOut = flag.String("hashid.draws", "", "file to write TestFreshDraws' first draw by field of every example to, as mode<TAB>hash lines")
+)
 
 // drawsPerExample is how many fresh strings each example yields per method.
 const drawsPerExample = 3
@@ -45,6 +50,8 @@ func TestFreshDraws(t *testing.T) {
 	t.Logf("seed %d (rerun with -hashid.seed=%d)", seed, seed)
 	rng := rand.New(rand.NewPCG(seed, 17))
 	examples := hashcatExamples(t)
+	var out []string
+	var firstDraws agreement // the draws written out
 	for _, method := range []struct {
 		name string
 		draw func(*rand.Rand, example) string
@@ -54,9 +61,13 @@ func TestFreshDraws(t *testing.T) {
 	} {
 		var a agreement
 		for _, ex := range examples {
-			for range drawsPerExample {
+			for i := range drawsPerExample {
 				s := method.draw(rng, ex)
 				rank := rankOf(Identify(s).Candidates, ex.mode)
+				if i == 0 && method.name == "by field" {
+					out = append(out, strconv.Itoa(ex.mode)+"\t"+s)
+					firstDraws.add(rank)
+				}
 				a.add(rank)
 				if rank == 0 && method.name == "by field" {
 					t.Errorf("%s: mode %d lost: %.100q", method.name, ex.mode, s)
@@ -75,6 +86,12 @@ func TestFreshDraws(t *testing.T) {
 		}
 		if pct(a.among, a.total) < targetAmong || pct(a.five, a.total) < targetFive || pct(a.first, a.total) < targetFirst {
 			t.Errorf("fresh draws %s miss the targets (%d%%, %d%%, %d%%): %v", method.name, targetAmong, targetFive, targetFirst, a)
+		}
+	}
+	if *drawsOut != "" {
+		t.Logf("the draws written to %s: %v", *drawsOut, firstDraws)
+		if err := os.WriteFile(*drawsOut, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

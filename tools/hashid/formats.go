@@ -600,7 +600,7 @@ var table = []row{
 	r(noMode, "Werkzeug PBKDF2-SHA256", "", catFW, "pbkdf2:sha256:<dec=iterations>$<word=salt>$<hex:64>", "pbkdf2:sha256$<word=salt>$<hex:64>"),
 	r(noMode, "Werkzeug PBKDF2-SHA512", "", catFW, "pbkdf2:sha512:<dec=iterations>$<word=salt>$<hex:128>", "pbkdf2:sha512$<word=salt>$<hex:128>"),
 	r(noMode, "Werkzeug scrypt", "", catFW, "scrypt:<dec=cost>:<dec=block_size>:<dec=parallelism>$<word=salt>$<hex:128>"),
-	r(noMode, "Apache Shiro 1 SHA-512", "", catFW, "$shiro1$SHA-512$<dec=iterations>$<b64=salt>$<b64>"),
+	r(12150, "Apache Shiro 1 SHA-512", "", catFW, "$shiro1$SHA-512$<dec=iterations>$<b64=salt>$<b64>"),
 	r(noMode, "LDAP {SHA256}", "", catServer, "{SHA256}<b64:44>"),
 	r(noMode, "LDAP {SHA384}", "", catServer, "{SHA384}<b64:64>"),
 	r(noMode, "LDAP {SHA512}", "", catServer, "{SHA512}<b64:88>"),

@@ -266,10 +266,10 @@ func userField(s string, ms []match) []match {
 // Confidence model: a match's share is its prior (the format's weight)
 // times its likelihood, normalised over all matches plus a residual for
 // "none of these". The likelihood is 2^-bits (pattern.match), scaled by
-// exactBase per point of exactness, so a structurally exact match outweighs
-// one that only fits the length.
+// 2^exactBits per point of exactness, so a structurally exact match
+// outweighs one that only fits the length.
 const (
-	exactBase = 4.0
+	exactBits = 2 // each point of exactness weighs 2^exactBits
 	// residualWeak is the chance a string that fits by length alone is no
 	// listed format at all (a random token, an unlisted digest);
 	// residualStrong the same for a structurally exact match.
@@ -313,7 +313,7 @@ func rank(ms []match) []float64 {
 	raw := make([]float64, len(ms))
 	total := 0.0
 	for i, m := range ms {
-		raw[i] = m.odds * math.Pow(exactBase, float64(m.exact-best))
+		raw[i] = m.odds * math.Ldexp(1, exactBits*int(m.exact-best))
 		total += raw[i]
 	}
 	residual := residualStrong
