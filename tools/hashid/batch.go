@@ -27,16 +27,19 @@ const maxEchoLen = 256
 func IdentifyBatch(hashes []string) []Group {
 	var groups []Group
 	index := map[string]int{}
+	var key []byte
 	for _, h := range hashes {
-		res := Identify(h)
-		key := shapeKey(res)
-		i, ok := index[key]
+		s, ms, note := identify(h)
+		conf := rank(ms)
+		key = shapeKey(key[:0], note, ms)
+		i, ok := index[string(key)]
 		if !ok {
 			i = len(groups)
-			index[key] = i
-			groups = append(groups, Group{Estimate: res.Estimate, Note: res.Note, Candidates: res.Candidates})
+			index[string(key)] = i
+			res := build(s, ms, conf, note)
+			groups = append(groups, Group{Estimate: res.Estimate, Note: note, Candidates: res.Candidates})
 		} else {
-			shareParams(groups[i].Candidates, res.Candidates)
+			shareParams(groups[i].Candidates, s, ms)
 		}
 		g := &groups[i]
 		g.Count++
@@ -49,29 +52,38 @@ func IdentifyBatch(hashes []string) []Group {
 	return groups
 }
 
-// shapeKey names a result's shape: its note and candidate names in order.
-func shapeKey(res Result) string {
-	var b strings.Builder
-	b.WriteString(res.Note)
-	for _, c := range res.Candidates {
-		b.WriteByte(0)
-		b.WriteString(c.Name)
+// shapeKey appends to b the shape of a result: its note and its formats in
+// order.
+func shapeKey(b []byte, note string, ms []match) []byte {
+	b = append(b, note...)
+	for _, m := range ms {
+		b = append(b, 0, byte(m.f>>8), byte(m.f))
 	}
-	return b.String()
+	return b
 }
 
 // shareParams drops from the group's candidates every parameter a new
-// member's candidates (same names, same order) do not have with that value.
-// The group owns its first member's maps, fresh from Identify.
-func shareParams(group, member []Candidate) {
+// member's matches (same formats, same order) do not have with that value.
+// The group owns its first member's maps, fresh from build; a map two
+// candidates share loses the same keys for both.
+func shareParams(group []Candidate, s string, ms []match) {
+	var mp map[string]any
 	for i := range group {
 		p := group[i].Params
+		if len(p) == 0 {
+			continue
+		}
+		if i == 0 || !sameParams(ms[i], ms[i-1]) {
+			mp = ms[i].params(s)
+		}
 		for k, v := range p {
-			if member[i].Params[k] != v { // numbers and strings only
+			if mp[k] != v { // numbers and strings only
 				delete(p, k)
 			}
 		}
-		if len(p) == 0 {
+	}
+	for i := range group {
+		if len(group[i].Params) == 0 {
 			group[i].Params = nil
 		}
 	}

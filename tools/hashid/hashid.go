@@ -114,7 +114,7 @@ func isHex(s string) bool {
 // space is ignored.
 func Identify(s string) Result {
 	s, ms, note := identify(s)
-	return build(s, ms, note)
+	return build(s, ms, rank(ms), note)
 }
 
 // identify returns the trimmed input and its matches, or a note on what it
@@ -332,15 +332,13 @@ func rank(ms []match) []float64 {
 	return conf
 }
 
-func build(s string, ms []match, note string) Result {
-	conf := rank(ms)
+// build turns ranked matches of s into the answer.
+func build(s string, ms []match, conf []float64, note string) Result {
 	res := Result{Estimate: Unknown, Note: note, Candidates: make([]Candidate, len(ms))}
 	if note != "" {
 		res.Estimate = NotHash
 	}
 	modes := make([]int, len(ms)) // one allocation for every HashcatMode
-	var lastParams map[string]any // formats sharing a pattern share its params
-	var last match
 	for i, m := range ms {
 		f := m.format()
 		c := Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
@@ -348,25 +346,13 @@ func build(s string, ms []match, note string) Result {
 			modes[i] = f.mode
 			c.HashcatMode = &modes[i]
 		}
-		switch {
-		case i > 0 && m.p >= 0 && last.p >= 0 && m.via == viaWhole && last.via == viaWhole && f.implied == nil &&
-			last.format().implied == nil && f.patterns[m.p] == last.format().patterns[last.p] &&
-			m.start == last.start && m.end == last.end:
-			c.Params = lastParams
-		case m.p >= 0:
-			c.Params = f.patterns[m.p].params(s[m.start:m.end], f.implied)
+		if i > 0 && sameParams(m, ms[i-1]) {
+			c.Params = res.Candidates[i-1].Params // read-only, so shared
+		} else {
+			c.Params = m.params(s)
 		}
-		last, lastParams = m, c.Params
-		switch m.via {
-		case viaUser:
-			if c.Hashcat != "" {
-				c.Hashcat = strings.Replace(c.Hashcat, " hash.txt", " --username hash.txt", 1)
-			}
-		case viaWrapper:
-			if c.Params == nil {
-				c.Params = map[string]any{}
-			}
-			c.Params["wrapper"] = s[:m.start]
+		if m.via == viaUser && c.Hashcat != "" {
+			c.Hashcat = strings.Replace(c.Hashcat, " hash.txt", " --username hash.txt", 1)
 		}
 		res.Candidates[i] = c
 	}
@@ -374,6 +360,30 @@ func build(s string, ms []match, note string) Result {
 		res.Estimate = ms[0].format().name
 	}
 	return res
+}
+
+// params returns what the part of s that m matched says under m's pattern.
+func (m *match) params(s string) map[string]any {
+	if m.p < 0 {
+		return nil
+	}
+	f := m.format()
+	p := f.patterns[m.p].params(s[m.start:m.end], f.implied)
+	if m.via == viaWrapper {
+		if p == nil {
+			p = map[string]any{}
+		}
+		p["wrapper"] = s[:m.start]
+	}
+	return p
+}
+
+// sameParams reports whether a and b read the same part of the string with
+// one pattern (many formats share "<hex:32>:<text=salt>"), so have equal
+// params.
+func sameParams(a, b match) bool {
+	return a.p >= 0 && b.p >= 0 && a.via == viaWhole && b.via == viaWhole && a.start == b.start && a.end == b.end &&
+		a.format().implied == nil && b.format().implied == nil && a.format().patterns[a.p] == b.format().patterns[b.p]
 }
 
 // Formats reports how many formats the table knows.
