@@ -275,6 +275,9 @@ const (
 	// residualStrong the same for a structurally exact match.
 	residualWeak   = 0.1
 	residualStrong = 0.02
+	// residualUser adds the chance that a line read as "user:hash" is
+	// something else.
+	residualUser = 0.1
 )
 
 // rank sorts ms best first: by exactness, then by weight times likelihood
@@ -319,6 +322,9 @@ func rank(ms []match) []float64 {
 	residual := residualStrong
 	if best <= weakExact {
 		residual = residualWeak
+	}
+	if ms[0].via == viaUser {
+		residual += residualUser
 	}
 	total *= 1 + residual
 	conf := make([]float64, len(ms))

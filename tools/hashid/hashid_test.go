@@ -200,8 +200,8 @@ func TestUserField(t *testing.T) {
 		if len(got) == 0 || got[0].Name != bare[0].Name {
 			t.Fatalf("%.30q: %q, want %s first", line, names(got), bare[0].Name)
 		}
-		if got[0].Confidence > bare[0].Confidence {
-			t.Errorf("%.30q: confidence %v above the bare hash's %v", line, got[0].Confidence, bare[0].Confidence)
+		if got[0].Confidence >= bare[0].Confidence {
+			t.Errorf("%.30q: confidence %v, want below the bare hash's %v", line, got[0].Confidence, bare[0].Confidence)
 		}
 	}
 }
