@@ -56,18 +56,25 @@ func zeroTail(n int) func(string) int {
 }
 
 // ciscoType7 rewards what Cisco's reversible type 7 writes: a decimal
-// offset 00-15, then upper-case hex pairs, at a length no hex digest has.
+// offset 00-15, then upper-case hex pairs, at a length no common hex
+// digest has (24 is only PKZIP's rare master key).
 func ciscoType7(s string) int {
-	switch len(s) {
-	case 8, 16, 24, 32, 40, 48, 56, 64, 96, 128:
-		if len(s) != 24 { // 24 is only PKZIP's rare master key
-			return 0
-		}
-	}
-	if len(s)%2 != 0 || s[:2] > "15" || strings.ContainsAny(s, "abcdef") || !strings.ContainsAny(s, "ABCDEF") {
+	if digestLength[len(s)] || len(s)%2 != 0 || s[:2] > "15" ||
+		strings.ContainsAny(s, "abcdef") || !strings.ContainsAny(s, "ABCDEF") {
 		return 0
 	}
 	return 3
+}
+
+// digestLength marks the lengths of common hex digests.
+var digestLength = map[int]bool{8: true, 16: true, 32: true, 40: true, 48: true, 56: true, 64: true, 96: true, 128: true}
+
+// notAllHex rejects an all-hex string a base64 field would also take.
+func notAllHex(s string) int {
+	if isHex(s) {
+		return -1
+	}
+	return 0
 }
 
 // rarCompressed rejects a RAR3-p record whose method is 0x30 (stored).
@@ -175,13 +182,10 @@ const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwx
 // base58Address rejects an all-hex string (a hex digest that happens to
 // start with 1 or 3) and rewards a Base58Check checksum that verifies.
 func base58Address(s string) int {
-	switch {
-	case isHex(s):
-		return -1
-	case base58CheckValid(s):
+	if base58CheckValid(s) {
 		return 4
 	}
-	return 0
+	return notAllHex(s)
 }
 
 // base58CheckValid reports whether s decodes to a payload followed by the

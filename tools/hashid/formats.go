@@ -570,7 +570,7 @@ var table = []row{
 	r(28504, "Bitcoin WIF private key (P2WPKH, Bech32), uncompressed", "", catWallet, "bc1<bech:39>").vet(bech32Address),
 	r(28505, "Bitcoin WIF private key (P2SH(P2WPKH)), compressed", "", catWallet, "3<b58:25-34>").vet(base58Address),
 	r(28506, "Bitcoin WIF private key (P2SH(P2WPKH)), uncompressed", "", catWallet, "3<b58:25-34>").vet(base58Address),
-	r(29600, "Terra Station Wallet (AES256-CBC(PBKDF2($pass)))", "", catWallet, "<hex:64=salt><b64:40+>"),
+	r(29600, "Terra Station Wallet (AES256-CBC(PBKDF2($pass)))", "", catWallet, "<hex:64=salt><b64:80-160>").vet(notAllHex),
 
 	// Plaintext: hashcat's modes that take the password itself. They have
 	// no pattern; a string that reads as a word reaches them (nothash.go).
