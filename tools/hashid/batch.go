@@ -28,8 +28,12 @@ func IdentifyBatch(hashes []string) []Group {
 	var groups []Group
 	index := map[string]int{}
 	var key []byte
+	var buf []match // build copies what it keeps, so matches are scratch
 	for _, h := range hashes {
-		s, ms, note := identify(h)
+		s, ms, note := identify(h, buf)
+		if cap(ms) > cap(buf) {
+			buf = ms
+		}
 		conf := rank(ms)
 		key = shapeKey(key[:0], note, ms)
 		i, ok := index[string(key)]
@@ -48,8 +52,17 @@ func IdentifyBatch(hashes []string) []Group {
 		}
 		g.Hashes = append(g.Hashes, h)
 	}
-	slices.SortStableFunc(groups, func(a, b Group) int { return b.Count - a.Count })
-	return groups
+	// Sort indexes, not the groups: a batch of distinct shapes has hundreds.
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return groups[b].Count - groups[a].Count })
+	sorted := make([]Group, len(groups))
+	for i, k := range order {
+		sorted[i] = groups[k]
+	}
+	return sorted
 }
 
 // shapeKey appends to b the shape of a result: its note and its formats in
@@ -103,6 +116,10 @@ func Tokens(text string) []string {
 		}
 	}
 	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if !strings.ContainsAny(line, ",; \t") {
+			add(line)
+			continue
+		}
 		pieces := separated(line)
 		for i := 0; i < len(pieces); {
 			end := i
@@ -146,7 +163,7 @@ func separated(s string) [][2]int {
 
 // parsesWhole reports whether a format fits s better than by its length.
 func parsesWhole(s string) bool {
-	_, ms, _ := identify(s)
+	_, ms, _ := identify(s, nil)
 	for _, m := range ms {
 		if m.exact > weakExact && m.p >= 0 {
 			return true

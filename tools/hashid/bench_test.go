@@ -1,6 +1,7 @@
 package hashid
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -35,8 +36,9 @@ func BenchmarkIdentify(b *testing.B) {
 	b.ReportMetric(ns[len(ns)*9/10], "ns/p90")
 }
 
-// BenchmarkIdentifyBatch measures a 500-hash batch: Tokens on the text of a
-// dump, then IdentifyBatch.
+// BenchmarkIdentifyBatch measures the worst 500-hash batch: 500 distinct
+// strings of every format (as many shapes as there are formats), through
+// Tokens on the text of the dump, then IdentifyBatch.
 func BenchmarkIdentifyBatch(b *testing.B) {
 	inputs := benchInputs(b)
 	var dump []string
@@ -61,4 +63,18 @@ func benchInputs(b *testing.B) []string {
 		out = append(out, ex.example)
 	}
 	return out
+}
+
+// BenchmarkIdentifyBatchDump measures a 500-hash batch as dumps usually are:
+// one shape (500 distinct 32-hex-digit hashes).
+func BenchmarkIdentifyBatchDump(b *testing.B) {
+	var dump []string
+	for i := range 500 {
+		dump = append(dump, fmt.Sprintf("%016x%016x", uint64(i)*0x9e3779b97f4a7c15, uint64(i)*0xc2b2ae3d27d4eb4f))
+	}
+	text := strings.Join(dump, "\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		IdentifyBatch(Tokens(text))
+	}
 }

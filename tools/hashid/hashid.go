@@ -44,6 +44,8 @@ type Candidate struct {
 	Confidence float64 `json:"confidence"`
 	// Params holds what the string says about itself: cost or rounds,
 	// iterations, memory, parallelism, salt, user or realm, version.
+	// Candidates read with one pattern share the map: treat it as
+	// read-only.
 	Params map[string]any `json:"params,omitempty"`
 	// Hashcat is the command line that cracks the hash with a wordlist.
 	Hashcat string `json:"hashcat,omitempty"`
@@ -113,13 +115,14 @@ func isHex(s string) bool {
 // Identify returns the formats s could be in, best first. Surrounding white
 // space is ignored.
 func Identify(s string) Result {
-	s, ms, note := identify(s)
+	s, ms, note := identify(s, nil)
 	return build(s, ms, rank(ms), note)
 }
 
 // identify returns the trimmed input and its matches, or a note on what it
-// is if not a hash.
-func identify(hash string) (string, []match, string) {
+// is if not a hash. The matches go into buf when it has room (a batch
+// reuses one buffer).
+func identify(hash string, buf []match) (string, []match, string) {
 	if len(hash) > MaxInputBytes {
 		return "", nil, ""
 	}
@@ -127,7 +130,10 @@ func identify(hash string) (string, []match, string) {
 	if s == "" {
 		return "", nil, ""
 	}
-	ms := matchAll(s, 0, len(s), make([]match, 0, 24), viaWhole)
+	if buf == nil {
+		buf = make([]match, 0, 24)
+	}
+	ms := matchAll(s, 0, len(s), buf[:0], viaWhole)
 	ms = unwrap(s, ms)
 	ms = userField(s, ms)
 	best := int32(-1)
@@ -288,20 +294,34 @@ func rank(ms []match) []float64 {
 		return nil
 	}
 	// Likelihoods compare within one level of exactness only: across
-	// levels, exactness decides. So sort by exactness first, then compute
-	// each match's odds against the likeliest of its level.
-	slices.SortStableFunc(ms, func(a, b match) int { return int(b.exact - a.exact) })
-	for i := 0; i < len(ms); {
-		j, minBits := i, ms[i].bits
-		for ; j < len(ms) && ms[j].exact == ms[i].exact; j++ {
-			minBits = min(minBits, ms[j].bits)
-		}
-		for k := i; k < j; k++ {
-			ms[k].odds = ms[k].format().weight * math.Exp2(minBits-ms[k].bits)
-		}
-		i = j
+	// levels, exactness decides. So odds are against the likeliest match of
+	// the same exactness (matches have few distinct levels).
+	type level struct {
+		exact   int32
+		minBits float64
 	}
-	slices.SortStableFunc(ms, func(a, b match) int {
+	var room [8]level
+	levels := room[:0]
+	for _, m := range ms {
+		i := slices.IndexFunc(levels, func(l level) bool { return l.exact == m.exact })
+		if i < 0 {
+			levels = append(levels, level{m.exact, m.bits})
+		} else {
+			levels[i].minBits = min(levels[i].minBits, m.bits)
+		}
+	}
+	best := levels[0].exact
+	for i := range ms {
+		m := &ms[i]
+		l := levels[slices.IndexFunc(levels, func(l level) bool { return l.exact == m.exact })]
+		m.odds = m.format().weight
+		if m.bits != l.minBits {
+			m.odds *= math.Exp2(l.minBits - m.bits)
+		}
+		best = max(best, m.exact)
+	}
+	// One format per match, so the table order makes the order total.
+	slices.SortFunc(ms, func(a, b match) int {
 		switch {
 		case a.exact != b.exact:
 			return int(b.exact - a.exact)
@@ -310,14 +330,16 @@ func rank(ms []match) []float64 {
 		case a.odds < b.odds:
 			return 1
 		}
-		return int(a.f - b.f) // table order
+		return int(a.f - b.f)
 	})
-	best := ms[0].exact
-	raw := make([]float64, len(ms))
+	conf := make([]float64, len(ms)) // the raw shares first
 	total := 0.0
 	for i, m := range ms {
-		raw[i] = m.odds * math.Ldexp(1, exactBits*int(m.exact-best))
-		total += raw[i]
+		conf[i] = m.odds
+		if m.exact != best {
+			conf[i] = math.Ldexp(m.odds, exactBits*int(m.exact-best))
+		}
+		total += conf[i]
 	}
 	residual := residualStrong
 	if best <= weakExact {
@@ -327,9 +349,8 @@ func rank(ms []match) []float64 {
 		residual += residualUser
 	}
 	total *= 1 + residual
-	conf := make([]float64, len(ms))
-	for i := range raw {
-		c := math.Round(100*raw[i]/total) / 100
+	for i := range conf {
+		c := math.Round(100*conf[i]/total) / 100
 		if i > 0 && c > conf[i-1] {
 			c = conf[i-1]
 		}

@@ -14,7 +14,7 @@ import (
 //
 //	$1$<c64:0-8=salt>$<c64:22>          md5crypt
 //	<hex:32>:<text=salt>                md5($pass.$salt)
-//	$2<ver:1=version>$<dec:2=cost>$<c64:53>
+//	$2<ver:0-1=version>$<dec:2=cost>$<c64:22=salt><c64:31>   bcrypt
 //
 // Matching never backtracks: a field ends where its length says (fixed
 // length), at the first occurrence of the literal that follows it, or at the
@@ -24,8 +24,8 @@ type pattern struct {
 	src    string
 	tokens []token
 	// exact scores how much of the string the pattern pins down: one point
-	// per literal byte, two per fixed-length field of a narrow class, one per
-	// bounded field of a narrow class. Candidates sort on it first.
+	// per literal byte plus runScores for its fields. Candidates sort on it
+	// first.
 	exact int
 	// minLen and maxLen (-1: unbounded) bound the inputs the pattern can fit.
 	minLen, maxLen int
@@ -142,7 +142,6 @@ var classes = map[string]*charClass{
 	"b58":   newClass("b58", true, "1-9", "A-H", "J-N", "P-Z", "a-k", "m-z"),      // bitcoin base58
 	"bech":  newClass("bech", true, "qpzry9x8gf2tvdw0s3jn54khce6mua7l"),           // bech32 data characters
 	"hexs":  newClass("hexs", true, "0-9", "a-f", "A-F", "*"),                     // hex fields joined by '*'
-	"hexd":  newClass("hexd", true, "0-9", "a-f", "A-F", "$"),                     // hex fields joined by '$'
 	"word":  newClass("word", false, "!-~"),                                       // printable, no space
 	"text":  newClass("text", false, " -~", "\t", "\x80-\xff"),                    // one line of text
 	"any":   newClass("any", false, "\x00-\xff"),                                  // anything
@@ -150,17 +149,10 @@ var classes = map[string]*charClass{
 	"user":  newClass("user", false, "!-~", " ", "\x80-\xff"),                     // a user or domain name
 	"sid":   newClass("sid", false, "0-9", "S", "-"),                              // a Windows SID
 	"b64e":  newClass("b64e", true, "+/", "0-9", "A-Z", "a-z"),                    // base64 without padding
-	"mac":   newClass("mac", true, "0-9", "a-f", "A-F", ":-"),                     // a MAC address
 	"name":  newClass("name", false, "0-9", "A-Z", "a-z", "-_."),                  // an identifier
-	"b64s":  newClass("b64s", true, "+/=*", "0-9", "A-Z", "a-z"),                  // base64 fields joined by '*'
-	"hexc":  newClass("hexc", true, "0-9", "a-f", "A-F", ":"),                     // hex fields joined by ':'
-	"hexa":  newClass("hexa", true, "0-9", "a-f", "A-F", "*$:"),                   // hex fields joined by any of *$:
-	"dotd":  newClass("dotd", true, "0-9", "."),                                   // dotted digits
 	"b64d":  newClass("b64d", true, "+/=.", "0-9", "A-Z", "a-z"),                  // base64 with '.'
 	"host":  newClass("host", false, "0-9", "A-Z", "a-z", "-_.:"),                 // a host or realm
 	"email": newClass("email", false, "0-9", "A-Z", "a-z", "-_.+@"),               // an email-like login
-	"upper": newClass("upper", true, "A-Z", "0-9"),                                // upper-case letters and digits
-	"lower": newClass("lower", true, "a-z"),                                       // lower-case letters
 	"ident": newClass("ident", false, "0-9", "A-Z", "a-z", "-_.$#@/\\ \x80-\xff"), // a user name with punctuation
 }
 

@@ -14,7 +14,9 @@ trap 'rm -rf "$home"' EXIT
 total=0 among=0 five=0 first=0
 while IFS=$'\t' read -r mode hash; do
   printf '%s\n' "$hash" > "$home/hash.txt"
-  modes=$(HOME=$home timeout 120 hashcat --identify --machine-readable "$home/hash.txt" 2>/dev/null | grep -E '^[0-9]+$' || true)
+  # hashcat prints its progress line without a newline before the first mode.
+  modes=$(HOME=$home timeout 120 hashcat --identify --machine-readable "$home/hash.txt" 2>/dev/null |
+    sed 's/.*Autodetected hash-modes//' | grep -E '^[0-9]+$' || true)
   rank=$(grep -nx -- "$mode" <<<"$modes" | head -1 | cut -d: -f1 || true)
   total=$((total + 1))
   if [ -n "$rank" ]; then
