@@ -190,6 +190,14 @@ func TestBrowserJourney(t *testing.T) {
 		t.Fatalf("strength result %q", got)
 	}
 	shot("tools")
+	do("hash identifier",
+		chromedp.SendKeys(chromedp.ID("hashid-input"), "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy\n5f4dcc3b5aa765d61d8327deb882cf99"),
+		chromedp.Click(chromedp.CSS("form[data-tool=hash_identifier] button")),
+		chromedp.WaitVisible(chromedp.CSS("form[data-tool=hash_identifier] .candidates")))
+	if got := text("form[data-tool=hash_identifier] .result"); !strings.Contains(got, "1 × bcrypt") ||
+		!strings.Contains(got, "cost=10") || !strings.Contains(got, "hashcat -m 3200 hash.txt wordlist.txt") {
+		t.Fatalf("hash identifier result %q", got)
+	}
 	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
 		t.Fatal(err)

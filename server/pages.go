@@ -18,7 +18,7 @@ import (
 // docPages are the documentation pages that need nothing but the view,
 // each templates/docs/<name>.html, served at /docs/<name>. The errors page
 // is rendered from the error vocabulary (handleErrorsPage).
-var docPages = []string{"authentication", "getting_started", "ip_info", "privacy", "rate_limits", "readme", "security", "terms"}
+var docPages = []string{"authentication", "getting_started", "hashes", "ip_info", "privacy", "rate_limits", "readme", "security", "terms"}
 
 // pages holds the templates, parsed once at start, and the static assets
 // with their content hashes (the hash versions the URL and is the ETag).

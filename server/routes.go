@@ -73,6 +73,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// the session cookie as well as an API key, and count toward usage.
 	mux.Handle("POST /ip_info", s.meteredWeb(s.handleIPInfo))
 	mux.Handle("POST /hash_generator", s.meteredWeb(s.handleHashGenerator))
+	mux.Handle("POST /hash_identifier", s.meteredWeb(handleHashIdentifier))
 	mux.Handle("POST /data_breach", s.meteredWeb(s.handleDataBreach))
 	mux.Handle("POST /common_pwd", s.meteredWeb(handleCommonPassword))
 	mux.Handle("POST /password_check", s.meteredWeb(handlePasswordCheck))

@@ -54,6 +54,24 @@
     return out;
   }
 
+  // candidates renders hash identifier candidates: name, modes, confidence,
+  // parameters and the hashcat command line.
+  function candidates(list) {
+    const ol = el("ol", null, "candidates");
+    list.slice(0, 5).forEach(function (c) {
+      const li = el("li");
+      li.appendChild(el("strong", c.name));
+      li.appendChild(el("span", " " + Math.round(c.confidence * 100) + "%", "muted"));
+      const params = Object.keys(c.params || {}).map(function (k) { return k + "=" + c.params[k]; });
+      li.appendChild(el("div", [c.hashcat_mode === null ? null : "hashcat " + c.hashcat_mode,
+        c.john_format && "john " + c.john_format, c.category].filter(Boolean).join(" · "), "muted"));
+      if (params.length) li.appendChild(el("div", params.join(", ")));
+      if (c.hashcat) li.appendChild(el("code", c.hashcat));
+      ol.appendChild(li);
+    });
+    return ol;
+  }
+
   // Renderers turn each tool's answer into a readable block.
   const render = {
     common_pwd: function (d) {
@@ -70,6 +88,15 @@
       const wrap = el("div");
       wrap.appendChild(list([["Algorithm", d.algorithm]]));
       wrap.appendChild(el("pre")).appendChild(el("code", d.hash));
+      return wrap;
+    },
+    hash_identifier: function (d) {
+      const wrap = el("div");
+      (d.groups || [d]).forEach(function (g) {
+        const head = (g.count ? g.count + " × " : "") + g.estimate + (g.note ? ": " + g.note : "");
+        wrap.appendChild(el("h3", head));
+        if (g.candidates.length) wrap.appendChild(candidates(g.candidates));
+      });
       return wrap;
     },
     ip_info: function (d) {
@@ -90,7 +117,10 @@
       ev.preventDefault();
       show(box, el("span", "Working…", "muted"));
       try {
-        const data = await postJSON(form.getAttribute("action"), formValues(form));
+        let body = formValues(form);
+        // Several lines for the hash identifier are a batch.
+        if (form.dataset.tool === "hash_identifier" && body.hash.trim().includes("\n")) body = { hashes: body.hash };
+        const data = await postJSON(form.getAttribute("action"), body);
         show(box, render[form.dataset.tool](data));
       } catch (err) {
         showError(box, err);

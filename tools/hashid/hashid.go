@@ -1,42 +1,36 @@
-// Package hashid guesses which algorithm produced a hash string and names the
-// matching hashcat mode and John the Ripper format.
+// Package hashid tells which algorithm most likely produced a hash string,
+// with the hashcat mode, the John the Ripper format, the parameters the
+// string carries (cost, rounds, iterations, memory, salt, user, version) and
+// the hashcat command line that cracks it.
 //
-// Families covered: raw digests by length and alphabet (CRC32, MySQL323, MD5,
-// NTLM, MD4, LM, SHA-1, RIPEMD, SHA-2, SHA-3, Keccak, BLAKE2, Whirlpool,
-// Streebog, GOST, Tiger, Haval, SM3 and base64 digests); salted "hash:salt"
-// schemes (md5/sha1/sha256/sha512 with salt, HMAC, vBulletin, IPB/MyBB,
-// Joomla, osCommerce, PrestaShop, Redmine, PunBB, OpenCart, WBB3, SMF, DCC,
-// Oracle 7-10g, Android PIN); Unix modular crypt (md5crypt, apr1, Sun MD5,
-// sha256crypt, sha512crypt, bcrypt, yescrypt, scrypt, sha1crypt, DES and
-// BSDi crypt); password-library formats (phpass, Drupal 7, MediaWiki, Django,
-// passlib, Werkzeug, Argon2, PBKDF2, Atlassian, GRUB2, macOS); directories and
-// databases (LDAP {SHA}/{SSHA}/..., AIX, MySQL, MSSQL, Oracle 11g/12c,
-// PostgreSQL MD5 and SCRAM, Sybase, MongoDB, SAP CODVN B/F/H, Lotus Notes,
-// RACF, QNX); network and Windows authentication (NetNTLMv1/v2, Kerberos 5
-// etype 17/18/23 AS-REQ/TGS-REP/AS-REP, DCC2, DPAPI, WPA PMKID/EAPOL, SIP,
-// SNMPv3, TACACS+, CRAM-MD5, JWT); network devices (Cisco types 4/5/7/8/9,
-// PIX, ASA, Juniper, FortiGate, Citrix NetScaler); and cracking-tool
-// extractions of files and wallets (7-Zip, RAR, ZIP, PDF, MS Office, KeePass,
-// BitLocker, FileVault, Android FDE and backups, iTunes backups, Telegram,
-// Ansible Vault, Apple keychain, 1Password, Bitwarden, bitcoin, Ethereum,
-// Electrum, Blockchain, MetaMask, SSH keys, GPG, PEM, Radmin, Skype, ...).
+// The table (formats.go) has a row for every hashcat 6.2.6 mode whose input
+// is text, and for formats only John the Ripper or the tools that write them
+// know (yescrypt, passlib, Werkzeug, Dovecot, LDAP schemes, checksums...).
+// Every row lists the written forms of its format as patterns (pattern.go)
+// that parse each field, so a string is matched by structure, not by a
+// regular expression over its length.
 //
-// Identification is shape-only: a string can fit several formats, so
-// Identify returns ranked candidates. A line that fits nothing as a whole but
-// whose second colon-separated field does ("user:hash", /etc/shadow) is
-// identified by that field, at slightly lower confidence. Work per input is bounded: inputs over
-// MaxInputBytes match nothing, and dispatch on prefix, length and alphabet
-// keeps the number of regular expressions evaluated per input small.
+// Ranking: a format whose pattern pins down more of the string (literal
+// prefixes, fixed-length fields of a narrow alphabet) ranks above one that
+// only fits its length; among equally exact matches, the prevalence table
+// (prevalence.go) puts the formats people actually meet first. Confidence
+// is the share of that ranking's weight each candidate holds: a probability
+// under the prevalence prior, rounded to two decimals.
+//
+// Work per input is bounded: dispatch on literal prefix (a byte trie),
+// separator position and length reaches a few dozen patterns at most, and a
+// pattern match is one linear scan without backtracking.
 package hashid
 
 import (
-	"sort"
+	"math"
+	"slices"
 	"strings"
 )
 
 // MaxInputBytes bounds the input Identify examines; longer input matches
-// nothing. Real hashes, even file-extraction blobs worth guessing, fit.
-const MaxInputBytes = 4096
+// nothing. hashcat's longest text hashes (LUKS, 513 kB) fit.
+const MaxInputBytes = 1 << 20
 
 // Candidate is one possible format for a hash.
 type Candidate struct {
@@ -45,106 +39,390 @@ type Candidate struct {
 	HashcatMode *int `json:"hashcat_mode"`
 	// JohnFormat is John the Ripper's --format name, empty when unknown.
 	JohnFormat string `json:"john_format"`
-	// Confidence is in (0,1]; higher is more likely.
+	Category   string `json:"category"`
+	// Confidence is in [0,1], two decimals; candidates come best first.
 	Confidence float64 `json:"confidence"`
+	// Params holds what the string says about itself: cost or rounds,
+	// iterations, memory, parallelism, salt, user or realm, version.
+	// Candidates read with one pattern share the map: treat it as
+	// read-only.
+	Params map[string]any `json:"params,omitempty"`
+	// Hashcat is the command line that cracks the hash with a wordlist.
+	Hashcat string `json:"hashcat,omitempty"`
 }
 
-// Identify returns the formats hash could be in, best first. Surrounding
-// whitespace is ignored. The result is empty (non-nil) when nothing matches.
-func Identify(hash string) []Candidate {
-	out := []Candidate{}
-	if len(hash) > MaxInputBytes {
-		return out
-	}
-	s := strings.TrimSpace(hash)
-	if s == "" {
-		return out
-	}
-	out = match(s, 1, out)
-	if len(out) == 0 {
-		// A "user:hash" list entry or an /etc/shadow line: try the second
-		// field, a little less sure since the field split is itself a guess.
-		if _, field, ok := strings.Cut(s, ":"); ok {
-			field, _, _ = strings.Cut(field, ":")
-			if field != "" {
-				out = match(field, userFieldDiscount, out)
-			}
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Confidence > out[j].Confidence })
-	return out
+// Result is the answer for one string.
+type Result struct {
+	// Estimate names the most likely format: "unknown" when nothing fits,
+	// "not a hash" when the string is recognisably something else.
+	Estimate string `json:"estimate"`
+	// Note says what a string that is not a hash is instead.
+	Note       string      `json:"note,omitempty"`
+	Candidates []Candidate `json:"candidates"`
 }
 
-// userFieldDiscount scales the confidence of candidates found in the second
-// field of a colon-separated line.
-const userFieldDiscount = 0.9
+// Estimates for strings that are no known hash.
+const (
+	Unknown = "unknown"
+	NotHash = "not a hash"
+)
 
-// match appends to out the formats s fits, confidences scaled by scale.
-func match(s string, scale float64, out []Candidate) []Candidate {
-	add := func(f *format) {
-		for _, c := range out {
-			if c.Name == f.name {
-				return
-			}
-		}
-		c := Candidate{Name: f.name, JohnFormat: f.john, Confidence: f.conf * scale}
-		if f.mode != noMode {
-			m := f.mode
-			c.HashcatMode = &m
-		}
-		out = append(out, c)
-	}
-
-	for _, f := range byFirstByte[s[0]] {
-		if len(s) > len(f.prefix) && strings.HasPrefix(s, f.prefix) && (f.re == nil || f.re.MatchString(s)) {
-			add(f)
-		}
-	}
-	hex := isHex(s)
-	if hex {
-		for _, f := range hexByLen[len(s)] {
-			add(f)
-		}
-	}
-	if i := strings.IndexByte(s, ':'); i > 0 && isHex(s[:i]) {
-		salt := s[i+1:]
-		for _, f := range saltedByLen[i] {
-			if salt != "" && (f.re == nil || f.re.MatchString(salt)) {
-				add(f)
-			}
-		}
-	}
-	for _, f := range structural {
-		if len(s) < f.minLen || len(s) > f.maxLen || hex && f.notHex ||
-			f.needs != 0 && strings.IndexByte(s, f.needs) < 0 {
-			continue
-		}
-		if f.check != nil && f.check(s) || f.re != nil && f.re.MatchString(s) {
-			add(f)
-		}
-	}
-	for _, f := range base64ByLen[len(s)] {
-		// A hex string is also valid base64, but is far likelier a hex digest.
-		if !hex && f.re.MatchString(s) {
-			add(f)
-		}
-	}
-
-	return out
+// match is one format that fits the input, before ranking. It holds no
+// pointers, so collecting and sorting matches costs the collector nothing.
+type match struct {
+	f          int32 // the format: its index in formats
+	p          int16 // its pattern that matched; -1 for none (plaintext)
+	via        uint8 // how the format was reached: viaWhole, viaUser, viaWrapper
+	exact      int32
+	start, end int32   // the part of the string p matched
+	bits       float64 // how improbable that part is under p (pattern.match)
+	odds       float64 // weight times likelihood within its exactness (rank)
 }
 
-// Formats reports how many distinct formats the table knows.
-func Formats() int { return len(allNames) }
+func (m *match) format() *format { return formats[m.f] }
+
+const (
+	viaWhole = iota
+	viaUser
+	viaWrapper
+)
+
+// Exactness adjustments (units of pattern.exact).
+const (
+	// userPenalty: a "user:hash" reading is a guess about the line, so
+	// it ranks below readings of the whole string.
+	userPenalty = 3
+	// hintBonus: a wrapper that names its scheme ({SHA512-CRYPT},
+	// {NTLM}) vouches for that format.
+	hintBonus = 20
+	// weakExact is the exactness of a bare fixed-length field (a raw
+	// digest): the string fits by length and alphabet only.
+	weakExact = 2
+	// hexPenalty: an all-hex string matched by a pattern of a wider
+	// alphabet only.
+	hexPenalty = 2
+)
 
 func isHex(s string) bool {
-	if s == "" {
-		return false
-	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		if !hexClass.in[s[i]] {
 			return false
 		}
 	}
-	return true
+	return s != ""
+}
+
+// Identify returns the formats s could be in, best first. Surrounding white
+// space is ignored.
+func Identify(s string) Result {
+	s, ms, note := identify(s, nil)
+	return build(s, ms, rank(ms), note)
+}
+
+// identify returns the trimmed input and its matches, or a note on what it
+// is if not a hash. The matches go into buf when it has room (a batch
+// reuses one buffer).
+func identify(hash string, buf []match) (string, []match, string) {
+	if len(hash) > MaxInputBytes {
+		return "", nil, ""
+	}
+	s := strings.TrimSpace(hash)
+	if s == "" {
+		return "", nil, ""
+	}
+	if buf == nil {
+		buf = make([]match, 0, 24)
+	}
+	ms := matchAll(s, 0, len(s), buf[:0], viaWhole)
+	ms = unwrap(s, ms)
+	ms = userField(s, ms)
+	best := int32(-1)
+	for _, m := range ms {
+		best = max(best, m.exact)
+	}
+	if best <= weakExact {
+		if what, plain := notAHash(s); what != "" {
+			if plain {
+				return s, plaintextMatches(s), what
+			}
+			return s, nil, what
+		}
+	}
+	return s, ms, ""
+}
+
+// matchAll appends to ms every format s[start:end] fits, keeping one match
+// per format (the most exact).
+func matchAll(s string, start, end int, ms []match, via uint8) []match {
+	part := s[start:end]
+	var memo patternMemo
+	reachable(part, func(e entry) {
+		bits, ok := memo.match(e.p, part)
+		if !ok {
+			return
+		}
+		exact := e.p.exact
+		if e.p.wideOnly && isHex(part) {
+			// A hex string fits a crypt or base64 alphabet too, but is far
+			// likelier a hex digest.
+			exact -= hexPenalty
+		}
+		if check := formats[e.f].check; check != nil {
+			bonus := check(part)
+			if bonus < 0 {
+				return
+			}
+			exact += bonus
+		}
+		ms = merge(ms, match{f: e.f, p: e.i, via: via, exact: int32(exact), start: int32(start), end: int32(end), bits: bits})
+	})
+	return ms
+}
+
+// patternMemo remembers the last patterns matched against one string: many
+// rows share a pattern (twenty formats are "<hex:32>").
+type patternMemo struct {
+	n    int
+	last [8]struct {
+		p    *pattern
+		bits float64
+		ok   bool
+	}
+}
+
+func (pm *patternMemo) match(p *pattern, s string) (float64, bool) {
+	for i := range min(pm.n, len(pm.last)) {
+		if e := &pm.last[i]; e.p == p {
+			return e.bits, e.ok
+		}
+	}
+	bits, ok := p.match(s, nil)
+	e := &pm.last[pm.n%len(pm.last)]
+	e.p, e.bits, e.ok = p, bits, ok
+	pm.n++
+	return bits, ok
+}
+
+func merge(ms []match, m match) []match {
+	for i := range ms {
+		if ms[i].f == m.f {
+			if m.exact > ms[i].exact || m.exact == ms[i].exact && m.bits < ms[i].bits {
+				ms[i] = m
+			}
+			return ms
+		}
+	}
+	return append(ms, m)
+}
+
+// unwrap identifies the hash inside an LDAP or Dovecot scheme wrapper such as
+// {CRYPT}$6$... or {SHA512-CRYPT}$6$...; a scheme that names its algorithm
+// lifts that format to the top.
+func unwrap(s string, ms []match) []match {
+	if s[0] != '{' {
+		return ms
+	}
+	end := strings.IndexByte(s, '}')
+	if end < 0 || end+1 == len(s) {
+		return ms
+	}
+	scheme := strings.ToUpper(s[1:end])
+	scheme = strings.TrimSuffix(strings.TrimSuffix(scheme, ".HEX"), ".B64")
+	hints, ok := wrappers[scheme]
+	if !ok {
+		return ms
+	}
+	for _, m := range matchAll(s, end+1, len(s), nil, viaWrapper) {
+		if slices.Contains(hints, m.format().name) {
+			m.exact += hintBonus
+		}
+		ms = merge(ms, m)
+	}
+	return ms
+}
+
+// maxUserLen bounds the first field of a "user:hash" line; a first field of
+// minHexHash or more hex digits is a hash, not a user.
+const (
+	maxUserLen = 64
+	minHexHash = 16
+)
+
+// userField reads s as a "user:hash" line (htpasswd, a cracked-hash list)
+// or an /etc/shadow line: the hash is everything after the first colon, or
+// the second colon-separated field.
+func userField(s string, ms []match) []match {
+	colon := strings.IndexByte(s, ':')
+	user := s[:max(colon, 0)]
+	if colon <= 0 || colon > maxUserLen || colon+1 == len(s) || strings.ContainsAny(user, "$*{") ||
+		len(user) >= minHexHash && isHex(user) {
+		return ms
+	}
+	found := matchAll(s, colon+1, len(s), nil, viaUser)
+	if second := strings.IndexByte(s[colon+1:], ':'); second > 0 {
+		found = matchAll(s, colon+1, colon+1+second, found, viaUser)
+	}
+	for _, m := range found {
+		m.exact -= userPenalty
+		ms = merge(ms, m)
+	}
+	return ms
+}
+
+// Confidence model: a match's share is its prior (the format's weight)
+// times its likelihood, normalised over all matches plus a residual for
+// "none of these". The likelihood is 2^-bits (pattern.match), scaled by
+// 2^exactBits per point of exactness, so a structurally exact match
+// outweighs one that only fits the length.
+const (
+	exactBits = 2 // each point of exactness weighs 2^exactBits
+	// residualWeak is the chance a string that fits by length alone is no
+	// listed format at all (a random token, an unlisted digest);
+	// residualStrong the same for a structurally exact match.
+	residualWeak   = 0.1
+	residualStrong = 0.02
+	// residualUser adds the chance that a line read as "user:hash" is
+	// something else.
+	residualUser = 0.1
+)
+
+// rank sorts ms best first: by exactness, then by weight times likelihood
+// (prevalence, with the narrower alphabet ahead when prevalence is equal),
+// then by table order. It returns their confidences, non-increasing.
+func rank(ms []match) []float64 {
+	if len(ms) == 0 {
+		return nil
+	}
+	// Likelihoods compare within one level of exactness only: across
+	// levels, exactness decides. So odds are against the likeliest match of
+	// the same exactness (matches have few distinct levels).
+	type level struct {
+		exact   int32
+		minBits float64
+	}
+	var room [8]level
+	levels := room[:0]
+	for _, m := range ms {
+		i := slices.IndexFunc(levels, func(l level) bool { return l.exact == m.exact })
+		if i < 0 {
+			levels = append(levels, level{m.exact, m.bits})
+		} else {
+			levels[i].minBits = min(levels[i].minBits, m.bits)
+		}
+	}
+	best := levels[0].exact
+	for i := range ms {
+		m := &ms[i]
+		l := levels[slices.IndexFunc(levels, func(l level) bool { return l.exact == m.exact })]
+		m.odds = m.format().weight
+		if m.bits != l.minBits {
+			m.odds *= math.Exp2(l.minBits - m.bits)
+		}
+		best = max(best, m.exact)
+	}
+	// One format per match, so the table order makes the order total.
+	slices.SortFunc(ms, func(a, b match) int {
+		switch {
+		case a.exact != b.exact:
+			return int(b.exact - a.exact)
+		case a.odds > b.odds:
+			return -1
+		case a.odds < b.odds:
+			return 1
+		}
+		return int(a.f - b.f)
+	})
+	conf := make([]float64, len(ms)) // the raw shares first
+	total := 0.0
+	for i, m := range ms {
+		conf[i] = m.odds
+		if m.exact != best {
+			conf[i] = math.Ldexp(m.odds, exactBits*int(m.exact-best))
+		}
+		total += conf[i]
+	}
+	residual := residualStrong
+	if best <= weakExact {
+		residual = residualWeak
+	}
+	if ms[0].via == viaUser {
+		residual += residualUser
+	}
+	total *= 1 + residual
+	for i := range conf {
+		c := math.Round(100*conf[i]/total) / 100
+		if i > 0 && c > conf[i-1] {
+			c = conf[i-1]
+		}
+		conf[i] = c
+	}
+	return conf
+}
+
+// build turns ranked matches of s into the answer.
+func build(s string, ms []match, conf []float64, note string) Result {
+	res := Result{Estimate: Unknown, Note: note, Candidates: make([]Candidate, len(ms))}
+	if note != "" {
+		res.Estimate = NotHash
+	}
+	modes := make([]int, len(ms)) // one allocation for every HashcatMode
+	for i, m := range ms {
+		f := m.format()
+		c := Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
+		if f.mode != noMode {
+			modes[i] = f.mode
+			c.HashcatMode = &modes[i]
+		}
+		if i > 0 && sameParams(m, ms[i-1]) {
+			c.Params = res.Candidates[i-1].Params // read-only, so shared
+		} else {
+			c.Params = m.params(s)
+		}
+		if m.via == viaUser && c.Hashcat != "" {
+			c.Hashcat = strings.Replace(c.Hashcat, " hash.txt", " --username hash.txt", 1)
+		}
+		res.Candidates[i] = c
+	}
+	if len(ms) > 0 && note == "" {
+		res.Estimate = ms[0].format().name
+	}
+	return res
+}
+
+// params returns what the part of s that m matched says under m's pattern.
+func (m *match) params(s string) map[string]any {
+	if m.p < 0 {
+		return nil
+	}
+	f := m.format()
+	p := f.patterns[m.p].params(s[m.start:m.end], f.implied)
+	if m.via == viaWrapper {
+		if p == nil {
+			p = map[string]any{}
+		}
+		p["wrapper"] = s[:m.start]
+	}
+	return p
+}
+
+// sameParams reports whether a and b read the same part of the string with
+// one pattern (many formats share "<hex:32>:<text=salt>"), so have equal
+// params.
+func sameParams(a, b match) bool {
+	return a.p >= 0 && b.p >= 0 && a.via == viaWhole && b.via == viaWhole && a.start == b.start && a.end == b.end &&
+		a.format().implied == nil && b.format().implied == nil && a.format().patterns[a.p] == b.format().patterns[b.p]
+}
+
+// Formats reports how many formats the table knows.
+func Formats() int { return len(formats) }
+
+// HashcatModes reports how many distinct hashcat modes the table covers.
+func HashcatModes() int {
+	seen := map[int]bool{}
+	for _, f := range formats {
+		if f.mode != noMode {
+			seen[f.mode] = true
+		}
+	}
+	return len(seen)
 }

@@ -1,44 +1,77 @@
 package hashid
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
-// TestTableRowsDistinct keeps Formats honest: every row is its own format,
-// so two rows may not share a name (Identify would merge them silently).
-func TestTableRowsDistinct(t *testing.T) {
-	rows := len(prefixedRows) + len(structuralRows)
-	for _, rs := range hexByLenRows {
-		rows += len(rs)
-	}
-	for _, rs := range saltedByLenRows {
-		rows += len(rs)
-	}
-	for _, rs := range base64ByLenRows {
-		rows += len(rs)
-	}
-	if got, want := Formats(), rows; got != want {
-		t.Fatalf("Formats() = %d distinct names, but the table has %d rows", got, want)
+// hashcatCategories are the categories hashcat 6.2.6 gives its modes; every
+// row uses one.
+var hashcatCategories = map[string]bool{
+	catRaw: true, catSalted: true, catAuth: true, catChecksum: true, catCipher: true, catKDF: true, catOTP: true,
+	catNet: true, catOS: true, catDB: true, catServer: true, catEAS: true, catFDE: true, catDoc: true, catArchive: true,
+	catWeb: true, catFW: true, catPM: true, catIM: true, catKey: true, catWallet: true, catPlain: true,
+}
+
+func TestTableRows(t *testing.T) {
+	for _, f := range formats {
+		if f.name == "" || !hashcatCategories[f.category] || f.weight <= 0 {
+			t.Errorf("row %q: category %q, weight %v", f.name, f.category, f.weight)
+		}
+		if len(f.patterns) == 0 && f.category != catPlain {
+			t.Errorf("row %q has no pattern", f.name)
+		}
+		if (f.mode == noMode) != (f.hashcat == "") {
+			t.Errorf("row %q: mode %d, line %q", f.name, f.mode, f.hashcat)
+		}
 	}
 }
 
-func TestTableConfidences(t *testing.T) {
-	check := func(f *format) {
-		if f.name == "" || !(f.conf > 0 && f.conf <= 1) {
-			t.Errorf("bad row %q: confidence %v", f.name, f.conf)
-		}
-	}
-	for _, fs := range byFirstByte {
-		for _, f := range fs {
-			check(f)
-		}
-	}
-	for _, group := range []map[int][]*format{hexByLen, saltedByLen, base64ByLen} {
-		for _, fs := range group {
-			for _, f := range fs {
-				check(f)
+// TestEveryPatternReachable: for every pattern, a string built to fit it is
+// matched, and the dispatch indexes lead Identify to it.
+func TestEveryPatternReachable(t *testing.T) {
+	for _, f := range formats {
+		for _, p := range f.patterns {
+			s := sample(p)
+			if _, ok := p.match(s, nil); !ok {
+				t.Errorf("%s: pattern %q does not match its own sample %q", f.name, p.src, s)
+				continue
+			}
+			found := false
+			reachable(s, func(e entry) { found = found || e.p == p })
+			if !found {
+				t.Errorf("%s: pattern %q is not reachable from %q", f.name, p.src, s)
 			}
 		}
 	}
-	for _, f := range structural {
-		check(f)
+}
+
+// sample builds a string p matches: its literals, and each field filled to
+// its least length (at least 1) with a character of its class that does not
+// end it early.
+func sample(p *pattern) string {
+	var b strings.Builder
+	for i, t := range p.tokens {
+		if t.f == nil {
+			b.WriteString(t.lit)
+			continue
+		}
+		var stop byte
+		if i+1 < len(p.tokens) && p.tokens[i+1].f == nil {
+			stop = p.tokens[i+1].lit[0]
+		}
+		c := byte(0)
+		for _, x := range []byte("7aA.+-_=*$: ") {
+			if t.f.cls.in[x] && x != stop {
+				c = x
+				break
+			}
+		}
+		n := max(t.f.min, 1)
+		if t.f.max >= 0 {
+			n = min(n, t.f.max)
+		}
+		b.WriteString(strings.Repeat(string(c), n))
 	}
+	return b.String()
 }

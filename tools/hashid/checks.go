@@ -1,0 +1,256 @@
+package hashid
+
+import (
+	"crypto/sha256"
+	"strings"
+)
+
+// Checks refine a pattern match (format.check): they return -1 to reject a
+// string the pattern let through, or a bonus to its exactness when a detail
+// only one variant has is present. Bonuses, not requirements, wherever a
+// freshly drawn value of the right alphabet could lack the detail.
+
+// netscreenMarkers: a ScreenOS hash carries the letters n, r, c, s, t, n at
+// fixed offsets of its 30 characters.
+func netscreenMarkers(s string) int {
+	for i, b := range map[int]byte{0: 'n', 6: 'r', 12: 'c', 17: 's', 23: 't', 29: 'n'} {
+		if s[i] != b {
+			return 0
+		}
+	}
+	return 4
+}
+
+// leadingByte rewards a string starting with b (Citrix NetScaler's
+// algorithm digit).
+func leadingByte(b byte) func(string) int {
+	return func(s string) int {
+		if s[0] == b {
+			return 1
+		}
+		return 0
+	}
+}
+
+// caseBonus rewards hex written in upper case (Oracle T:) or lower case
+// (Samsung DEK), the case each tool writes.
+func caseBonus(upper bool) func(string) int {
+	return func(s string) int {
+		lower, up := strings.ContainsAny(s, "abcdef"), strings.ContainsAny(s, "ABCDEF")
+		if upper && up && !lower || !upper && lower && !up {
+			return 1
+		}
+		return 0
+	}
+}
+
+// zeroTail rewards a SAP hash whose last n hex digits are zero, the way
+// RFC_READ_TABLE truncates it.
+func zeroTail(n int) func(string) int {
+	return func(s string) int {
+		if strings.HasSuffix(s, strings.Repeat("0", n)) {
+			return 3
+		}
+		return 0
+	}
+}
+
+// ciscoType7 rewards what Cisco's reversible type 7 writes: a decimal
+// offset 00-15, then upper-case hex pairs, at a length no common hex
+// digest has (24 is only PKZIP's rare master key).
+func ciscoType7(s string) int {
+	if digestLength[len(s)] || len(s)%2 != 0 || s[:2] > "15" ||
+		strings.ContainsAny(s, "abcdef") || !strings.ContainsAny(s, "ABCDEF") {
+		return 0
+	}
+	return 3
+}
+
+// digestLength marks the lengths of common hex digests.
+var digestLength = map[int]bool{8: true, 16: true, 32: true, 40: true, 48: true, 56: true, 64: true, 96: true, 128: true}
+
+// notAllHex rejects an all-hex string a base64 field would also take.
+func notAllHex(s string) int {
+	if isHex(s) {
+		return -1
+	}
+	return 0
+}
+
+// rarCompressed rejects a RAR3-p record whose method is 0x30 (stored).
+func rarCompressed(s string) int {
+	if strings.HasSuffix(s, "*30") {
+		return -1
+	}
+	return 0
+}
+
+// PKZIP variants, told apart by the file records of $pkzip2$.
+const (
+	pkSingleDeflate = iota
+	pkSingleStored
+	pkMultiDeflate
+	pkMultiMixed
+	pkMultiAny // checksum-only records, any compression
+)
+
+// pkzipKind checks a $pkzip2$ string against one variant: +2 when its
+// records are that variant's, 0 when they could be, -1 when the file count
+// rules it out.
+func pkzipKind(kind int) func(string) int {
+	return func(s string) int {
+		files, deflate, stored, checksumOnly, ok := pkzipRecords(s)
+		if !ok {
+			return -1
+		}
+		single := kind == pkSingleDeflate || kind == pkSingleStored
+		if single != (files == 1) {
+			return -1
+		}
+		var fits bool
+		switch kind {
+		case pkSingleDeflate:
+			fits = deflate > 0
+		case pkSingleStored:
+			fits = stored > 0
+		case pkMultiDeflate:
+			fits = stored == 0
+		case pkMultiMixed:
+			fits = stored > 0 && deflate > 0
+		case pkMultiAny:
+			fits = checksumOnly == files
+		}
+		if fits {
+			return 2
+		}
+		return 0
+	}
+}
+
+// pkzipRecords reads $pkzip2$C*B*records*$/pkzip2$, where a record is
+// 1*MT*CT*DL*CS*TC*DA (checksum only) or 2*MT*CL*UL*CR*OF*OX*CT*DL*CS*TC*DA
+// (3 is 2 with the data in a file). CT is 0 for stored, 8 for deflate.
+func pkzipRecords(s string) (files, deflate, stored, checksumOnly int, ok bool) {
+	inner := strings.TrimSuffix(strings.TrimPrefix(s, "$pkzip2$"), "*$/pkzip2$")
+	f := strings.Split(inner, "*")
+	if len(f) < 3 {
+		return 0, 0, 0, 0, false
+	}
+	want := parseSmallInt(f[0])
+	i := 2
+	for i < len(f) {
+		var ct string
+		switch f[i] {
+		case "1":
+			if i+7 > len(f) {
+				return 0, 0, 0, 0, false
+			}
+			ct, i = f[i+2], i+7
+			checksumOnly++
+		case "2", "3":
+			if i+12 > len(f) {
+				return 0, 0, 0, 0, false
+			}
+			ct, i = f[i+7], i+12
+		default:
+			return 0, 0, 0, 0, false
+		}
+		files++
+		switch ct {
+		case "0":
+			stored++
+		case "8":
+			deflate++
+		}
+	}
+	return files, deflate, stored, checksumOnly, files > 0 && files == want
+}
+
+func parseSmallInt(s string) int {
+	n := 0
+	for i := 0; i < len(s) && i < 6; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return -1
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+// base58Address rejects an all-hex string (a hex digest that happens to
+// start with 1 or 3) and rewards a Base58Check checksum that verifies.
+func base58Address(s string) int {
+	if base58CheckValid(s) {
+		return 4
+	}
+	return notAllHex(s)
+}
+
+// base58CheckValid reports whether s decodes to a payload followed by the
+// first four bytes of its double SHA-256.
+func base58CheckValid(s string) bool {
+	var b []byte // big-endian value of s, built digit by digit
+	for i := 0; i < len(s); i++ {
+		carry := strings.IndexByte(base58Alphabet, s[i])
+		if carry < 0 {
+			return false
+		}
+		for j := len(b) - 1; j >= 0; j-- {
+			carry += int(b[j]) * 58
+			b[j] = byte(carry)
+			carry >>= 8
+		}
+		for ; carry > 0; carry >>= 8 {
+			b = append([]byte{byte(carry)}, b...)
+		}
+	}
+	for i := 0; i < len(s) && s[i] == '1'; i++ {
+		b = append([]byte{0}, b...)
+	}
+	if len(b) < 5 {
+		return false
+	}
+	payload, sum := b[:len(b)-4], b[len(b)-4:]
+	first := sha256.Sum256(payload)
+	second := sha256.Sum256(first[:])
+	return string(second[:4]) == string(sum)
+}
+
+const bech32Charset = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+// bech32Address rewards a bc1 address whose BIP-173 checksum verifies.
+func bech32Address(s string) int {
+	hrp, data := "bc", s[3:]
+	values := make([]byte, 0, len(hrp)*2+1+len(data))
+	for i := 0; i < len(hrp); i++ {
+		values = append(values, hrp[i]>>5)
+	}
+	values = append(values, 0)
+	for i := 0; i < len(hrp); i++ {
+		values = append(values, hrp[i]&31)
+	}
+	for i := 0; i < len(data); i++ {
+		values = append(values, byte(strings.IndexByte(bech32Charset, data[i])))
+	}
+	if bech32Polymod(values) == 1 {
+		return 4
+	}
+	return 0
+}
+
+func bech32Polymod(values []byte) uint32 {
+	gen := [5]uint32{0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3}
+	chk := uint32(1)
+	for _, v := range values {
+		top := chk >> 25
+		chk = (chk&0x1ffffff)<<5 ^ uint32(v)
+		for i := 0; i < 5; i++ {
+			if top>>i&1 == 1 {
+				chk ^= gen[i]
+			}
+		}
+	}
+	return chk
+}

@@ -1,0 +1,208 @@
+package hashid
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// format is one row of the table: a named algorithm with every written form
+// (pattern) it takes.
+type format struct {
+	name     string
+	mode     int // hashcat -m; noMode when hashcat has none
+	john     string
+	category string
+	patterns []*pattern
+	implied  map[string]any
+	// check, when set, vets a string every pattern accepted: -1 rejects
+	// it, otherwise the result adds to the match's exactness (a checksum
+	// that verifies, a field that only this variant carries).
+	check func(s string) int
+	// weight is the format's prevalence (prevalence.go): among matches of
+	// equal exactness the heavier ranks first.
+	weight  float64
+	hashcat string // the command line, "" without a mode
+}
+
+// noMode marks formats hashcat cannot crack.
+const noMode = -1
+
+// entry ties a pattern to its format in the dispatch indexes.
+type entry struct {
+	p *pattern
+	f int32 // index in formats
+	i int16 // index in the format's patterns
+}
+
+// The dispatch indexes, built once from the table. Identify consults only
+// the entries an input can reach: those whose literal prefix it starts with
+// (a byte trie), those whose leading fixed-length fields end at a separator
+// the input has at that offset, those of its exact length, and the few that
+// start with a variable-length field before a separator it contains.
+var (
+	formats   []*format
+	byName    = map[string]*format{}
+	prefixes  = &trieNode{}
+	fixedAt   [][]sepEntries // fixedAt[n]: leading fields of total length n, then a separator
+	byLength  = map[int][]entry{}
+	varBefore = map[byte][]entry{} // leading variable field, then this separator
+	variable  []entry              // variable-length fields only, no literal
+	sepBytes  []byte               // the separators varBefore is keyed on
+	compiled  = map[string]*pattern{}
+)
+
+type sepEntries struct {
+	sep     byte
+	entries []entry
+}
+
+type trieNode struct {
+	keys     []byte
+	children []*trieNode
+	entries  []entry
+}
+
+func (n *trieNode) child(b byte, create bool) *trieNode {
+	for i, k := range n.keys {
+		if k == b {
+			return n.children[i]
+		}
+	}
+	if !create {
+		return nil
+	}
+	c := &trieNode{}
+	n.keys = append(n.keys, b)
+	n.children = append(n.children, c)
+	return c
+}
+
+func init() {
+	for i := range table {
+		register(&table[i])
+	}
+	for _, w := range prevalence {
+		f := byName[w.name]
+		if f == nil {
+			panic(fmt.Sprintf("prevalence: no format named %q", w.name))
+		}
+		f.weight = w.weight
+	}
+}
+
+func register(r *row) {
+	f := &format{name: r.name, mode: r.mode, john: r.john, category: r.category, implied: r.implied, check: r.check,
+		weight: defaultWeight}
+	if _, dup := byName[f.name]; dup {
+		panic(fmt.Sprintf("two formats named %q", f.name))
+	}
+	if f.mode != noMode {
+		f.hashcat = "hashcat -m " + strconv.Itoa(f.mode) + " hash.txt wordlist.txt"
+	}
+	byName[f.name] = f
+	formats = append(formats, f)
+	for i, src := range r.patterns {
+		p := compiled[src]
+		if p == nil {
+			// Rows that share a written form share one pattern, which
+			// Identify then matches once per input.
+			p = compilePattern(src)
+			compiled[src] = p
+		}
+		f.patterns = append(f.patterns, p)
+		index(entry{p, int32(len(formats) - 1), int16(i)})
+	}
+}
+
+func index(e entry) {
+	toks := e.p.tokens
+	if toks[0].f == nil {
+		n := prefixes
+		for i := 0; i < len(toks[0].lit); i++ {
+			n = n.child(toks[0].lit[i], true)
+		}
+		n.entries = append(n.entries, e)
+		return
+	}
+	width, i := 0, 0
+	for ; i < len(toks) && toks[i].f != nil; i++ {
+		if !toks[i].f.fixed() {
+			width = -1
+			break
+		}
+		width += toks[i].f.min
+	}
+	switch {
+	case width >= 0 && i == len(toks):
+		byLength[width] = append(byLength[width], e)
+	case width >= 0:
+		sep := toks[i].lit[0]
+		for len(fixedAt) <= width {
+			fixedAt = append(fixedAt, nil)
+		}
+		list := fixedAt[width]
+		k := sort.Search(len(list), func(k int) bool { return list[k].sep >= sep })
+		if k == len(list) || list[k].sep != sep {
+			list = append(list[:k], append([]sepEntries{{sep: sep}}, list[k:]...)...)
+		}
+		list[k].entries = append(list[k].entries, e)
+		fixedAt[width] = list
+	default:
+		for i < len(toks) && toks[i].f != nil {
+			i++
+		}
+		if i == len(toks) {
+			variable = append(variable, e)
+			return
+		}
+		sep := toks[i].lit[0]
+		if varBefore[sep] == nil {
+			sepBytes = append(sepBytes, sep)
+		}
+		varBefore[sep] = append(varBefore[sep], e)
+	}
+}
+
+// maxSeparatorScan bounds how far into the input Identify looks for the
+// separator that ends a leading variable field (a user or domain name).
+const maxSeparatorScan = 512
+
+// reachable calls visit for every index entry s can match.
+func reachable(s string, visit func(entry)) {
+	n := prefixes
+	for i := 0; i < len(s) && n != nil; i++ {
+		if n = n.child(s[i], false); n != nil {
+			for _, e := range n.entries {
+				visit(e)
+			}
+		}
+	}
+	for w := 1; w < len(fixedAt) && w < len(s); w++ {
+		for _, se := range fixedAt[w] {
+			if se.sep == s[w] {
+				for _, e := range se.entries {
+					visit(e)
+				}
+			}
+		}
+	}
+	for _, e := range byLength[len(s)] {
+		visit(e)
+	}
+	head := s
+	if len(head) > maxSeparatorScan {
+		head = head[:maxSeparatorScan]
+	}
+	for _, sep := range sepBytes {
+		if strings.IndexByte(head, sep) >= 0 {
+			for _, e := range varBefore[sep] {
+				visit(e)
+			}
+		}
+	}
+	for _, e := range variable {
+		visit(e)
+	}
+}
