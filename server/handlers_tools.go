@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -214,16 +212,12 @@ func (s *Server) renderTools(w http.ResponseWriter, r *http.Request, panel strin
 	render(s, w, r, status, "tools", v)
 }
 
-// publicAddress is looked up to learn whether any GeoIP data is loaded:
-// every version of the locator answers ErrNoDatabase for it without one.
-var publicAddress = netip.MustParseAddr("1.1.1.1")
-
 // missingData lists the data this server runs without, each with the
 // sentence that tells an administrator which flag adds it.
 func (s *Server) missingData(r *http.Request) map[string]string {
 	missing := map[string]string{}
-	if _, err := s.Geo.Lookup(publicAddress); errors.Is(err, geo.ErrNoDatabase) {
-		missing["ip"] = s.publicError(r, err).msg
+	if len(s.Geo.Databases()) == 0 {
+		missing["ip"] = s.publicError(r, geo.ErrNoDatabase).msg
 	}
 	if !breach.HasCounts(s.Breach) {
 		missing["breach_counts"] = "start secutil with -breach-file (a Pwned Passwords SHA-1 file; see docs/BREACH.md) to get breach counts"
