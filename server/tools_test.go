@@ -430,6 +430,13 @@ func TestPlanCards(t *testing.T) {
 // the page was reached by, and only a plain host name.
 func TestCurlLinesUseTheRequestsOrigin(t *testing.T) {
 	e := newEnv(t)
+	// Every curl line of the docs, and the reference's for every route.
+	for _, path := range []string{"/docs", "/docs/getting_started", "/docs/authentication", "/docs/rate_limits", "/docs/security", "/docs/ip_info"} {
+		page := string(e.request("GET", "http://docs.example"+path, nil).want(200).body)
+		if lines, ours := strings.Count(page, "curl -s -X POST "), strings.Count(page, "curl -s -X POST http://docs.example/"); lines != ours {
+			t.Errorf("%s: %d of its %d curl lines name another address", path, lines-ours, lines)
+		}
+	}
 	for _, path := range []string{"/docs", "/docs/getting_started"} {
 		e.request("GET", "https://api.example.org"+path, nil).want(200).has("curl -s -X POST https://api.example.org/api/v1/")
 		res := e.request("GET", "http://secutil.internal:8443"+path, nil, "X-Forwarded-Proto", "https")

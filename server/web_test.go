@@ -189,6 +189,16 @@ func TestDashboardKeys(t *testing.T) {
 		if freshKey.Match(reload.body) || strings.Count(string(reload.body), key[:7]) != 1 {
 			t.Fatal("a reload must show no key, and the list the key's prefix once")
 		}
+		// An altered cookie shows nothing.
+		forged := *flash
+		last := "A"
+		if strings.HasSuffix(flash.Value, last) {
+			last = "B"
+		}
+		forged.Value = flash.Value[:len(flash.Value)-1] + last
+		if freshKey.Match(e.browse("GET", "/dashboard", nil, session, &forged).want(200).body) {
+			t.Fatal("an altered fresh_key cookie was opened")
+		}
 		// Another account cannot use the cookie.
 		e.account("other@example.com", store.PlanStarter)
 		other := &http.Cookie{Name: "auth_session", Value: e.login("other@example.com")}
