@@ -97,6 +97,9 @@ func TestToolsWorkWithoutJavaScript(t *testing.T) {
 			if strings.Contains(panel, `role="alert"`) {
 				t.Errorf("panel %s shows an error:\n%s", tc.panel, panel)
 			}
+			if !strings.Contains(panel, `data-copy="`) {
+				t.Errorf("panel %s has no copy button on its output", tc.panel)
+			}
 			if got := e.usage(id); got != before+1 {
 				t.Errorf("usage went from %d to %d, want one call", before, got)
 			}
