@@ -27,26 +27,6 @@ import (
 
 var updateScreenshots = flag.Bool("screenshots", false, "browser test: write its screenshots to docs/screenshots")
 
-// screenshotPages names the template each screenshot of the browser test
-// shows (TestScreenshotsAreNotOlderThanTheirPages holds the README to them).
-var screenshotPages = map[string]string{
-	"home":              "home",
-	"tools":             "tools",
-	"tools-dark":        "tools",
-	"tools-phone":       "tools",
-	"dashboard":         "dashboard",
-	"dashboard-new-key": "dashboard",
-	"dashboard-phone":   "dashboard",
-	"not-found":         "status",
-	"admin":             "admin",
-}
-
-// gitOutput runs git in the repository and returns its output.
-func gitOutput(args ...string) (string, error) {
-	out, err := exec.Command("git", append([]string{"-C", ".."}, args...)...).Output()
-	return strings.TrimSpace(string(out)), err
-}
-
 // findBrowser returns a Chromium-family browser on PATH, or "".
 func findBrowser() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
@@ -662,4 +642,8 @@ func TestBrowserJourney(t *testing.T) {
 			t.Fatalf("the browser is at %s, not the payment page", loc)
 		}
 	})
+
+	if *updateScreenshots && !t.Failed() {
+		writeScreenshotSources(t)
+	}
 }

@@ -3,16 +3,13 @@ package server_test
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"secutil/server"
 	"secutil/store"
@@ -495,52 +492,4 @@ func TestNoFloatNoiseOnPages(t *testing.T) {
 			t.Errorf("%s shows %s", form.path, noise)
 		}
 	}
-}
-
-// TestScreenshotsAreNotOlderThanTheirPages fails when a screenshot in the
-// README is older (by git commit time) than the template it shows, so the
-// README never shows a page as it no longer is. Refresh them with
-//
-//	go test ./server -run '^TestBrowserJourney$' -screenshots
-func TestScreenshotsAreNotOlderThanTheirPages(t *testing.T) {
-	if _, err := os.Stat("../.git"); err != nil {
-		t.Skip("not a git checkout: no commit times to compare")
-	}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	shown := regexp.MustCompile(`docs/screenshots/([a-z0-9-]+)\.png`).FindAllStringSubmatch(string(readme), -1)
-	if len(shown) == 0 {
-		t.Fatal("the README shows no screenshot")
-	}
-	for _, m := range shown {
-		page, ok := screenshotPages[m[1]]
-		if !ok {
-			t.Errorf("the README shows %s.png, which screenshotPages does not map to its template", m[1])
-			continue
-		}
-		shot, tmpl := commitTime(t, "docs/screenshots/"+m[1]+".png"), commitTime(t, "templates/"+page+".html")
-		if shot.IsZero() {
-			t.Errorf("docs/screenshots/%s.png is not committed", m[1])
-		} else if shot.Before(tmpl) {
-			t.Errorf("docs/screenshots/%s.png (committed %s) is older than templates/%s.html (committed %s): run go test ./server -run '^TestBrowserJourney$' -screenshots and commit the screenshots",
-				m[1], shot.Format(time.RFC3339), page, tmpl.Format(time.RFC3339))
-		}
-	}
-}
-
-// commitTime is when the last commit touching path was made; zero when
-// none has.
-func commitTime(t *testing.T, path string) time.Time {
-	t.Helper()
-	out, err := gitOutput("log", "-1", "--format=%ct", "--", path)
-	if err != nil {
-		t.Skipf("git log: %v", err)
-	}
-	var unix int64
-	if _, err := fmt.Sscan(out, &unix); err != nil {
-		return time.Time{}
-	}
-	return time.Unix(unix, 0)
 }
