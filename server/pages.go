@@ -150,7 +150,7 @@ var notices = map[string]string{
 // newView starts a page's view from the request: the logged-in account (if
 // any), a notice named in the query and an email to prefill.
 func newView[T any](s *Server, r *http.Request, data T) view[T] {
-	v := view[T]{Path: r.URL.Path, Origin: requestOrigin(r), Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data}
+	v := view[T]{Path: r.URL.Path, Origin: s.requestOrigin(r), Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data}
 	if a, err := s.sessionAccount(r); err == nil {
 		v.Account = a
 	}
@@ -216,6 +216,9 @@ func placeAlerts(page, alerts []byte) []byte {
 // sentence starts a message with a capital letter: the API's errors are
 // written to go after a colon, the page shows them on their own.
 func sentence(msg string) string {
+	if msg == "" {
+		return ""
+	}
 	first, size := utf8.DecodeRuneInString(msg)
 	return string(unicode.ToUpper(first)) + msg[size:]
 }
@@ -239,12 +242,12 @@ var validHost = regexp.MustCompile(`^[A-Za-z0-9.-]+(:[0-9]+)?$|^\[[0-9A-Fa-f:.]+
 
 // requestOrigin is the scheme and host this request reached the server
 // by, for the curl lines of the pages: http://127.0.0.1:8080 on a laptop,
-// the public name behind a proxy. A host that is not a plain name or
-// address (the Host header is the client's to write) falls back to
-// localhost rather than reach a shell.
-func requestOrigin(r *http.Request) string {
+// the public name behind a proxy (HTTPS as a trusted proxy says). A host
+// that is not a plain name or address (the Host header is the client's to
+// write) falls back to localhost rather than reach a shell.
+func (s *Server) requestOrigin(r *http.Request) string {
 	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+	if s.isHTTPS(r) {
 		scheme = "https"
 	}
 	host := r.Host

@@ -439,8 +439,12 @@ func TestCurlLinesUseTheRequestsOrigin(t *testing.T) {
 	}
 	for _, path := range []string{"/docs", "/docs/getting_started"} {
 		e.request("GET", "https://api.example.org"+path, nil).want(200).has("curl -s -X POST https://api.example.org/api/v1/")
-		res := e.request("GET", "http://secutil.internal:8443"+path, nil, "X-Forwarded-Proto", "https")
-		res.want(200).has("curl -s -X POST https://secutil.internal:8443/api/v1/")
+		// HTTPS as a trusted proxy says, and only then.
+		behind := newEnv(t, behindProxy)
+		behind.request("GET", "http://secutil.internal:8443"+path, nil, "RemoteAddr", "10.0.0.5:443", "X-Forwarded-Proto", "https").
+			want(200).has("curl -s -X POST https://secutil.internal:8443/api/v1/")
+		behind.request("GET", "http://secutil.internal:8443"+path, nil, "X-Forwarded-Proto", "https").
+			want(200).has("curl -s -X POST http://secutil.internal:8443/api/v1/")
 		// A Host header a shell would run never reaches a curl line.
 		req := httptest.NewRequest("GET", path, nil)
 		req.Host = "a$(reboot)"
