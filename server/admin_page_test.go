@@ -17,7 +17,7 @@ func TestAdminPageAccess(t *testing.T) {
 	user := e.login("ann@example.com")
 
 	res := e.request("GET", "/admin", nil).want(http.StatusSeeOther)
-	if got, want := res.location(), "/login"; got != want {
+	if got, want := res.location(), "/login?next=%2Fadmin"; got != want {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 	e.request("GET", "/admin", nil, "Cookie", user).want(http.StatusForbidden).has("not an administrator")
@@ -97,7 +97,7 @@ func TestAdminPageSetPlanForm(t *testing.T) {
 		{"cap on pro", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "usage_cap": {"10"}}, http.StatusBadRequest, "only to the enterprise plan"},
 		{"cap not a number", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"}, "usage_cap": {"ten"}}, http.StatusBadRequest, "whole number"},
 		{"date not a date", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "paid_until": {"soon"}}, http.StatusBadRequest, "a date like"},
-		{"unknown email", url.Values{"email": {"nobody@example.com"}, "plan": {"pro"}}, http.StatusNotFound, "no account has the email"},
+		{"unknown email", url.Values{"email": {"nobody@example.com"}, "plan": {"pro"}}, http.StatusNotFound, "No account has the email"},
 	} {
 		t.Run("refused: "+tc.name, func(t *testing.T) {
 			e.in(t).form("/admin/accounts/set_plan", tc.form, admin).want(tc.status).has(tc.msg).has(`id="accounts"`)

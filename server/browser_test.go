@@ -3,6 +3,8 @@ package server_test
 import (
 	"context"
 	"flag"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -19,6 +21,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"secutil/server"
+	"secutil/store"
+	"secutil/tools/apikey"
 )
 
 var updateScreenshots = flag.Bool("screenshots", false, "browser test: write its screenshots to docs/screenshots")
@@ -50,48 +54,63 @@ func loggedCode(t *testing.T, logs, email string) string {
 	return ""
 }
 
-// TestBrowserJourney drives the real pages in headless Chromium: register,
-// verify with the code from the server log, log in, see the dashboard,
-// regenerate a key, check a password's strength, log out. Any script error
-// or Content-Security-Policy violation fails it.
-func TestBrowserJourney(t *testing.T) {
-	browser := findBrowser()
-	if browser == "" {
+// browser is a headless Chromium tab and what the steps of a journey need
+// to drive it.
+type browser struct {
+	ctx   context.Context
+	base  string // the server's URL
+	shots string // where screenshots go
+
+	mu       sync.Mutex
+	problems []string        // script errors, console errors, CSP violations
+	failing  map[string]bool // URLs a step expects an error status from
+}
+
+// expectFailure tells the browser that path answers with an error status
+// on purpose (a 404 page, a tool's refusal), which Chromium logs.
+func (b *browser) expectFailure(path string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.failing[b.base+path] = true
+}
+
+// startBrowser starts Chromium for the test; it fails the test at the end
+// when the page reported any script error, console error or
+// Content-Security-Policy violation.
+func startBrowser(t *testing.T, base string) *browser {
+	t.Helper()
+	path := findBrowser()
+	if path == "" {
 		t.Skip("no Chromium on PATH: skipping the browser test (install it with apt-get install chromium; .ci/run does)")
 	}
-	// The mailer is the default one, which writes codes to the server log.
-	e := newEnv(t, func(d *server.Deps) { d.Mailer = nil })
-	srv := httptest.NewServer(e.h)
-	defer srv.Close()
-
-	shots := t.TempDir()
+	b := &browser{base: base, shots: t.TempDir(), failing: map[string]bool{}}
 	if *updateScreenshots {
-		shots = filepath.Join("..", "docs", "screenshots")
-		if err := os.MkdirAll(shots, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		b.shots = filepath.Join("..", "docs", "screenshots")
 	}
-
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("hide-scrollbars", true), // the same screenshots on every machine
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-
-	var mu sync.Mutex
-	var problems []string
+	t.Cleanup(cancel)
 	if err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
+		b.mu.Lock()
+		defer b.mu.Unlock()
 		switch ev := ev.(type) {
 		case *runtime.EventExceptionThrown:
-			problems = append(problems, "script exception: "+ev.ExceptionDetails.Text)
+			b.problems = append(b.problems, "script exception: "+ev.ExceptionDetails.Text)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				b.problems = append(b.problems, "console.error called")
+			}
 		case *cdplog.EventEntryAdded:
-			if ev.Entry.Level == cdplog.EntryLevelError {
-				problems = append(problems, "console: "+ev.Entry.Text)
+			// CSP violations and failed loads are logged as errors.
+			url, _, _ := strings.Cut(ev.Entry.URL, "#")
+			if ev.Entry.Level == cdplog.EntryLevelError && !(ev.Entry.Source == cdplog.EntrySourceNetwork && b.failing[url]) {
+				b.problems = append(b.problems, "console: "+ev.Entry.Text+" "+ev.Entry.URL)
 			}
 		}
 	}); err != nil {
@@ -101,151 +120,530 @@ func TestBrowserJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Bound the whole journey (the browser was started above, outside it).
-	ctx, cancelRun := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelRun()
+	ctx, cancelRun := context.WithTimeout(ctx, 4*time.Minute)
+	t.Cleanup(cancelRun)
+	b.ctx = ctx
+	t.Cleanup(func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, p := range b.problems {
+			t.Errorf("browser reported %s", p)
+		}
+	})
+	return b
+}
 
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("reading %s: %v", sel, err)
-		}
-		return s
-	}
-	shot := func(name string) {
-		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	location := func() string {
-		t.Helper()
-		loc, err := chromedp.Run(ctx, chromedp.Location())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.TrimPrefix(loc, srv.URL)
-	}
+// stepTimeout bounds one action: a page that never shows what a step
+// waits for fails that step, not the whole journey's time.
+const stepTimeout = 30 * time.Second
 
-	const email = "browser@example.com"
-	const password = "quiet harbour lantern orchid"
+func (b *browser) do(t *testing.T, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, stepTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
 
-	do("home", chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("h1")))
-	shot("home")
+// open navigates to a path of the server and waits for the page's heading.
+func (b *browser) open(t *testing.T, path string) {
+	t.Helper()
+	b.do(t, "open "+path, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS("h1")))
+}
 
-	do("register",
-		chromedp.Navigate(srv.URL+"/register"),
+func (b *browser) text(t *testing.T, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		t.Fatalf("reading %s: %v", sel, err)
+	}
+	return s
+}
+
+// eval evaluates a JavaScript expression for a value of type T.
+func eval[T any](t *testing.T, b *browser, expression string) T {
+	t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expression))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expression, err)
+	}
+	return v
+}
+
+// waitText waits until the element sel shows text containing want.
+func (b *browser) waitText(t *testing.T, sel, want string) {
+	t.Helper()
+	expr := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.includes(%q); })()`, sel, want)
+	ctx, cancel := context.WithTimeout(b.ctx, stepTimeout)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr)); err != nil {
+		got, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || "(no element)"`, sel)))
+		t.Fatalf("waiting for %s to show %q: %v; it shows %q", sel, want, err, got)
+	}
+}
+
+func (b *browser) location(t *testing.T) string {
+	t.Helper()
+	loc, err := chromedp.Run(b.ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimPrefix(loc, b.base)
+}
+
+func (b *browser) shot(t *testing.T, name string, full bool) {
+	t.Helper()
+	if _, ok := screenshotPages[name]; !ok {
+		t.Fatalf("screenshot %s is not in screenshotPages", name)
+	}
+	action := chromedp.CaptureScreenshot()
+	if full {
+		action = chromedp.FullScreenshot(100)
+	}
+	png, err := chromedp.Run(b.ctx, action)
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (b *browser) colorScheme(t *testing.T, scheme string) {
+	t.Helper()
+	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (b *browser) logIn(t *testing.T, email, password string) {
+	t.Helper()
+	b.open(t, "/login")
+	b.do(t, "log in as "+email,
 		chromedp.SendKeys(chromedp.ID("email"), email),
 		chromedp.SendKeys(chromedp.ID("password"), password),
 		chromedp.Click(chromedp.CSS("main button[type=submit]")),
-		chromedp.WaitVisible(chromedp.ID("code")))
-	if got, want := location(), "/register/verify?email=browser%40example.com"; got != want {
-		t.Fatalf("after registering: got %v, want %v", got, want)
-	}
-
-	do("verify",
-		chromedp.SendKeys(chromedp.ID("code"), loggedCode(t, e.logs.String(), email)),
-		chromedp.SendKeys(chromedp.ID("password"), password),
-		chromedp.Click(chromedp.CSS("main button[type=submit]")),
-		chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
-	if got := text(".alert.notice"); !strings.Contains(got, "verified") {
-		t.Fatalf("login page notice %q", got)
-	}
-
-	do("log in",
-		chromedp.SendKeys(chromedp.ID("password"), password),
-		chromedp.Click(chromedp.CSS("main button[type=submit]")),
 		chromedp.WaitVisible(chromedp.ID("plan")))
-	if got, want := text("#plan"), "starter"; got != want {
-		t.Fatalf("dashboard plan: got %v, want %v", got, want)
-	}
-	shot("dashboard")
+}
 
-	do("regenerate", chromedp.Click(chromedp.ID("regenerate")), chromedp.WaitVisible(chromedp.ID("fresh-key")))
-	key := text("#fresh-key-value")
-	if !regexp.MustCompile(`^sk_[A-Za-z0-9]{46}$`).MatchString(key) {
-		t.Fatalf("regenerated key %q", key)
-	}
-	// The list shows the key by its prefix only.
-	if hint := text("tbody code"); !strings.HasPrefix(key, strings.TrimSuffix(hint, "…")) || len(hint) > 12 {
-		t.Fatalf("key list shows %q for key %q", hint, key)
-	}
-	shot("dashboard-new-key")
+func (b *browser) logOut(t *testing.T) {
+	t.Helper()
+	b.do(t, "log out", chromedp.Click(chromedp.CSS("nav.main button")), chromedp.WaitVisible(chromedp.CSS(".hero")))
+}
 
-	do("password tool",
-		chromedp.Navigate(srv.URL+"/tools"),
-		chromedp.SendKeys(chromedp.ID("strength-password"), "correct horse battery staple"),
-		chromedp.WaitVisible(chromedp.CSS(".score-label")))
-	if got := text(".score-label"); !strings.HasPrefix(got, "Score ") {
-		t.Fatalf("strength result %q", got)
+// noSidewaysScroll fails when the page is wider than the window.
+func (b *browser) noSidewaysScroll(t *testing.T, path string) {
+	t.Helper()
+	b.open(t, path)
+	if wide := eval[string](t, b, `(() => {
+		const over = document.documentElement.scrollWidth - window.innerWidth;
+		if (over <= 0) return "";
+		const culprits = [...document.querySelectorAll("main *")].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1);
+		return over + "px too wide: " + culprits.slice(-3).map(e => e.tagName + "." + e.className).join(", ");
+	})()`); wide != "" {
+		t.Errorf("%s at %dpx scrolls sideways: %s", path, 390, wide)
 	}
-	shot("tools")
-	do("hash identifier",
-		chromedp.SendKeys(chromedp.ID("hashid-input"), "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy\n5f4dcc3b5aa765d61d8327deb882cf99"),
-		chromedp.Click(chromedp.CSS("form[data-tool=hash_identifier] button")),
-		chromedp.WaitVisible(chromedp.CSS("form[data-tool=hash_identifier] .candidates")))
-	if got := text("form[data-tool=hash_identifier] .result"); !strings.Contains(got, "1 × bcrypt") ||
-		!strings.Contains(got, "cost=10") || !strings.Contains(got, "hashcat -m 3200 hash.txt wordlist.txt") {
-		t.Fatalf("hash identifier result %q", got)
+}
+
+// seedHistory gives the account two keys and calls over last month and
+// this one, 20 of them this month, through the store's clock: the chart
+// and the usage bar of the README's dashboard screenshot.
+func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	thisMonth := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	e.store.SetClock(func() time.Time { return thisMonth.AddDate(0, -1, 0) })
+	var keys []int64
+	for _, name := range []string{"default", "ci"} {
+		k := apikey.New()
+		if err := e.store.IssueKey(ctx, accountID, name, apikey.Hash(k), apikey.Hint(k)); err != nil {
+			t.Fatal(err)
+		}
+		key, err := e.store.KeyByName(ctx, accountID, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, key.ID)
 	}
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+	charge := func(day time.Time, n int) {
+		e.store.SetClock(func() time.Time { return day.Add(12 * time.Hour) })
+		for i := range n {
+			if _, err := e.store.CommitUsage(ctx, store.Charge{AccountID: accountID, KeyID: keys[i%2]}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for day := thisMonth.AddDate(0, -1, 0); day.Before(thisMonth); day = day.AddDate(0, 0, 1) {
+		charge(day, (day.Day()*7)%11)
+	}
+	left := 20
+	for day := thisMonth; left > 0; day = day.AddDate(0, 0, 1) {
+		n := min(left, 1+(day.Day()*5)%4)
+		if day.Day() == now.Day() {
+			n = left
+		}
+		charge(day, n)
+		left -= n
+	}
+	e.store.SetClock(time.Now)
+}
+
+// TestBrowserJourney drives the real pages in headless Chromium: register
+// and verify with the code from the server log, the dashboard's key flows
+// (create, rotate, reload, revoke), every tool of the bench with and
+// without JavaScript, the usage bar and chart, dark mode, a phone's width,
+// a 404 page, the admin page, and plan changes without and with a payment
+// provider. Any script error, console error or Content-Security-Policy
+// violation fails it. With -screenshots it writes the README's screenshots.
+func TestBrowserJourney(t *testing.T) {
+	// The mailer is the default one, which writes codes to the server log.
+	e := newEnv(t, func(d *server.Deps) { d.Mailer = nil })
+	const chartEmail = "chart@example.com"
+	chartID := e.account(chartEmail, store.PlanStarter)
+	seedHistory(t, e, chartID, time.Now().UTC())
+	srv := httptest.NewServer(e.h)
+	defer srv.Close()
+	b := startBrowser(t, srv.URL)
+
+	const email = "browser@example.com"
+	const password = "quiet harbour lantern orchid"
+	step := func(name string, f func(t *testing.T)) {
+		if !t.Run(name, f) {
+			t.FailNow() // later steps build on this one
+		}
+	}
+
+	step("home", func(t *testing.T) {
+		b.open(t, "/")
+		b.shot(t, "home", true)
+	})
+
+	step("register, verify and log in", func(t *testing.T) {
+		b.open(t, "/register")
+		b.do(t, "register",
+			chromedp.SendKeys(chromedp.ID("email"), email),
+			chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Click(chromedp.CSS("main button[type=submit]")),
+			chromedp.WaitVisible(chromedp.ID("code")))
+		if got, want := b.location(t), "/register/verify?email=browser%40example.com"; got != want {
+			t.Fatalf("after registering: got %v, want %v", got, want)
+		}
+		b.do(t, "verify",
+			chromedp.SendKeys(chromedp.ID("code"), loggedCode(t, e.logs.String(), email)),
+			chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Click(chromedp.CSS("main button[type=submit]")),
+			chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+		if got := b.text(t, ".alert.notice"); !strings.Contains(got, "verified") {
+			t.Fatalf("login page notice %q", got)
+		}
+		b.do(t, "log in",
+			chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Click(chromedp.CSS("main button[type=submit]")),
+			chromedp.WaitVisible(chromedp.ID("plan")))
+		if got, want := b.text(t, "#plan"), "starter"; got != want {
+			t.Fatalf("dashboard plan: got %v, want %v", got, want)
+		}
+	})
+
+	keyPattern := regexp.MustCompile(`^sk_[A-Za-z0-9]{46}$`)
+	var first string
+	step("first key from the call-out, shown once", func(t *testing.T) {
+		if got := b.text(t, "#first-key-curl"); !strings.Contains(got, "curl -s -X POST "+srv.URL+"/api/v1/user_info") {
+			t.Fatalf("the call-out's curl line does not name this server: %q", got)
+		}
+		b.do(t, "create the first key", chromedp.Click(chromedp.ID("create-first-key")), chromedp.WaitVisible(chromedp.ID("fresh-key")))
+		first = b.text(t, "#fresh-key-value")
+		if !keyPattern.MatchString(first) {
+			t.Fatalf("first key %q", first)
+		}
+		if got := b.text(t, "#fresh-key-curl"); !strings.Contains(got, srv.URL) || !strings.Contains(got, first) {
+			t.Fatalf("the fresh key's curl line %q", got)
+		}
+		b.do(t, "copy", chromedp.Click(chromedp.CSS(`[data-copy="fresh-key-value"]`)))
+		b.waitText(t, `[data-copy="fresh-key-value"]`, "C") // "Copied", or "Selected: press Ctrl+C"
+		b.do(t, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("plan")))
+		if eval[bool](t, b, `!!document.getElementById("fresh-key")`) {
+			t.Fatal("a reload shows the key again")
+		}
+		e.post("/api/v1/user_info", nil, "X-API-Key", first).want(http.StatusOK)
+	})
+
+	step("rotate; a reload rotates nothing", func(t *testing.T) {
+		b.do(t, "rotate", chromedp.Click(chromedp.ID("regenerate")), chromedp.WaitVisible(chromedp.ID("fresh-key")))
+		rotated := b.text(t, "#fresh-key-value")
+		if !keyPattern.MatchString(rotated) || rotated == first {
+			t.Fatalf("rotated key %q (first %q)", rotated, first)
+		}
+		// The list shows the key by its prefix only.
+		if hint := b.text(t, "#keys tbody code"); !strings.HasPrefix(rotated, strings.TrimSuffix(hint, "…")) || len(hint) > 12 {
+			t.Fatalf("key list shows %q for key %q", hint, rotated)
+		}
+		b.do(t, "top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		b.shot(t, "dashboard-new-key", false)
+		b.do(t, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("plan")))
+		e.post("/api/v1/user_info", nil, "X-API-Key", first).want(http.StatusUnauthorized)
+		e.post("/api/v1/user_info", nil, "X-API-Key", rotated).want(http.StatusOK)
+	})
+
+	step("create and revoke, with confirmation", func(t *testing.T) {
+		b.do(t, "create ci",
+			chromedp.SendKeys(chromedp.ID("key-name"), "ci"),
+			chromedp.Click(chromedp.ID("create-key")),
+			chromedp.WaitVisible(chromedp.ID("fresh-key")))
+		ci := b.text(t, "#fresh-key-value")
+		b.do(t, "ask to revoke", chromedp.Click(chromedp.CSS(`a[aria-label="Revoke key ci"]`)), chromedp.WaitVisible(chromedp.ID("confirm-revoke")))
+		e.post("/api/v1/user_info", nil, "X-API-Key", ci).want(http.StatusOK) // asking revokes nothing
+		b.do(t, "confirm", chromedp.Click(chromedp.ID("confirm-revoke-button")), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+		b.waitText(t, ".alert.notice", "The key was revoked")
+		e.post("/api/v1/user_info", nil, "X-API-Key", ci).want(http.StatusUnauthorized)
+	})
+
+	account, err := e.store.AccountByEmail(context.Background(), email)
+	if err != nil {
 		t.Fatal(err)
 	}
-	shot("tools-dark")
+	step("every tool", func(t *testing.T) {
+		b.open(t, "/tools")
+		before := e.usage(account.ID)
+		// Typing previews for free; Check counts.
+		b.do(t, "type a password", chromedp.SendKeys(chromedp.ID("strength-password"), "correct horse battery staple"))
+		b.waitText(t, "#strength-out", "Score 4 of 4")
+		if got := e.usage(account.ID); got != before {
+			t.Fatalf("typing counted %d calls", got-before)
+		}
+		b.do(t, "check", chromedp.Click(chromedp.CSS("#tool-strength button[type=submit]")))
+		b.waitText(t, "#tools-usage", fmt.Sprintf("used %d of 100", before+1))
 
-	do("phone", chromedp.EmulateViewport(390, 844), chromedp.Navigate(srv.URL+"/dashboard"), chromedp.WaitVisible(chromedp.ID("plan")))
-	shot("dashboard-phone")
-	do("desktop", chromedp.EmulateViewport(1280, 900))
+		jwt := testJWT(t, map[string]any{"sub": "ann", "exp": 1700000000})
+		for _, tc := range []struct {
+			name   string
+			fill   map[string]string // selector → value
+			submit string            // the button to click
+			out    string            // the element that shows the answer
+			want   string
+		}{
+			{"entropy", map[string]string{"#entropy-password": "abc"}, "#tool-entropy button", "#entropy-out", "14.1 bits"},
+			{"common password", map[string]string{"#common-password": "password"}, "#tool-common button", "#common-out", "On the common-password list"},
+			{"breach", map[string]string{"#breach-kind": "password", "#breach-query": "letmein"}, "#tool-breach button", "#breach-out", "Found in breach data"},
+			{"breach range", map[string]string{"#breach-kind": "prefix", "#breach-query": "5BAA6"}, "#tool-breach button", "#breach-out", "hashes in this range"},
+			{"hash generator", map[string]string{"#hash-algorithm": "md5", "#hash-plaintext": "abc"}, "#tool-hashgen button", "#hashgen-out", "900150983cd24fb0d6963f7d28e17f72"},
+			{"hash identifier", map[string]string{"#hashid-hash": "5f4dcc3b5aa765d61d8327deb882cf99"}, "#tool-hashid button", "#hashid-hashcat-0", "hashcat -m 0 hash.txt wordlist.txt"},
+			{"hash identifier, a batch", map[string]string{"#hashid-hash": "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy\n5f4dcc3b5aa765d61d8327deb882cf99"},
+				"#tool-hashid button", "#tool-hashid [data-result]", "1 × bcrypt"},
+			{"hash lookup", map[string]string{"#lookup-hashes": "5f4dcc3b5aa765d61d8327deb882cf99\n0d107d09f5bbe40cade3de5c71e9e9b7"}, "#tool-lookup button", "#lookup-summary", "2 of 2 found"},
+			{"IP lookup", map[string]string{"#ip": "2a02:ff0::1"}, "#tool-ip button", "#ip-out", "Paris, France"},
+			{"base64", map[string]string{"#base64-text": "hello", "#base64-option": "encode"}, "#tool-base64 button", "#base64-out", "aGVsbG8="},
+			{"random key", nil, "#tool-randomkey button", "#randomkey-out", ""},
+			{"JWT", map[string]string{"#jwt-token": jwt}, "#tool-jwt button", "#jwt-out", "expired"},
+			{"JSON format", map[string]string{"#json-text": `{"b":[1,2]}`}, "#tool-json button", "#json-out", "\"b\": [\n    1,"},
+			{"JSON minify", map[string]string{"#json-text": "{ \"b\" : [ 1, 2 ] }"}, `#tool-json button[formaction]`, "#json-out", `{"b":[1,2]}`},
+			{"encrypt", map[string]string{"#crypto-text": "attack at dawn", "#crypto-password": "a long pass phrase"}, "#tool-crypto button", "#crypto-out", ""},
+			{"suggestion", map[string]string{"#suggestion-message": "a chart per key"}, "#tool-suggestion button", "#suggestion-out", "Thank you"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				used := e.usage(account.ID)
+				for sel, value := range tc.fill {
+					b.do(t, "fill "+sel, chromedp.SetValue(chromedp.CSS(sel), value))
+				}
+				b.do(t, "submit", chromedp.Click(chromedp.CSS(tc.submit)))
+				b.waitText(t, tc.out, tc.want)
+				b.waitText(t, "#tools-usage", fmt.Sprintf("used %d of 100", used+1))
+			})
+		}
+		if got := b.text(t, "#tool-hashid [data-result]"); !strings.Contains(got, "cost=10") || !strings.Contains(got, "hashcat -m 3200 hash.txt wordlist.txt") {
+			t.Fatalf("the batch's bcrypt group: %q", got)
+		}
+		// Decrypt what was just encrypted, with the second button.
+		envelope := b.text(t, "#crypto-out")
+		b.do(t, "decrypt", chromedp.SetValue(chromedp.ID("crypto-text"), envelope), chromedp.Click(chromedp.CSS("#tool-crypto button[formaction]")))
+		b.waitText(t, "#crypto-out", "attack at dawn")
+		if got := b.text(t, "#randomkey-out"); !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(got) {
+			t.Fatalf("random key %q", got)
+		}
+		// An error shows in its panel.
+		b.expectFailure("/base64")
+		b.do(t, "bad base64", chromedp.SetValue(chromedp.ID("base64-text"), "%%%"), chromedp.SetValue(chromedp.ID("base64-option"), "decode"),
+			chromedp.Click(chromedp.CSS("#tool-base64 button")))
+		b.waitText(t, "#tool-base64 [role=alert]", "Invalid base64")
+		b.do(t, "copy", chromedp.Click(chromedp.CSS(`[data-copy="hashgen-out"]`)))
+		b.waitText(t, `[data-copy="hashgen-out"]`, "C")
+		b.do(t, "top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		b.shot(t, "tools", false)
+	})
 
-	do("log out", chromedp.Click(chromedp.CSS("nav.main button")), chromedp.WaitVisible(chromedp.CSS(".hero")))
-	do("dashboard after logout", chromedp.Navigate(srv.URL+"/dashboard"), chromedp.WaitVisible(chromedp.CSS("input#password")))
-	if got, want := location(), "/login"; got != want {
-		t.Fatalf("dashboard after logout: got %v, want %v", got, want)
-	}
+	step("a tool without JavaScript", func(t *testing.T) {
+		if _, err := chromedp.Call(b.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Call(b.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: false})
+		b.open(t, "/tools")
+		b.do(t, "post the form", chromedp.SetValue(chromedp.ID("base64-text"), "no script"), chromedp.Click(chromedp.CSS("#tool-base64 button")),
+			chromedp.WaitVisible(chromedp.ID("base64-out")))
+		if got, want := b.location(t), "/base64#tool-base64"; got != want {
+			t.Fatalf("the form went to %s, want %s", got, want)
+		}
+		if got := b.text(t, "#base64-out"); got != "bm8gc2NyaXB0" {
+			t.Fatalf("answer %q", got)
+		}
+		if got := eval[string](t, b, `document.getElementById("base64-text").value`); got != "no script" {
+			t.Fatalf("the input came back as %q", got)
+		}
+	})
 
-	// An administrator finds the admin page in the nav, gives the browser
-	// account the pro plan and locates an audited IP.
-	const adminEmail = "boss@example.com"
-	e.adminSession(adminEmail)
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}); err != nil {
-		t.Fatal(err)
-	}
-	do("admin log in",
-		chromedp.SendKeys(chromedp.ID("email"), adminEmail),
-		chromedp.SendKeys(chromedp.ID("password"), testPassword),
-		chromedp.Click(chromedp.CSS("main button[type=submit]")),
-		chromedp.WaitVisible(chromedp.ID("plan")),
-		chromedp.Click(chromedp.CSS(`nav.main a[href="/admin"]`)),
-		chromedp.WaitVisible(chromedp.ID("accounts")))
-	do("admin set plan",
-		chromedp.SendKeys(chromedp.ID("plan-email"), email),
-		chromedp.SetValue(chromedp.ID("plan-plan"), "pro"),
-		chromedp.Click(chromedp.CSS("#set-plan button[type=submit]")),
-		chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
-	if got := text("#accounts"); !strings.Contains(got, email) || !strings.Contains(got, "pro") {
-		t.Fatalf("accounts after set plan: %q", got)
-	}
-	do("admin locate", chromedp.Click(chromedp.CSS("[data-locate]")), chromedp.WaitVisible(chromedp.CSS(".located.found, .located.bad")))
-	if got := text(".located.found, .located.bad"); !strings.Contains(got, "127.0.0.1") {
-		t.Fatalf("located IP %q", got)
-	}
-	shot("admin")
+	step("dark mode", func(t *testing.T) {
+		b.colorScheme(t, "dark")
+		defer b.colorScheme(t, "light")
+		b.open(t, "/tools")
+		b.do(t, "a result", chromedp.SendKeys(chromedp.ID("strength-password"), "Tr0ub4dor&3"))
+		b.waitText(t, "#strength-out", "Score")
+		if bg := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(15, 18, 22)" {
+			t.Fatalf("dark mode background %s", bg)
+		}
+		b.shot(t, "tools-dark", false)
+		b.open(t, "/dashboard")
+		// The chart's labels are light on the dark page.
+		if fill := eval[string](t, b, `getComputedStyle(document.querySelector("#usage-chart .axis")).fill`); fill != "rgb(154, 164, 177)" {
+			t.Fatalf("chart labels in dark mode: fill %s", fill)
+		}
+	})
 
-	mu.Lock()
-	defer mu.Unlock()
-	for _, p := range problems {
-		t.Errorf("browser reported %s", p)
+	step("a phone's width", func(t *testing.T) {
+		b.do(t, "phone", chromedp.EmulateViewport(390, 844))
+		defer b.do(t, "desktop", chromedp.EmulateViewport(1280, 900))
+		for _, path := range []string{"/docs", "/tools", "/dashboard", "/"} {
+			b.noSidewaysScroll(t, path)
+		}
+		b.open(t, "/dashboard")
+		if over := eval[float64](t, b, `document.getElementById("keys").scrollWidth - document.getElementById("keys").parentElement.clientWidth`); over > 0 {
+			t.Errorf("the key table is %vpx wider than its panel", over)
+		}
+		b.do(t, "the keys", chromedp.ScrollIntoView(chromedp.ID("keys")))
+		b.shot(t, "dashboard-phone", false)
+		b.open(t, "/tools")
+		if mode := eval[string](t, b, `document.getElementById("ip").inputMode`); mode == "decimal" || mode == "numeric" {
+			t.Errorf("the IP field's keyboard (%s) has no ':'", mode)
+		}
+		b.do(t, "an IPv6 address", chromedp.SendKeys(chromedp.ID("ip"), "2a02:ff0::1"), chromedp.Click(chromedp.CSS("#tool-ip button")))
+		b.waitText(t, "#ip-out", "Paris")
+		b.do(t, "the answer", chromedp.ScrollIntoView(chromedp.ID("tool-ip")))
+		b.shot(t, "tools-phone", false)
+	})
+
+	step("a 404 page", func(t *testing.T) {
+		b.expectFailure("/no-such-page")
+		b.open(t, "/no-such-page")
+		if got := b.text(t, "h1"); got != "Not Found" {
+			t.Fatalf("404 heading %q", got)
+		}
+		b.shot(t, "not-found", false)
+	})
+
+	step("usage bar and chart", func(t *testing.T) {
+		b.logOut(t)
+		b.logIn(t, chartEmail, testPassword)
+		width := func() float64 {
+			return eval[float64](t, b, `document.getElementById("usage-bar").getBoundingClientRect().width / document.getElementById("usage-bar").parentElement.getBoundingClientRect().width`)
+		}
+		if got := width(); got < 0.195 || got > 0.205 {
+			t.Fatalf("at 20/100 the bar fills %.3f of its track", got)
+		}
+		if got := b.text(t, "#chart-this-total"); got != "20" {
+			t.Fatalf("chart total this month %q", got)
+		}
+		if n := eval[int](t, b, `document.querySelectorAll("#usage-chart rect.last").length`); n < 20 {
+			t.Fatalf("the chart draws %d bars for last month", n)
+		}
+		b.shot(t, "dashboard", true)
+		e.fill(chartID, 80)
+		b.do(t, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("usage-bar")))
+		if got := width(); got < 0.995 {
+			t.Fatalf("at 100/100 the bar fills %.3f of its track", got)
+		}
+		b.logOut(t)
+	})
+
+	step("admin, and a plan change without checkout", func(t *testing.T) {
+		// An administrator finds the admin page in the nav, gives the browser
+		// account the pro plan and locates an audited IP.
+		const adminEmail = "boss@example.com"
+		e.adminSession(adminEmail)
+		b.logIn(t, adminEmail, testPassword)
+		b.do(t, "admin page", chromedp.Click(chromedp.CSS(`nav.main a[href="/admin"]`)), chromedp.WaitVisible(chromedp.ID("accounts")))
+		b.do(t, "admin set plan",
+			chromedp.SendKeys(chromedp.ID("plan-email"), email),
+			chromedp.SetValue(chromedp.ID("plan-plan"), "pro"),
+			chromedp.Click(chromedp.CSS("#set-plan button[type=submit]")),
+			chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+		if got := b.text(t, "#accounts"); !strings.Contains(got, email) || !strings.Contains(got, "pro") {
+			t.Fatalf("accounts after set plan: %q", got)
+		}
+		b.do(t, "admin locate", chromedp.Click(chromedp.CSS("[data-locate]")), chromedp.WaitVisible(chromedp.CSS(".located.found, .located.bad")))
+		if got := b.text(t, ".located.found, .located.bad"); !strings.Contains(got, "127.0.0.1") {
+			t.Fatalf("located IP %q", got)
+		}
+		b.shot(t, "admin", true)
+		b.logOut(t)
+
+		// The admin page sends a logged-out browser to log in, and back.
+		b.do(t, "admin while logged out", chromedp.Navigate(srv.URL+"/admin"), chromedp.WaitVisible(chromedp.ID("password")))
+		b.do(t, "log in to come back",
+			chromedp.SendKeys(chromedp.ID("email"), adminEmail),
+			chromedp.SendKeys(chromedp.ID("password"), testPassword),
+			chromedp.Click(chromedp.CSS("main button[type=submit]")),
+			chromedp.WaitVisible(chromedp.ID("accounts")))
+		if got := b.location(t); got != "/admin" {
+			t.Fatalf("after logging in: %s, want /admin", got)
+		}
+		b.logOut(t)
+
+		b.logIn(t, email, password)
+		if got := b.text(t, "#plan"); got != "pro" {
+			t.Fatalf("plan %q after the admin set pro", got)
+		}
+		if !strings.Contains(b.text(t, ".plans"), "Ask your administrator") {
+			t.Fatal("without checkout, the paid plans do not say to ask the administrator")
+		}
+		b.do(t, "switch to starter", chromedp.Click(chromedp.CSS(`.plans button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+		b.waitText(t, ".alert.notice", "You are on the starter plan now")
+		if got := b.text(t, "#plan"); got != "starter" {
+			t.Fatalf("plan %q after switching", got)
+		}
+		b.logOut(t)
+	})
+
+	step("a plan change through checkout", func(t *testing.T) {
+		pay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, "<!doctype html><title>Pay</title><h1>Payment page</h1><p id=query>%s</p>", r.URL.RawQuery)
+		}))
+		defer pay.Close()
+		checkout, err := server.NewTemplateCheckout(pay.URL + "/checkout?product={product_id}&ref={ref}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		shop := newEnv(t, func(d *server.Deps) { d.Checkout = checkout })
+		shop.account("buyer@example.com", store.PlanStarter)
+		if _, err := shop.store.CreateProduct(context.Background(), store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: 900, Currency: "EUR", Interval: "month"}); err != nil {
+			t.Fatal(err)
+		}
+		shopSrv := httptest.NewServer(shop.h)
+		defer shopSrv.Close()
+		b.base = shopSrv.URL // the last step: the journey's server is done with
+		b.logIn(t, "buyer@example.com", testPassword)
+		if got := b.text(t, ".plans"); !strings.Contains(got, "9.00 EUR a month") {
+			t.Fatalf("plan cards: %q", got)
+		}
+		b.do(t, "upgrade", chromedp.Click(chromedp.CSS(`.plans button[type=submit]:not(.secondary)`)), chromedp.WaitVisible(chromedp.CSS("#query")))
+		if got := b.text(t, "#query"); !strings.Contains(got, "ref=account-") {
+			t.Fatalf("checkout got %q", got)
+		}
+		if loc, _ := chromedp.Run(b.ctx, chromedp.Location()); !strings.HasPrefix(loc, pay.URL+"/checkout") {
+			t.Fatalf("the browser is at %s, not the payment page", loc)
+		}
+	})
+
+	if *updateScreenshots && !t.Failed() {
+		writeScreenshotSources(t)
 	}
 }

@@ -459,7 +459,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, req credentials) 
 		return formResult{}, err
 	}
 	s.audit(r.Context(), r, store.AuditLoginOK, a.ID, "")
-	return formResult{next: "/dashboard", body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
+	return formResult{next: afterLogin(r), body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
 }
 
 func (s *Server) handleLogout() http.Handler {

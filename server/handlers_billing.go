@@ -48,6 +48,22 @@ func NewTemplateCheckout(template string) (*TemplateCheckout, error) {
 	return &TemplateCheckout{template: template}, nil
 }
 
+// Origin is the scheme and host of the payment pages, which the pages'
+// Content-Security-Policy must let the plan form go to.
+func (t *TemplateCheckout) Origin() string {
+	u, _ := url.Parse(t.template) // NewTemplateCheckout parsed it
+	return u.Scheme + "://" + u.Host
+}
+
+// checkoutOrigin is the origin of the provider's payment pages, "" without
+// a provider or for one that does not say.
+func checkoutOrigin(c CheckoutProvider) string {
+	if o, ok := c.(interface{ Origin() string }); ok {
+		return o.Origin()
+	}
+	return ""
+}
+
 // CheckoutURL fills in the template.
 func (t *TemplateCheckout) CheckoutURL(_ context.Context, c Checkout) (string, error) {
 	esc := url.QueryEscape
@@ -133,15 +149,19 @@ type switchTierResponse struct {
 }
 
 // handleSwitchTier serves switchTier: a browser's form post is sent on
-// with a 303, and any error is JSON.
+// with a 303, or back to the dashboard with the error; a JSON client gets
+// JSON either way.
 func (s *Server) handleSwitchTier() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		res, err := s.switchTier(w, r)
-		if err != nil {
+		switch {
+		case err != nil && wantsHTML(r):
+			s.dashboardFailure(w, r, err)
+		case err != nil:
 			s.writeError(w, r, err)
-			return
+		default:
+			formDone(w, r, res.next, res.body)
 		}
-		formDone(w, r, res.next, res.body)
 	})
 }
 
@@ -167,7 +187,7 @@ func (s *Server) switchTier(w http.ResponseWriter, r *http.Request) (formResult,
 	if a.Plan != store.PlanStarter {
 		s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
 	}
-	return formResult{next: "/dashboard", body: switchTierResponse{Status: "switched", Plan: store.PlanStarter}}, nil
+	return formResult{next: "/dashboard?notice=plan_starter", body: switchTierResponse{Status: "switched", Plan: store.PlanStarter}}, nil
 }
 
 // planChangeDetail is the audit detail of a plan change.

@@ -28,6 +28,8 @@ type breachRangeResponse struct {
 	Source   string              `json:"source"`
 }
 
+var errNTLMNotConfigured = newError(codeNTLMNotConfigured, "NTLM lookups need the NTLM Pwned Passwords file: start secutil with -breach-file-ntlm")
+
 func (s *Server) handleDataBreach(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
 	req, err := decode[breachRequest](w, r)
 	if err != nil {
@@ -41,7 +43,7 @@ func (s *Server) handleDataBreach(w http.ResponseWriter, r *http.Request, _ *cal
 	if q.Kind == breach.KindNTLM {
 		source = s.BreachNTLM
 		if source == nil {
-			return nil, newError(codeNTLMNotConfigured, "NTLM lookups need the NTLM Pwned Passwords file: start secutil with -breach-file-ntlm")
+			return nil, errNTLMNotConfigured
 		}
 	}
 	if q.Prefix != "" {

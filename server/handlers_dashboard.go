@@ -3,23 +3,28 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"secutil/store"
 )
 
-// planChoice is one plan on the dashboard's plan switcher.
+// planChoice is one plan on the dashboard's plan cards.
 type planChoice struct {
 	Name    string
 	Blurb   string
 	Current bool
+	Paid    bool   // bought through checkout
+	Price   string // "9.00 EUR a month"; "" when no product sells it
 }
 
 var planBlurbs = []planChoice{
 	{Name: store.PlanStarter, Blurb: "100 metered calls a month."},
-	{Name: store.PlanPro, Blurb: "Unlimited calls."},
-	{Name: store.PlanEnterprise, Blurb: "A cap agreed with your administrator, none by default."},
+	{Name: store.PlanPro, Blurb: "Unlimited calls.", Paid: true},
+	{Name: store.PlanEnterprise, Blurb: "A cap agreed with your administrator, none by default.", Paid: true},
 }
 
 // dashboardData is what templates/dashboard.html shows.
@@ -31,11 +36,14 @@ type dashboardData struct {
 	Full      bool
 	ResetAt   time.Time
 	PaidUntil *time.Time
+	Chart     usageChart
 	Keys      []store.Key
 	Plans     []planChoice
-	// NewKey is a key just issued: shown once, on a page that is never cached.
-	NewKey     string
-	NewKeyName string
+	Checkout  bool // a payment provider is configured
+	// Fresh is a key just issued, shown once from the flash cookie.
+	Fresh *freshKey
+	// Revoke names the key whose revocation waits for confirmation.
+	Revoke string
 }
 
 // usagePercent rounds used/limit up to a step of 5, 0 to 100, so any use
@@ -48,11 +56,8 @@ func usagePercent(used, limit int) int {
 	return min((percent+4)/5*5, 100)
 }
 
-// freshKey is a key just issued, shown once on a page that is never cached.
-type freshKey struct{ key, name string }
-
 // dashboard gathers what a's dashboard shows.
-func (s *Server) dashboard(ctx context.Context, a *store.Account, fresh freshKey) (dashboardData, error) {
+func (s *Server) dashboard(ctx context.Context, a *store.Account) (dashboardData, error) {
 	used, err := s.Store.Usage(ctx, a.ID)
 	if err != nil {
 		return dashboardData{}, err
@@ -62,9 +67,13 @@ func (s *Server) dashboard(ctx context.Context, a *store.Account, fresh freshKey
 		return dashboardData{}, err
 	}
 	now := s.Store.Now()
+	chart, err := s.usageChart(ctx, a.ID, now)
+	if err != nil {
+		return dashboardData{}, err
+	}
 	d := dashboardData{
 		Plan: a.EffectivePlan(now), Used: used, Cap: a.Cap(now), ResetAt: store.PeriodEnd(now),
-		PaidUntil: a.PaidUntil, Keys: keys, NewKey: fresh.key, NewKeyName: fresh.name,
+		PaidUntil: a.PaidUntil, Chart: chart, Keys: keys, Checkout: s.Checkout != nil,
 	}
 	if d.Cap != nil {
 		d.Percent = usagePercent(used, *d.Cap)
@@ -72,35 +81,65 @@ func (s *Server) dashboard(ctx context.Context, a *store.Account, fresh freshKey
 	}
 	for _, p := range planBlurbs {
 		p.Current = p.Name == d.Plan
+		if p.Paid {
+			product, err := s.Store.ProductForPlan(ctx, p.Name)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return dashboardData{}, err
+			}
+			if product != nil {
+				p.Price = price(product)
+			}
+		}
 		d.Plans = append(d.Plans, p)
 	}
 	return d, nil
 }
 
-// renderDashboard shows a's dashboard: with the failure of a form and its
-// status, or with a fresh key.
-func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *store.Account, failure error, fresh freshKey) {
-	d, err := s.dashboard(r.Context(), a, fresh)
+// price is what a product costs, as a plan card says it: "9.00 EUR a month".
+func price(p *store.Product) string {
+	return fmt.Sprintf("%d.%02d %s a %s", p.PriceCents/100, p.PriceCents%100, p.Currency, p.Interval)
+}
+
+// renderDashboard shows a's dashboard, with the failure of a form and its
+// status when there is one.
+func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *store.Account, failure error) {
+	d, err := s.dashboard(r.Context(), a)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	if name := r.URL.Query().Get("revoke"); name != "" && failure == nil {
+		for _, k := range d.Keys {
+			if k.Name == name {
+				d.Revoke = name
+			}
+		}
+	}
 	v := newView(s, r, d)
 	v.Account = a
+	v.Path = "/dashboard"
 	status := http.StatusOK
 	if failure != nil {
 		ae := s.publicError(r, failure)
 		v.Error, status = ae.msg, ae.status()
+	} else if fresh, ok := s.takeFreshKey(w, r, a.ID); ok {
+		v.Data.Fresh = &fresh
 	}
 	render(s, w, r, status, "dashboard", v)
 }
 
 // dashboardAccount is the logged-in account; without one, the browser is
-// sent to the login page and ok is false.
+// sent to the login page, which brings it back here, and ok is false.
 func (s *Server) dashboardAccount(w http.ResponseWriter, r *http.Request) (a *store.Account, ok bool) {
 	a, err := s.sessionAccount(r)
 	if errors.Is(err, errLoginRequired) {
-		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		back := r.URL.Path
+		if r.Method == http.MethodGet {
+			back = r.URL.RequestURI()
+		} else if !strings.HasPrefix(back, "/admin") {
+			back = "/dashboard" // a form's action is no page to come back to
+		}
+		http.Redirect(w, r, "/login?"+url.Values{"next": {back}}.Encode(), http.StatusSeeOther)
 		return nil, false
 	}
 	if err != nil {
@@ -110,27 +149,59 @@ func (s *Server) dashboardAccount(w http.ResponseWriter, r *http.Request) (a *st
 	return a, true
 }
 
+// afterLogin is where a login sends the browser: the page that asked for
+// it (?next=, a path on this site only), or the dashboard.
+func afterLogin(r *http.Request) string {
+	if next := r.URL.Query().Get("next"); localPath(next) {
+		return next
+	}
+	return "/dashboard"
+}
+
+// localPath reports a path on this site: "/admin", never "//evil.example"
+// or "/\evil.example", which browsers read as another host.
+func localPath(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, `/\`) {
+		return false
+	}
+	u, err := url.Parse(p)
+	return err == nil && u.Scheme == "" && u.Host == ""
+}
+
 func (s *Server) handleDashboard() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if a, ok := s.dashboardAccount(w, r); ok {
-			s.renderDashboard(w, r, a, nil, freshKey{})
+			s.renderDashboard(w, r, a, nil)
 		}
 	})
 }
 
 // dashboardForm serves a form of the dashboard for the logged-in account
-// (a browser without a session goes to /login). act answers on success; its
-// error is shown on the dashboard.
-func (s *Server) dashboardForm(act func(w http.ResponseWriter, r *http.Request, a *store.Account) error) http.Handler {
+// (a browser without a session goes to /login). act answers on success
+// with the page to go to (303, so a reload posts nothing again); its error
+// is shown on the dashboard with its status.
+func (s *Server) dashboardForm(act func(w http.ResponseWriter, r *http.Request, a *store.Account) (string, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a, ok := s.dashboardAccount(w, r)
 		if !ok {
 			return
 		}
-		if err := act(w, r, a); err != nil {
-			s.renderDashboard(w, r, a, err, freshKey{})
+		next, err := act(w, r, a)
+		if err != nil {
+			s.renderDashboard(w, r, a, err)
+			return
 		}
+		http.Redirect(w, r, next, http.StatusSeeOther)
 	})
+}
+
+// dashboardFailure answers a browser's failed form post that belongs to
+// the dashboard (a plan change): the dashboard with the message, or the
+// login page without a session.
+func (s *Server) dashboardFailure(w http.ResponseWriter, r *http.Request, failure error) {
+	if a, ok := s.dashboardAccount(w, r); ok {
+		s.renderDashboard(w, r, a, failure)
+	}
 }
 
 type keyNameRequest struct {
@@ -147,23 +218,27 @@ func (k *keyNameRequest) check() error {
 // handleDashboardCreateKey issues a key under a name not in use yet.
 func (s *Server) handleDashboardCreateKey() http.Handler { return s.dashboardKeyForm(s.createKey) }
 
-// handleDashboardRotateKey replaces the key of a name, which revokes the
-// old one at once.
-func (s *Server) handleDashboardRotateKey() http.Handler { return s.dashboardKeyForm(s.issueKey) }
+// handleDashboardRotateKey replaces the key of an existing name, which
+// revokes the old one at once.
+func (s *Server) handleDashboardRotateKey() http.Handler { return s.dashboardKeyForm(s.rotateKey) }
 
-// dashboardKeyForm issues a key with issue and shows it once.
+// dashboardKeyForm issues a key with issue and sends the browser to the
+// dashboard, which shows it once from the flash cookie: reloading that page
+// shows no key and issues none.
 func (s *Server) dashboardKeyForm(issue func(r *http.Request, accountID int64, name string) (string, error)) http.Handler {
-	return s.dashboardForm(func(w http.ResponseWriter, r *http.Request, a *store.Account) error {
+	return s.dashboardForm(func(w http.ResponseWriter, r *http.Request, a *store.Account) (string, error) {
 		req, err := decode[keyNameRequest](w, r)
 		if err != nil {
-			return err
+			return "", err
 		}
 		key, err := issue(r, a.ID, req.Name)
 		if err != nil {
-			return err
+			return "", err
 		}
-		s.renderDashboard(w, r, a, nil, freshKey{key: key, name: req.Name})
-		return nil
+		if err := s.setFreshKey(w, r, a.ID, freshKey{Key: key, Name: req.Name}); err != nil {
+			return "", err
+		}
+		return "/dashboard", nil
 	})
 }
 
@@ -179,17 +254,33 @@ func (s *Server) createKey(r *http.Request, accountID int64, name string) (strin
 	return s.issueKey(r, accountID, name)
 }
 
+// rotateKey replaces the key called name, refusing a name not in use:
+// rotating is never a way to create a key by mistake.
+func (s *Server) rotateKey(r *http.Request, accountID int64, name string) (string, error) {
+	_, err := s.Store.KeyByName(r.Context(), accountID, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", errNoKeyNamed(name)
+	}
+	if err != nil {
+		return "", err
+	}
+	return s.issueKey(r, accountID, name)
+}
+
+func errNoKeyNamed(name string) error {
+	return newError(codeKeyNotFound, "there is no key named %q", name)
+}
+
 func (s *Server) handleDashboardRevoke() http.Handler {
-	return s.dashboardForm(func(w http.ResponseWriter, r *http.Request, a *store.Account) error {
+	return s.dashboardForm(func(w http.ResponseWriter, r *http.Request, a *store.Account) (string, error) {
 		req, err := decode[keyNameRequest](w, r)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if err := s.revokeKey(r, a.ID, req.Name); err != nil {
-			return err
+			return "", err
 		}
-		http.Redirect(w, r, "/dashboard?notice=key_revoked", http.StatusSeeOther)
-		return nil
+		return "/dashboard?notice=key_revoked", nil
 	})
 }
 
@@ -197,7 +288,7 @@ func (s *Server) handleDashboardRevoke() http.Handler {
 func (s *Server) revokeKey(r *http.Request, accountID int64, name string) error {
 	err := s.Store.RevokeKey(r.Context(), accountID, name)
 	if errors.Is(err, store.ErrNotFound) {
-		return newError(codeKeyNotFound, "there is no key named %q", name)
+		return errNoKeyNamed(name)
 	}
 	if err != nil {
 		return err
@@ -205,15 +296,3 @@ func (s *Server) revokeKey(r *http.Request, accountID int64, name string) error 
 	s.audit(r.Context(), r, store.AuditKeyRevoked, accountID, name)
 	return nil
 }
-
-// handleTools serves the tools page; its forms call the root-level tool
-// routes from static/app.js.
-func (s *Server) handleTools() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		render(s, w, r, http.StatusOK, "tools", newView(s, r, hashAlgorithmsOffered))
-	})
-}
-
-// hashAlgorithmsOffered are the hash generator's choices on the tools page
-// (the OpenAPI document lists what /hash_generator accepts).
-var hashAlgorithmsOffered = []string{"sha256", "sha512", "sha1", "md5", "sha3_256", "blake2b_256", "ntlm", "bcrypt", "argon2id"}

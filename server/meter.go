@@ -29,66 +29,72 @@ func (s *Server) metered(fn utility) http.Handler { return s.meter(s.keyCaller, 
 // meteredWeb serves a root-level web tool: the session cookie works too.
 func (s *Server) meteredWeb(fn utility) http.Handler { return s.meter(s.anyCaller, fn) }
 
-// meter authenticates a utility call and counts it. A capped account's
-// call reserves one of its remaining calls before doing any work, so
-// however many arrive at once, the server never works on more calls than
-// the account has left; the others get 429 at once. A call is counted when
-// it succeeds (or did its work, see call.served), and its response is sent
-// only after the count is committed; a failed call gives its reservation
-// back and is not counted.
+// meter serves a utility as JSON: the answer of runMetered, or its error.
 func (s *Server) meter(authenticate func(*http.Request) (*caller, error), fn utility) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		who, err := authenticate(r)
+		result, err := s.runMetered(w, r, authenticate, fn)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		now := s.Store.Now()
-		limit := who.account.Cap(now)
-		plan := who.account.EffectivePlan(now) // for the metrics
-		var hold *store.Reservation
-		if limit != nil {
-			hold, err = s.Store.Reserve(r.Context(), who.account.ID, *limit)
-			if errors.Is(err, store.ErrQuotaExceeded) {
-				s.Metrics.refusedCall(plan)
-				err = quotaError(w, *limit, now)
-			}
-			if err != nil {
-				s.writeError(w, r, err)
-				return
-			}
-			defer hold.Release() // a no-op once the charge has committed
-		}
-		c := &call{caller: who}
-		result, callErr := fn(w, r, c)
-		if callErr != nil && !c.served {
-			s.writeError(w, r, callErr)
-			return
-		}
-		charge := store.Charge{AccountID: who.account.ID, Cap: limit, Suggestion: c.suggestion, Reservation: hold}
-		if who.key != nil {
-			charge.KeyID = who.key.ID
-		}
-		used, err := s.Store.CommitUsage(r.Context(), charge)
+		writeResult(w, result)
+	})
+}
+
+// runMetered authenticates a utility call, runs it and counts it. A capped
+// account's call reserves one of its remaining calls before doing any work,
+// so however many arrive at once, the server never works on more calls
+// than the account has left; the others get 429 at once. A call is counted
+// when it succeeds (or did its work, see call.served), and its result is
+// returned only after the count is committed; a failed call gives its
+// reservation back and is not counted.
+func (s *Server) runMetered(w http.ResponseWriter, r *http.Request, authenticate func(*http.Request) (*caller, error), fn utility) (any, error) {
+	who, err := authenticate(r)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Store.Now()
+	limit := who.account.Cap(now)
+	plan := who.account.EffectivePlan(now) // for the metrics
+	var hold *store.Reservation
+	if limit != nil {
+		hold, err = s.Store.Reserve(r.Context(), who.account.ID, *limit)
 		if errors.Is(err, store.ErrQuotaExceeded) {
 			s.Metrics.refusedCall(plan)
 			err = quotaError(w, *limit, now)
 		}
-		if err == nil {
-			s.Metrics.meteredCall(plan)
+		if err != nil {
+			return nil, err
 		}
-		if err == nil && limit != nil {
-			setRateLimitHeaders(w.Header(), *limit, *limit-used, now)
-		}
-		switch {
-		case callErr != nil:
-			s.writeError(w, r, callErr)
-		case err != nil:
-			s.writeError(w, r, err)
-		default:
-			writeResult(w, result)
-		}
-	})
+		defer hold.Release() // a no-op once the charge has committed
+	}
+	c := &call{caller: who}
+	result, callErr := fn(w, r, c)
+	if callErr != nil && !c.served {
+		return nil, callErr
+	}
+	charge := store.Charge{AccountID: who.account.ID, Cap: limit, Suggestion: c.suggestion, Reservation: hold}
+	if who.key != nil {
+		charge.KeyID = who.key.ID
+	}
+	used, err := s.Store.CommitUsage(r.Context(), charge)
+	if errors.Is(err, store.ErrQuotaExceeded) {
+		s.Metrics.refusedCall(plan)
+		err = quotaError(w, *limit, now)
+	}
+	if err == nil {
+		s.Metrics.meteredCall(plan)
+	}
+	if err == nil && limit != nil {
+		setRateLimitHeaders(w.Header(), *limit, *limit-used, now)
+	}
+	switch {
+	case callErr != nil:
+		return nil, callErr
+	case err != nil:
+		return nil, err
+	}
+	return result, nil
 }
 
 // quotaError sets the headers of a refused call and returns its error.

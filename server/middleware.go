@@ -27,7 +27,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		setSecurityHeaders(rec.Header(), r.URL.Path)
+		s.setSecurityHeaders(rec.Header(), r.URL.Path)
 		// routed is the request the mux saw, which carries the route's
 		// pattern: behind a trusted proxy, a copy of r.
 		var routed *http.Request
@@ -91,17 +91,23 @@ func (s *Server) accessLog(r *http.Request, status int, start time.Time) {
 }
 
 // noRoute answers the requests no route matched: 405 with Allow when the
-// path exists under another method, else 404, both as JSON. It is
-// registered as "/", the least specific pattern, so the mux matches each
-// request once and only a miss pays for finding the allowed methods.
+// path exists under another method, else 404. A browser asking for a page
+// (Accept: text/html) gets it as a page in the site's style; API clients
+// get JSON. It is registered as "/", the least specific pattern, so the mux
+// matches each request once and only a miss pays for finding the allowed
+// methods.
 func (s *Server) noRoute(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		err := newError(codeNotFound, "no route %s %s", r.Method, r.URL.Path)
 		if allow := allowedMethods(mux, r); allow != "" {
 			w.Header().Set("Allow", allow)
-			s.writeError(w, r, newError(codeMethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, allow))
+			err = newError(codeMethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, allow)
+		}
+		if strings.Contains(r.Header.Get("Accept"), "text/html") {
+			s.renderStatus(w, r, err)
 			return
 		}
-		s.writeError(w, r, newError(codeNotFound, "no route %s %s", r.Method, r.URL.Path))
+		s.writeError(w, r, err)
 	})
 }
 
@@ -145,22 +151,35 @@ var (
 		{"Cache-Control", []string{"no-store"}},
 		{"Content-Security-Policy", []string{"default-src 'none'; frame-ancestors 'none'"}},
 	}
-	// Pages: only our own embedded scripts, styles and images; no inline script.
-	pageHeaders = []header{
-		{"Content-Security-Policy", []string{"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-			"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"}},
-	}
 )
 
-func setSecurityHeaders(h http.Header, path string) {
-	extra := pageHeaders
-	if strings.HasPrefix(path, "/api/") {
-		extra = apiHeaders
+// pageHeaders are the headers of pages: only our own embedded scripts,
+// styles and images, no inline script. Forms post to this server, and to
+// the payment provider's origin when there is one: the plan form's answer
+// is a redirect there, which form-action governs too.
+func pageHeaders(checkoutOrigin string) []header {
+	formAction := "'self'"
+	if checkoutOrigin != "" {
+		formAction += " " + checkoutOrigin
 	}
-	for _, list := range [][]header{commonHeaders, extra} {
-		for _, kv := range list {
-			h[kv.key] = kv.value
-		}
+	return []header{
+		{"Content-Security-Policy", []string{"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+			"connect-src 'self'; form-action " + formAction + "; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"}},
+	}
+}
+
+func (s *Server) setSecurityHeaders(h http.Header, path string) {
+	setHeaders(h, commonHeaders)
+	if strings.HasPrefix(path, "/api/") {
+		setHeaders(h, apiHeaders)
+	} else {
+		setHeaders(h, s.pageHeaders)
+	}
+}
+
+func setHeaders(h http.Header, list []header) {
+	for _, kv := range list {
+		h[kv.key] = kv.value
 	}
 }
 

@@ -7,10 +7,16 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"math"
 	"net/http"
 	"path"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"secutil/store"
 )
@@ -61,6 +67,11 @@ func loadPages(assets fs.FS) (*pages, error) {
 			}
 			return "/static/" + name + "?v=" + f.hash, nil
 		},
+		"sentence":  sentence,
+		"decimal":   decimal,
+		"percent":   func(fraction float64) string { return strconv.Itoa(int(math.Round(fraction*100))) + "%" },
+		"thousands": thousands,
+		"datetime":  func(t *time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") },
 		"date": func(t any) string {
 			switch v := t.(type) {
 			case time.Time:
@@ -114,11 +125,13 @@ func loadPages(assets fs.FS) (*pages, error) {
 // per page (noData for the pages that have none).
 type view[T any] struct {
 	Path    string
+	Origin  string // scheme://host of the request, for ready-to-run curl lines
 	Version string
 	Account *store.Account // nil when not logged in
 	Error   string
 	Notice  string
 	Email   string // prefills the email field of a form
+	Next    string // the page a login goes back to (login.html)
 	Data    T
 }
 
@@ -131,17 +144,21 @@ var notices = map[string]string{
 	"verified":         "Your account is verified: log in to continue.",
 	"password_changed": "Your password was changed and every session was logged out: log in with the new one.",
 	"key_revoked":      "The key was revoked: it stops working at once.",
+	"plan_starter":     "You are on the starter plan now: 100 metered calls a month.",
 }
 
 // newView starts a page's view from the request: the logged-in account (if
 // any), a notice named in the query and an email to prefill.
 func newView[T any](s *Server, r *http.Request, data T) view[T] {
-	v := view[T]{Path: r.URL.Path, Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data}
+	v := view[T]{Path: r.URL.Path, Origin: s.requestOrigin(r), Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data}
 	if a, err := s.sessionAccount(r); err == nil {
 		v.Account = a
 	}
 	if email := r.URL.Query().Get("email"); len(email) <= 254 {
 		v.Email = email
+	}
+	if next := r.URL.Query().Get("next"); localPath(next) {
+		v.Next = next
 	}
 	return v
 }
@@ -149,22 +166,95 @@ func newView[T any](s *Server, r *http.Request, data T) view[T] {
 // render executes a page into a buffer first, so a template error becomes a
 // clean 500 rather than half a page.
 func render[T any](s *Server, w http.ResponseWriter, r *http.Request, status int, name string, v view[T]) {
-	var buf bytes.Buffer
+	var page, alerts bytes.Buffer
 	t, ok := s.pages.templates[name]
 	if !ok {
 		s.writeError(w, r, fmt.Errorf("no template %q", name))
 		return
 	}
-	if err := t.ExecuteTemplate(&buf, "base", v); err != nil {
+	if err := t.ExecuteTemplate(&page, "base", v); err != nil {
 		s.writeError(w, r, fmt.Errorf("rendering %s: %w", name, err))
 		return
 	}
+	if err := t.ExecuteTemplate(&alerts, "alerts", v); err != nil {
+		s.writeError(w, r, fmt.Errorf("rendering the alerts of %s: %w", name, err))
+		return
+	}
 	h := w.Header()
+	// A page can answer under /api/ too (a browser's 404): it gets the
+	// page's policy, which lets it load its stylesheet.
+	setHeaders(h, s.pageHeaders)
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	// Pages show who is logged in (and sometimes a fresh key): never cache them.
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(placeAlerts(page.Bytes(), bytes.TrimSpace(alerts.Bytes())))
+}
+
+// mainStart opens the content of every page (templates/base.html).
+const mainStart = `<main><div class="wrap">`
+
+// placeAlerts puts a page's alerts under its heading: after the first
+// </h1> of its content, or at the top of the content when it has none.
+// Pages keep headings of their own (a hero, a badge), and none can forget
+// where its alerts go.
+func placeAlerts(page, alerts []byte) []byte {
+	if len(alerts) == 0 {
+		return page
+	}
+	main := bytes.Index(page, []byte(mainStart))
+	if main < 0 {
+		return page
+	}
+	at := main + len(mainStart)
+	if h1 := bytes.Index(page[at:], []byte("</h1>")); h1 >= 0 {
+		at += h1 + len("</h1>")
+	}
+	return slices.Concat(page[:at], []byte("\n"), alerts, page[at:])
+}
+
+// sentence starts a message with a capital letter: the API's errors are
+// written to go after a colon, the page shows them on their own.
+func sentence(msg string) string {
+	if msg == "" {
+		return ""
+	}
+	first, size := utf8.DecodeRuneInString(msg)
+	return string(unicode.ToUpper(first)) + msg[size:]
+}
+
+// thousands writes n with a thin space between groups of three digits.
+func thousands(n int64) string {
+	digits := strconv.FormatInt(n, 10)
+	var out strings.Builder
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 && digits[i-1] != '-' {
+			out.WriteString("\u202f")
+		}
+		out.WriteRune(d)
+	}
+	return out.String()
+}
+
+// validHost is a host name or address with an optional port: what the
+// pages may put in a curl line someone pastes into a shell.
+var validHost = regexp.MustCompile(`^[A-Za-z0-9.-]+(:[0-9]+)?$|^\[[0-9A-Fa-f:.]+\](:[0-9]+)?$`)
+
+// requestOrigin is the scheme and host this request reached the server
+// by, for the curl lines of the pages: http://127.0.0.1:8080 on a laptop,
+// the public name behind a proxy (HTTPS as a trusted proxy says). A host
+// that is not a plain name or address (the Host header is the client's to
+// write) falls back to localhost rather than reach a shell.
+func (s *Server) requestOrigin(r *http.Request) string {
+	scheme := "http"
+	if s.isHTTPS(r) {
+		scheme = "https"
+	}
+	host := r.Host
+	if !validHost.MatchString(host) {
+		host = "localhost"
+	}
+	return scheme + "://" + host
 }
 
 // handlePage serves a page that needs nothing but the view.
@@ -172,6 +262,20 @@ func (s *Server) handlePage(name string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		render(s, w, r, http.StatusOK, name, newView(s, r, noData{}))
 	})
+}
+
+// statusPage is what templates/status.html shows: a request that has no
+// page, for a browser.
+type statusPage struct {
+	Status  int
+	Title   string
+	Message string
+}
+
+// renderStatus shows a browser the error err as a page with its status.
+func (s *Server) renderStatus(w http.ResponseWriter, r *http.Request, err *apiError) {
+	v := newView(s, r, statusPage{Status: err.status(), Title: http.StatusText(err.status()), Message: err.msg})
+	render(s, w, r, err.status(), "status", v)
 }
 
 // handleErrorsPage serves /docs/errors: every code of the vocabulary, with

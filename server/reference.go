@@ -15,10 +15,13 @@ type apiReference struct {
 	Routes  []refRoute
 }
 
+// refRoute is one route of the reference. Its curl example is Command,
+// the request's own origin (the page puts it in), Target and Args.
 type refRoute struct {
-	Method, Prefix, Path, Summary, Description, Auth, Curl string
-	Request, Response                                      []refField
-	Statuses                                               []refStatus
+	Method, Prefix, Path, Summary, Description, Auth string
+	Command, Target, Args                            string
+	Request, Response                                []refField
+	Statuses                                         []refStatus
 }
 
 type refField struct{ Name, Type, Description string }
@@ -142,10 +145,11 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 				example = strings.ReplaceAll(example, "{"+p.Name+"}", value)
 			}
 		}
-		curl := []string{"curl -s http://127.0.0.1:8080" + rt.Prefix + example}
+		rt.Command, rt.Target = "curl -s", rt.Prefix+example
 		if rt.Method == "POST" {
-			curl[0] = "curl -s -X POST http://127.0.0.1:8080" + rt.Prefix + example
+			rt.Command = "curl -s -X POST"
 		}
+		var curl []string
 		for _, sec := range op.Security {
 			if _, ok := sec["ApiKey"]; ok {
 				rt.Auth = "X-API-Key header"
@@ -177,7 +181,9 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 				curl = append(curl, "-H 'Content-Type: application/json'", "-d '"+strings.ReplaceAll(example.String(), "'", `'\''`)+"'")
 			}
 		}
-		rt.Curl = strings.Join(curl, " \\\n     ")
+		for _, arg := range curl {
+			rt.Args += " \\\n     " + arg
+		}
 		for code, resp := range op.Responses {
 			desc := resp.Description
 			if resp.Ref != "" {

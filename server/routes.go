@@ -10,10 +10,21 @@ import (
 // (the OpenAPI document's servers).
 var apiScopes = []string{"/api", "/api/v1"}
 
-// apiRoute is one POST route of the API, relative to a scope.
+// apiRoute is one POST route of the API, relative to a scope: an account
+// route with its own handler, or a metered utility.
 type apiRoute struct {
 	path    string
 	handler http.Handler
+	tool    utility
+}
+
+// serve is the route's handler under the API scopes: a utility there is
+// metered and needs a key.
+func (rt apiRoute) serve(s *Server) http.Handler {
+	if rt.tool != nil {
+		return s.metered(rt.tool)
+	}
+	return rt.handler
 }
 
 // apiRoutes is the table of API routes. Account routes authenticate
@@ -21,36 +32,38 @@ type apiRoute struct {
 func (s *Server) apiRoutes() []apiRoute {
 	return []apiRoute{
 		// Account routes (not metered).
-		{"/get_api_key", serve(s, withBody(s.getAPIKey))},
-		{"/new_api_key", serve(s, s.newAPIKey)},
-		{"/regenerate", serve(s, s.regenerate)},
-		{"/user_info", serve(s, s.userInfo)},
+		{path: "/get_api_key", handler: serve(s, withBody(s.getAPIKey))},
+		{path: "/new_api_key", handler: serve(s, s.newAPIKey)},
+		{path: "/regenerate", handler: serve(s, s.regenerate)},
+		{path: "/user_info", handler: serve(s, s.userInfo)},
 
 		// Utilities (metered).
-		{"/base64", s.metered(handleBase64)},
-		{"/generate_random_key", s.metered(handleGenerateRandomKey)},
-		{"/jwt_decoder", s.metered(handleJWTDecoder)},
-		{"/json_format", s.metered(handleJSON(jsonfmt.Format))},
-		{"/json_minify", s.metered(handleJSON(jsonfmt.Minify))},
-		{"/suggestion", s.metered(handleSuggestion)},
-		{"/secure_encrypt", s.metered(handleCrypto(s.Crypto.Encrypt))},
-		{"/secure_decrypt", s.metered(handleCrypto(s.Crypto.Decrypt))},
-		{"/ip_info", s.metered(s.handleIPInfo)},
-		{"/password_check", s.metered(handlePasswordCheck)},
-		{"/entropy", s.metered(handleEntropy)},
-		{"/common_pwd", s.metered(handleCommonPassword)},
-		{"/data_breach", s.metered(s.handleDataBreach)},
-		{"/hash_generator", s.metered(s.handleHashGenerator)},
-		{"/hash_identifier", s.metered(handleHashIdentifier)},
-		{"/hash_lookup", s.metered(s.handleHashLookup)},
-		{"/hash_lookup_site", s.handleHashLookupSite()},
+		{path: "/base64", tool: handleBase64},
+		{path: "/generate_random_key", tool: handleGenerateRandomKey},
+		{path: "/jwt_decoder", tool: handleJWTDecoder},
+		{path: "/json_format", tool: handleJSON(jsonfmt.Format)},
+		{path: "/json_minify", tool: handleJSON(jsonfmt.Minify)},
+		{path: "/suggestion", tool: handleSuggestion},
+		{path: "/secure_encrypt", tool: handleCrypto(s.Crypto.Encrypt)},
+		{path: "/secure_decrypt", tool: handleCrypto(s.Crypto.Decrypt)},
+		{path: "/ip_info", tool: s.handleIPInfo},
+		{path: "/password_check", tool: handlePasswordCheck},
+		{path: "/entropy", tool: handleEntropy},
+		{path: "/common_pwd", tool: handleCommonPassword},
+		{path: "/data_breach", tool: s.handleDataBreach},
+		{path: "/hash_generator", tool: s.handleHashGenerator},
+		{path: "/hash_identifier", tool: handleHashIdentifier},
+		{path: "/hash_lookup", tool: s.handleHashLookup},
+		// Public: no key, not metered, limited per IP.
+		{path: "/hash_lookup_site", handler: s.handleHashLookupSite()},
 	}
 }
 
 func (s *Server) routes(mux *http.ServeMux) {
+	routes := s.apiRoutes()
 	for _, scope := range apiScopes {
-		for _, rt := range s.apiRoutes() {
-			mux.Handle("POST "+scope+rt.path, rt.handler)
+		for _, rt := range routes {
+			mux.Handle("POST "+scope+rt.path, rt.serve(s))
 		}
 	}
 
@@ -69,14 +82,16 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /forgot-password/verify", formRoute(s, "forgot_verify", s.resetPassword))
 	mux.Handle("POST /logout", s.handleLogout())
 
-	// Root-level variants of API tools for the web tools page: they accept
-	// the session cookie as well as an API key, and count toward usage.
-	mux.Handle("POST /ip_info", s.meteredWeb(s.handleIPInfo))
-	mux.Handle("POST /hash_generator", s.meteredWeb(s.handleHashGenerator))
-	mux.Handle("POST /hash_identifier", s.meteredWeb(handleHashIdentifier))
-	mux.Handle("POST /data_breach", s.meteredWeb(s.handleDataBreach))
-	mux.Handle("POST /common_pwd", s.meteredWeb(handleCommonPassword))
-	mux.Handle("POST /password_check", s.meteredWeb(handlePasswordCheck))
+	// Every utility again at the root, for the tools page (handlers_tools.go):
+	// the session cookie works as well as a key, calls count toward usage,
+	// and a browser's form post gets the page back with the answer in place.
+	for _, rt := range routes {
+		if rt.tool != nil {
+			mux.Handle("POST "+rt.path, s.handleTool(rt.path, rt.tool))
+		}
+	}
+	// The strength meter's preview while typing: free, limited per account.
+	mux.Handle("POST /password_check/preview", s.handleStrengthPreview())
 
 	// Web pages (templates/ and static/ in package web).
 	mux.Handle("GET /{$}", s.handlePage("home"))

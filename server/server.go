@@ -130,6 +130,8 @@ type Server struct {
 	allowedHosts         map[string]bool // nil: any
 	codeKey              []byte          // keys the hashes of verification codes
 	outbox               *outbox
+	pageHeaders          []header
+	flashKey             []byte // seals the fresh-key cookie (flash.go)
 }
 
 // New returns the secutil HTTP handler, or an error when the assets are
@@ -185,6 +187,8 @@ func newServer(d Deps) (*Server, error) {
 		allowedHosts:         hostSet(d.AllowedHosts),
 		codeKey:              codeKeyFrom(d.ServerKey),
 		outbox:               &outbox{logger: d.Logger},
+		pageHeaders:          pageHeaders(checkoutOrigin(d.Checkout)),
+		flashKey:             flashKeyFrom(d.ServerKey),
 	}
 	p, err := loadPages(d.Assets)
 	if err != nil {

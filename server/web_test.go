@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"html"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"regexp"
@@ -64,7 +67,7 @@ func TestFormsRedirectOnSuccessAndRerenderOnError(t *testing.T) {
 	}
 	e.request("GET", res.location(), nil).want(200).has("Your account is verified").has(`value="form@example.com"`)
 
-	e.form("/login", url.Values{"email": {email}, "password": {"wrong password for sure"}}, "").want(401).has("invalid email or password")
+	e.form("/login", url.Values{"email": {email}, "password": {"wrong password for sure"}}, "").want(401).has("Invalid email or password")
 	res = e.form("/login", url.Values{"email": {email}, "password": {testPassword}}, "").want(303)
 	if got, want := res.location(), "/dashboard"; got != want {
 		t.Fatalf("got %v, want %v", got, want)
@@ -75,7 +78,7 @@ func TestFormsRedirectOnSuccessAndRerenderOnError(t *testing.T) {
 	e.form("/forgot-password", url.Values{"email": {email}}, "").want(303)
 	e.form("/forgot-password/verify", url.Values{"email": {email}, "code": {e.mail.resetCode(t, email)}, "new_password": {"another long pass phrase"}}, "").want(303)
 	// The reset ended every session.
-	if got, want := e.request("GET", "/dashboard", nil, "Cookie", session).want(303).location(), "/login"; got != want {
+	if got, want := e.request("GET", "/dashboard", nil, "Cookie", session).want(303).location(), "/login?next=%2Fdashboard"; got != want {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 
@@ -98,67 +101,186 @@ func TestFormPagesEscapeWhatTheyEcho(t *testing.T) {
 	}
 }
 
+// browse sends what a browser sends: the cookies it holds, a form body
+// when there is one, and an Accept that prefers HTML.
+func (e *env) browse(method, path string, form url.Values, cookies ...*http.Cookie) response {
+	e.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req := httptest.NewRequest(method, path, body)
+	req.RemoteAddr = "192.0.2.1:1234"
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for _, c := range cookies {
+		req.AddCookie(c)
+	}
+	rec := httptest.NewRecorder()
+	e.h.ServeHTTP(rec, req)
+	return response{t: e.t, status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+}
+
+// cookie returns the cookie called name that res sets, or nil.
+func (r response) cookie(name string) *http.Cookie {
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
 func TestDashboardKeys(t *testing.T) {
 	e := newEnv(t)
 	id := e.account("keys@example.com", store.PlanStarter)
-	session := e.login("keys@example.com")
+	session := &http.Cookie{Name: "auth_session", Value: e.login("keys@example.com")}
 	freshKey := regexp.MustCompile(`sk_[A-Za-z0-9]{46}`)
 	var key, rotated string
+
+	// issue posts a key form and follows its redirect as a browser does,
+	// returning the dashboard that shows the key and the fresh-key cookie.
+	issue := func(e *env, path, name string) (response, *http.Cookie) {
+		e.t.Helper()
+		res := e.browse("POST", path, url.Values{"name": {name}}, session).want(303)
+		if got, want := res.location(), "/dashboard"; got != want {
+			e.t.Fatalf("after %s: got %v, want %v", path, got, want)
+		}
+		flash := res.cookie("fresh_key")
+		if flash == nil || flash.Path != "/dashboard" || !flash.HttpOnly || flash.MaxAge <= 0 {
+			e.t.Fatalf("fresh_key cookie %+v: want an HttpOnly cookie for /dashboard", flash)
+		}
+		if strings.Contains(flash.Value, "sk_") {
+			e.t.Fatal("the fresh key travels in clear in its cookie")
+		}
+		return e.browse("GET", "/dashboard", nil, session, flash).want(200), flash
+	}
 
 	t.Run("usage", func(t *testing.T) {
 		e := e.in(t)
 		e.fill(id, 1)
-		e.request("GET", "/dashboard", nil, "Cookie", session).want(200).has(`class="w5"`).has("1</span> / 100")
+		e.request("GET", "/dashboard", nil, "Cookie", session.Value).want(200).has(`class="w5"`).has("1</span> / 100")
 	})
 
-	t.Run("create shows the key once", func(t *testing.T) {
+	t.Run("an empty dashboard shows the first-key call-out with this server's address", func(t *testing.T) {
 		e := e.in(t)
-		res := e.form("/dashboard/keys", url.Values{"name": {"ci"}}, session).want(200)
-		if got := res.header.Get("Cache-Control"); got != "no-store" {
+		page := e.browse("GET", "http://keys.example:9000/dashboard", nil, session).want(200)
+		page.has(`id="first-key"`).has("curl -s -X POST http://keys.example:9000/api/v1/user_info")
+	})
+
+	t.Run("create shows the key once, and a reload shows none", func(t *testing.T) {
+		e := e.in(t)
+		page, flash := issue(e, "/dashboard/keys", "ci")
+		if got := page.header.Get("Cache-Control"); got != "no-store" {
 			t.Fatalf("a page with a fresh key has Cache-Control %q", got)
 		}
-		if key = freshKey.FindString(string(res.body)); key == "" {
-			t.Fatalf("no fresh key on the page:\n%s", res.body)
+		if key = freshKey.FindString(string(page.body)); key == "" {
+			t.Fatalf("no fresh key on the page:\n%s", page.body)
+		}
+		page.has(`id="fresh-key-curl"`).has(`X-API-Key: ` + key)
+		if c := page.cookie("fresh_key"); c == nil || c.MaxAge >= 0 {
+			t.Fatalf("showing the key does not clear its cookie: %+v", c)
 		}
 		e.post("/api/user_info", nil, "X-API-Key", key).want(200)
-		// The list shows the key's prefix only.
-		if strings.Count(string(e.request("GET", "/dashboard", nil, "Cookie", session).body), key[:7]) != 1 {
-			t.Fatal("the dashboard should show the key's prefix once, in the list")
+		// The reload: the browser no longer holds the cookie.
+		reload := e.browse("GET", "/dashboard", nil, session).want(200)
+		if freshKey.Match(reload.body) || strings.Count(string(reload.body), key[:7]) != 1 {
+			t.Fatal("a reload must show no key, and the list the key's prefix once")
+		}
+		// An altered cookie shows nothing.
+		forged := *flash
+		mid, swap := len(flash.Value)/2, "A"
+		if flash.Value[mid] == 'A' {
+			swap = "B"
+		}
+		forged.Value = flash.Value[:mid] + swap + flash.Value[mid+1:]
+		if freshKey.Match(e.browse("GET", "/dashboard", nil, session, &forged).want(200).body) {
+			t.Fatal("an altered fresh_key cookie was opened")
+		}
+		// Another account cannot use the cookie.
+		e.account("other@example.com", store.PlanStarter)
+		other := &http.Cookie{Name: "auth_session", Value: e.login("other@example.com")}
+		if freshKey.Match(e.browse("GET", "/dashboard", nil, other, flash).want(200).body) {
+			t.Fatal("another account's dashboard shows the key")
 		}
 	})
 
-	t.Run("create refuses a name in use or a bad name", func(t *testing.T) {
+	t.Run("calls and last use per key, and the chart", func(t *testing.T) {
 		e := e.in(t)
-		e.form("/dashboard/keys", url.Values{"name": {"ci"}}, session).want(409).has("exists already")
-		e.form("/dashboard/keys", url.Values{"name": {"bad name!"}}, session).want(400).has("key name")
+		for range 3 {
+			e.post("/api/v1/generate_random_key", nil, "X-API-Key", key).want(200)
+		}
+		page := string(e.browse("GET", "/dashboard", nil, session).want(200).body)
+		if !regexp.MustCompile(`data-label="Calls this month" class="calls">3<`).MatchString(page) {
+			t.Fatalf("the key table does not show 3 calls:\n%s", page)
+		}
+		if strings.Contains(page, "never") {
+			t.Fatal("a used key shows as never used")
+		}
+		// 1 call from fill, 3 with the key.
+		if !strings.Contains(page, `id="chart-this-total">4<`) || !strings.Contains(page, "<rect class=\"this\"") {
+			t.Fatalf("the chart does not show this month's 4 calls:\n%s", page)
+		}
+	})
+
+	t.Run("create refuses a name in use", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("POST", "/dashboard/keys", url.Values{"name": {"ci"}}, session).want(409).has("A key named &#34;ci&#34; exists already").has(`id="keys"`)
+	})
+
+	t.Run("create refuses a bad name", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("POST", "/dashboard/keys", url.Values{"name": {"bad name!"}}, session).want(400).has("key name")
 	})
 
 	t.Run("rotate revokes the old key", func(t *testing.T) {
 		e := e.in(t)
-		rotated = freshKey.FindString(string(e.form("/dashboard/keys/rotate", url.Values{"name": {"ci"}}, session).want(200).body))
+		page, _ := issue(e, "/dashboard/keys/rotate", "ci")
+		rotated = freshKey.FindString(string(page.body))
 		if rotated == "" || rotated == key {
 			t.Fatalf("rotation gave %q", rotated)
 		}
 		e.post("/api/user_info", nil, "X-API-Key", key).want(401)
 	})
 
+	t.Run("rotate refuses a name that has no key", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("POST", "/dashboard/keys/rotate", url.Values{"name": {"nope"}}, session).want(404).has("There is no key named")
+		if _, err := e.store.KeyByName(context.Background(), id, "nope"); err == nil {
+			t.Fatal("rotating a missing name created a key")
+		}
+	})
+
+	t.Run("revoke asks first", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("GET", "/dashboard", nil, session).want(200).has(`href="/dashboard?revoke=ci#confirm-revoke"`)
+		e.browse("GET", "/dashboard?revoke=ci", nil, session).want(200).has(`id="confirm-revoke"`).has("Revoke the key “ci”?")
+		if strings.Contains(string(e.browse("GET", "/dashboard?revoke=nope", nil, session).want(200).body), `id="confirm-revoke"`) {
+			t.Fatal("a confirmation for a key that does not exist")
+		}
+		e.post("/api/user_info", nil, "X-API-Key", rotated).want(200) // asking revoked nothing
+	})
+
 	t.Run("revoke", func(t *testing.T) {
 		e := e.in(t)
-		res := e.form("/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(303)
+		res := e.browse("POST", "/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(303)
 		if got, want := res.location(), "/dashboard?notice=key_revoked"; got != want {
 			t.Fatalf("got %v, want %v", got, want)
 		}
 		e.post("/api/user_info", nil, "X-API-Key", rotated).want(401)
-		e.form("/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(404)
+		e.browse("POST", "/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(404)
 	})
 
 	t.Run("needs a session from this site", func(t *testing.T) {
 		e := e.in(t)
-		// Without a session the browser goes to the login page; cross-site posts are refused.
-		if got, want := e.form("/dashboard/keys", url.Values{"name": {"x"}}, "").want(303).location(), "/login"; got != want {
+		// Without a session the browser goes to the login page, which comes
+		// back to the dashboard; cross-site posts are refused.
+		if got, want := e.browse("POST", "/dashboard/keys", url.Values{"name": {"x"}}).want(303).location(), "/login?next=%2Fdashboard"; got != want {
 			t.Fatalf("got %v, want %v", got, want)
 		}
-		e.post("/dashboard/keys", "name=x", "Cookie", session, "Sec-Fetch-Site", "cross-site",
+		e.post("/dashboard/keys", "name=x", "Cookie", session.Value, "Sec-Fetch-Site", "cross-site",
 			"Content-Type", "application/x-www-form-urlencoded").wantError(403, "cross_origin_request")
 	})
 }
@@ -318,9 +440,10 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 	if err != nil || string(raw) != string(res.body) {
 		t.Errorf("served document differs from static/openapi.json (%v)", err)
 	}
-	ref := string(e.request("GET", "/docs", nil).want(200).body)
+	// The examples use the address the page was reached by.
+	ref := string(e.request("GET", "http://docs.example:8443/docs", nil).want(200).body)
 	for _, path := range routed {
-		if !strings.Contains(ref, "curl -s -X POST http://127.0.0.1:8080/api/v1"+path) {
+		if !strings.Contains(ref, "curl -s -X POST http://docs.example:8443/api/v1"+path) {
 			t.Errorf("/docs shows no curl example for %s", path)
 		}
 	}

@@ -22,6 +22,7 @@ type Key struct {
 	Hint       string
 	CreatedAt  time.Time
 	LastUsedAt *time.Time
+	Calls      int // metered calls made with it this month (Keys only)
 }
 
 // IssueKey stores a key under name for the account, replacing (and so
@@ -69,17 +70,28 @@ func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []b
 	return nil
 }
 
-// RevokeKey deletes the account's key called name.
+// RevokeKey deletes the account's key called name. Its calls stay in the
+// account's days, moved to key 0, so a later key that gets the same id
+// does not inherit them.
 func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) error {
 	defer s.auth.invalidate()
-	res, err := s.write.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = ? AND name = ?`, accountID, name)
-	if err != nil {
-		return wrap("revoke key", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return wrap("revoke key", s.inTx(ctx, func(tx *sql.Tx) error {
+		var keyID int64
+		err := tx.QueryRowContext(ctx, `DELETE FROM api_keys WHERE account_id = ? AND name = ? RETURNING id`, accountID, name).Scan(&keyID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO usage_days (account_id, day, key_id, count)
+			SELECT account_id, day, 0, count FROM usage_days WHERE account_id = ? AND key_id = ?
+			ON CONFLICT (account_id, day, key_id) DO UPDATE SET count = usage_days.count + excluded.count`, accountID, keyID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM usage_days WHERE account_id = ? AND key_id = ?`, accountID, keyID)
+		return err
+	}))
 }
 
 // KeyByHash finds the live key whose SHA-256 is hash and its account.
@@ -142,7 +154,7 @@ func (s *Store) KeyByName(ctx context.Context, accountID int64, name string) (*K
 	return nil, ErrNotFound
 }
 
-// Keys lists an account's keys by name.
+// Keys lists an account's keys by name, each with its calls this month.
 func (s *Store) Keys(ctx context.Context, accountID int64) ([]Key, error) {
 	keys, err := s.keys(ctx, accountID)
 	return keys, wrap("keys", err)
@@ -150,7 +162,9 @@ func (s *Store) Keys(ctx context.Context, accountID int64) ([]Key, error) {
 
 func (s *Store) keys(ctx context.Context, accountID int64) ([]Key, error) {
 	rows, err := s.read.QueryContext(ctx,
-		`SELECT id, account_id, name, hint, created_at, last_used_at FROM api_keys WHERE account_id = ? ORDER BY name`, accountID)
+		`SELECT k.id, k.account_id, k.name, k.hint, k.created_at, k.last_used_at,
+		        coalesce((SELECT sum(d.count) FROM usage_days d WHERE d.account_id = k.account_id AND d.key_id = k.id AND d.day >= ?), 0)
+		   FROM api_keys k WHERE k.account_id = ? ORDER BY k.name`, Period(s.now())+"-01", accountID)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +174,7 @@ func (s *Store) keys(ctx context.Context, accountID int64) ([]Key, error) {
 		var k Key
 		var created int64
 		var lastUsed sql.NullInt64
-		if err := rows.Scan(&k.ID, &k.AccountID, &k.Name, &k.Hint, &created, &lastUsed); err != nil {
+		if err := rows.Scan(&k.ID, &k.AccountID, &k.Name, &k.Hint, &created, &lastUsed, &k.Calls); err != nil {
 			return nil, err
 		}
 		k.CreatedAt = time.Unix(created, 0).UTC()

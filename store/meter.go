@@ -31,6 +31,7 @@ type meter struct {
 
 	readStmt     *sql.Stmt
 	writeStmt    *sql.Stmt
+	dayStmt      *sql.Stmt
 	lastUsedStmt *sql.Stmt
 
 	// queueMu guards pending and closed. Charges join the pending batch
@@ -87,7 +88,8 @@ func startMeter(ctx context.Context, s *Store) (*meter, error) {
 		reserved: make(map[int64]int),
 		lastUsed: make(map[int64]time.Time),
 	}
-	for stmt, query := range map[**sql.Stmt]string{&m.readStmt: readSQL, &m.writeStmt: writeSQL, &m.lastUsedStmt: lastUsedSQL} {
+	statements := map[**sql.Stmt]string{&m.readStmt: readSQL, &m.writeStmt: writeSQL, &m.dayStmt: daySQL, &m.lastUsedStmt: lastUsedSQL}
+	for stmt, query := range statements {
 		var err error
 		if *stmt, err = s.write.PrepareContext(ctx, query); err != nil {
 			return nil, err
@@ -108,6 +110,7 @@ func (m *meter) stop() {
 		<-m.stopped
 		m.readStmt.Close()
 		m.writeStmt.Close()
+		m.dayStmt.Close()
 		m.lastUsedStmt.Close()
 	})
 }
@@ -187,17 +190,18 @@ func (m *meter) answer(b *batch) {
 }
 
 // commit applies a batch in one transaction and puts each charge's outcome
-// in results. Charges are grouped by
-// account, so a batch costs one read and one write per account however many
-// calls it holds. Each charge still gets its own cap decision, in arrival
+// in results. Charges are grouped by account, so a batch costs one read and
+// one write per account, and one write of the day's count per key used (or
+// session), however many calls it holds. Each charge still gets its own cap decision, in arrival
 // order: the batch never lets an account past its cap. The meter is the
 // only writer of usage, and the transaction holds SQLite's write lock, so
 // the count read here cannot change before the write.
 func (m *meter) commit(batch []Charge, results []chargeResult) {
 	ctx := context.Background() // a client that hung up must not abort others' charges
 	now := m.s.now()
-	period := Period(now)
+	period, day := Period(now), Day(now)
 	counts := map[int64]int{}
+	daily := map[dayCount]int{} // the calls this batch adds to each account's and key's day
 	touched := map[int64]bool{}
 	err := m.s.inTx(ctx, func(tx *sql.Tx) error {
 		for i, c := range batch {
@@ -227,6 +231,7 @@ func (m *meter) commit(batch []Charge, results []chargeResult) {
 			}
 			counts[c.AccountID] = count + 1
 			results[i].count = count + 1
+			daily[dayCount{c.AccountID, c.KeyID}]++
 			if c.KeyID != 0 && now.Sub(m.lastUsed[c.KeyID]) >= time.Minute {
 				touched[c.KeyID] = true
 			}
@@ -236,6 +241,11 @@ func (m *meter) commit(batch []Charge, results []chargeResult) {
 		write := tx.StmtContext(ctx, m.writeStmt)
 		for account, count := range counts {
 			if _, err := write.ExecContext(ctx, account, period, count); err != nil {
+				return err
+			}
+		}
+		for d, n := range daily {
+			if _, err := tx.StmtContext(ctx, m.dayStmt).ExecContext(ctx, d.account, day, d.key, n); err != nil {
 				return err
 			}
 		}
@@ -276,6 +286,14 @@ const (
 	writeSQL = `INSERT INTO usage (account_id, period, count) VALUES (?, ?, ?)
 		ON CONFLICT (account_id, period) DO UPDATE SET count = excluded.count`
 )
+
+// dayCount names a row of usage_days: an account's calls with a key (0 for
+// a session) on a day.
+type dayCount struct{ account, key int64 }
+
+// daySQL adds a batch's calls to an account's and key's count of the day.
+const daySQL = `INSERT INTO usage_days (account_id, day, key_id, count) VALUES (?, ?, ?, ?)
+	ON CONFLICT (account_id, day, key_id) DO UPDATE SET count = usage_days.count + excluded.count`
 
 // last_used_at is shown on the dashboard at minute precision; writing it at
 // most once a minute keeps most batches to one row change per account.

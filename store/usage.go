@@ -15,6 +15,9 @@ var ErrQuotaExceeded = errors.New("plan limit reached")
 // Period names the UTC calendar month that t falls in, e.g. "2026-11".
 func Period(t time.Time) string { return t.UTC().Format("2006-01") }
 
+// Day names the UTC day that t falls in, e.g. "2026-11-05".
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
 // PeriodEnd is the start of the next UTC calendar month after t: the moment
 // usage resets.
 func PeriodEnd(t time.Time) time.Time {
@@ -81,6 +84,42 @@ func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
 		return 0, nil
 	}
 	return n, wrap("usage", err)
+}
+
+// UsageByDay returns the account's metered calls on each UTC day from
+// from to to (both inclusive, any time of day), oldest first; a day without
+// calls counts 0.
+func (s *Store) UsageByDay(ctx context.Context, accountID int64, from, to time.Time) ([]int, error) {
+	counts, err := s.usageByDay(ctx, accountID, from, to)
+	return counts, wrap("usage by day", err)
+}
+
+func (s *Store) usageByDay(ctx context.Context, accountID int64, from, to time.Time) ([]int, error) {
+	first := time.Date(from.UTC().Year(), from.UTC().Month(), from.UTC().Day(), 0, 0, 0, 0, time.UTC)
+	days := int(to.UTC().Sub(first).Hours()/24) + 1
+	if days <= 0 {
+		return nil, nil
+	}
+	counts := make([]int, days)
+	rows, err := s.read.QueryContext(ctx, `SELECT day, sum(count) FROM usage_days WHERE account_id = ? AND day BETWEEN ? AND ? GROUP BY day`,
+		accountID, Day(first), Day(to))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var day string
+		var n int
+		if err := rows.Scan(&day, &n); err != nil {
+			return nil, err
+		}
+		t, err := time.Parse(time.DateOnly, day)
+		if err != nil {
+			return nil, err
+		}
+		counts[int(t.Sub(first).Hours()/24)] = n
+	}
+	return counts, rows.Err()
 }
 
 // CommitUsage counts one call against the account's current period, unless

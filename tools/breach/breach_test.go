@@ -429,3 +429,21 @@ func FuzzCorruptFile(f *testing.F) {
 		}
 	})
 }
+
+func TestHasCounts(t *testing.T) {
+	if breach.HasCounts(breach.NewListSource("list", []string{"password"}, breach.KindSHA1)) {
+		t.Error("a word list has no counts")
+	}
+	path := filepath.Join(t.TempDir(), "pwned.txt")
+	if err := os.WriteFile(path, []byte("5BAA61E4C9B93F3F0682250B6CF8331B7EE68FD8:3861493\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := breach.OpenFile(path, breach.KindSHA1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if !breach.HasCounts(breach.NewFileSource(f)) {
+		t.Error("a Pwned Passwords file has counts")
+	}
+}

@@ -16,6 +16,13 @@ type Source interface {
 	Kind() Kind
 }
 
+// HasCounts reports whether s knows how often each password was seen: a
+// Pwned Passwords file does, a word list does not.
+func HasCounts(s Source) bool {
+	_, ok := s.(fileSource)
+	return ok
+}
+
 type fileSource struct{ f *File }
 
 // NewFileSource serves a Pwned Passwords file.
