@@ -203,7 +203,7 @@ func (m *meter) commit(batch []Charge, results []chargeResult) {
 	counts := map[int64]int{}
 	daily := map[dayCount]int{} // the calls this batch adds to each account's and key's day
 	touched := map[int64]bool{}
-	err := m.s.inTx(ctx, func(tx *sql.Tx) error {
+	apply := func(tx *sql.Tx) error {
 		for i, c := range batch {
 			count, seen := counts[c.AccountID]
 			if !seen {
@@ -255,8 +255,21 @@ func (m *meter) commit(batch []Charge, results []chargeResult) {
 			}
 		}
 		return nil
-	})
+	}
+	tx, err := m.s.write.BeginTx(ctx, nil)
+	if err == nil {
+		if err = apply(tx); err != nil {
+			tx.Rollback()
+		}
+	}
+	// The commit and the counts it publishes happen together under m.mu, so
+	// a reservation never reads the new count from the database while this
+	// batch's reservations are still held (it would count those calls twice
+	// and refuse a call the account still has).
 	m.mu.Lock()
+	if err == nil {
+		err = tx.Commit()
+	}
 	if err != nil {
 		for i := range results {
 			results[i] = chargeResult{err: err}
@@ -313,13 +326,20 @@ func (m *meter) cachedCount(accountID int64, period string) (int, bool) {
 // reserve holds a call for the account when its committed calls (the
 // cached count, or used as read when the meter has none) and its
 // reservations leave one under limit.
-func (m *meter) reserve(accountID int64, limit, used int, period string) (*Reservation, error) {
+func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period string) (*Reservation, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	// A cached count is never older than the one read: a commit after the
-	// read has put its count here.
+	var used int
 	if pc, ok := m.counts[accountID]; ok && pc.period == period {
 		used = pc.count
+	} else {
+		// Read under m.mu: a batch commits and publishes its counts under it
+		// too, so this read sees a batch together with its reservations'
+		// release, or neither.
+		err := m.s.read.QueryRowContext(ctx, readSQL, accountID, period).Scan(&used)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
 	}
 	if used+m.reserved[accountID] >= limit {
 		return nil, ErrQuotaExceeded

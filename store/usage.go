@@ -64,11 +64,11 @@ func (r *Reservation) Release() {
 // reservation reach limit. Every charge of a capped account should carry
 // one, or it may take a call another has reserved.
 func (s *Store) Reserve(ctx context.Context, accountID int64, limit int) (*Reservation, error) {
-	used, err := s.Usage(ctx, accountID)
-	if err != nil {
-		return nil, err
+	r, err := s.meter.reserve(ctx, accountID, limit, Period(s.now()))
+	if err != nil && !errors.Is(err, ErrQuotaExceeded) {
+		return nil, wrap("reserve", err)
 	}
-	return s.meter.reserve(accountID, limit, used, Period(s.now()))
+	return r, err
 }
 
 // Usage returns the account's metered calls in the period containing now.
