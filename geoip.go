@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +19,32 @@ func geoFlags(fs *flag.FlagSet, cfg *geo.Config) {
 	fs.BoolVar(&cfg.Embedded, "geoip-embedded", true, "answer country and ASN from the databases built into the binary (DB-IP Lite Country, RouteViews/DB-IP ASN) where the files above do not")
 }
 
+// geoFlagOf names the setting that put a database in use, for messages to
+// the operator.
+func geoFlagOf(db geo.Database) string {
+	switch {
+	case db.Path == "":
+		return "-geoip-embedded"
+	case db.Role == geo.RoleCity:
+		return "-geoip-city"
+	case db.Role == geo.RoleASN:
+		return "-geoip-asn"
+	default:
+		return "-geoip-isp"
+	}
+}
+
+// openGeo opens the GeoIP databases; a file that does not open is named
+// with the flag that set it.
+func openGeo(cfg geo.Config) (*geo.Locator, error) {
+	locator, err := geo.Open(cfg)
+	var open *geo.OpenError
+	if errors.As(err, &open) {
+		return nil, fmt.Errorf("%w (set by %s)", err, geoFlagOf(geo.Database{Role: open.Role, Path: open.Path}))
+	}
+	return locator, err
+}
+
 // warnStaleGeoIP logs a warning for each database in use that is older
 // than geo.MaxAge.
 func warnStaleGeoIP(locator *geo.Locator, logger *slog.Logger) {
@@ -25,7 +52,7 @@ func warnStaleGeoIP(locator *geo.Locator, logger *slog.Logger) {
 	for _, db := range locator.Databases() {
 		if db.Stale(now) {
 			logger.Warn("GeoIP database is older than 180 days; replace it (docs/GEOIP.md)",
-				"database", db.Name, "role", db.Role, "set_by", db.Flag, "built", db.Built.Format(time.DateOnly))
+				"database", db.Name, "role", db.Role, "set_by", geoFlagOf(db), "built", db.Built.Format(time.DateOnly))
 		}
 	}
 }
@@ -40,7 +67,7 @@ func geoipInfo(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return err
 	}
 	cfg.CheckInterval = -1
-	locator, err := geo.Open(cfg)
+	locator, err := openGeo(cfg)
 	if err != nil {
 		return err
 	}
@@ -65,7 +92,7 @@ func geoipInfo(args []string, getenv func(string) string, stdout, stderr io.Writ
 			age += ", STALE: older than 180 days, replace it"
 		}
 		fmt.Fprintf(stdout, "\n%s (%s)\n  name:     %s\n  type:     %s\n  built:    %s (%s)\n  records:  %d networks (%d tree nodes)\n  license:  %s\n  file:     %s\n",
-			db.Role, db.Flag, db.Name, db.Type, db.Built.Format(time.DateOnly), age, counts[i], db.Nodes, db.License, where)
+			db.Role, geoFlagOf(db), db.Name, db.Type, db.Built.Format(time.DateOnly), age, counts[i], db.Nodes, db.License, where)
 	}
 	return nil
 }

@@ -116,3 +116,17 @@ func TestBinaryGeoIP(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A GeoIP file that does not open is named with the flag that set it: the
+// geo package knows roles and paths, the command line knows its flags.
+func TestMissingGeoIPFileNamesItsFlag(t *testing.T) {
+	for flag, cfg := range map[string]geo.Config{
+		"-geoip-city": {CityPath: "/nonexistent/city.mmdb"},
+		"-geoip-asn":  {ASNPath: "/nonexistent/asn.mmdb"},
+		"-geoip-isp":  {ISPPath: "/nonexistent/isp.mmdb"},
+	} {
+		if _, err := openGeo(cfg); err == nil || !strings.Contains(err.Error(), "(set by "+flag+")") {
+			t.Errorf("got %v, want an error naming %s", err, flag)
+		}
+	}
+}

@@ -238,7 +238,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	locator, err := geo.Open(c.geo)
+	locator, err := openGeo(c.geo)
 	if err != nil {
 		return err
 	}

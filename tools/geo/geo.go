@@ -75,7 +75,6 @@ const specialPurposeSource = "IANA special-purpose address registries (built in)
 // Database describes one database in use.
 type Database struct {
 	Role    string // City, ASN, ISP, Country (embedded), ASN (embedded)
-	Flag    string // the flag that configures it
 	Path    string // the file; "" when embedded
 	Origin  string // when embedded: the npm package, version and tarball sha256 it came from
 	Type    string // the file's database_type metadata
@@ -119,11 +118,31 @@ func (db *database) fill(info *Info, ip netip.Addr) (bool, error) {
 	return addLocation(info, db, ip)
 }
 
-// fileSource is one configurable database file and the flag that sets it.
+// fileSource is one configurable database file and the role it plays.
 type fileSource struct {
-	path, role, flag, env string
-	holds                 records
+	path, role string
+	holds      records
 }
+
+// The roles of the database files a Locator can be given.
+const (
+	RoleCity = "City"
+	RoleASN  = "ASN"
+	RoleISP  = "ISP"
+)
+
+// OpenError is a configured database file that could not be opened; the
+// caller knows which setting named it.
+type OpenError struct {
+	Role, Path string
+	Err        error
+}
+
+func (e *OpenError) Error() string {
+	return fmt.Sprintf("geo: cannot open the %s database %s: %v", e.Role, e.Path, e.Err)
+}
+
+func (e *OpenError) Unwrap() error { return e.Err }
 
 // fileStamp identifies one version of a file.
 type fileStamp struct {
@@ -177,13 +196,13 @@ type Locator struct {
 }
 
 // Open opens the configured databases. A missing or unreadable file is an
-// error naming the flag that set it.
+// *OpenError.
 func Open(cfg Config) (*Locator, error) {
 	l := &Locator{
 		files: []fileSource{
-			{cfg.CityPath, "City", "-geoip-city", "SECUTIL_GEOIP_CITY", locationRecords},
-			{cfg.ASNPath, "ASN", "-geoip-asn", "SECUTIL_GEOIP_ASN", asnRecords},
-			{cfg.ISPPath, "ISP", "-geoip-isp", "SECUTIL_GEOIP_ISP", ispRecords},
+			{cfg.CityPath, RoleCity, locationRecords},
+			{cfg.ASNPath, RoleASN, asnRecords},
+			{cfg.ISPPath, RoleISP, ispRecords},
 		},
 		interval: cfg.CheckInterval,
 	}
@@ -228,7 +247,7 @@ func openEmbedded() ([]*database, error) {
 			return nil, fmt.Errorf("geo: embedded %s database is corrupt: %w", e.src.File, err)
 		}
 		origin := fmt.Sprintf("npm %s %s (tarball sha256 %s)", e.src.Package, e.src.Version, e.src.TarballSHA256)
-		dbs = append(dbs, newDatabase(r, Database{Role: e.role, Flag: "-geoip-embedded", Origin: origin, License: e.src.License}, e.src.Name, e.holds))
+		dbs = append(dbs, newDatabase(r, Database{Role: e.role, Origin: origin, License: e.src.License}, e.src.Name, e.holds))
 	}
 	return dbs, nil
 }
@@ -286,9 +305,9 @@ func (l *Locator) open() (*generation, error) {
 		}
 		if err != nil {
 			(&generation{dbs: dbs}).close()
-			return nil, fmt.Errorf("geo: cannot open %s database (set by %s / %s): %w", src.role, src.flag, src.env, err)
+			return nil, &OpenError{Role: src.role, Path: src.path, Err: err}
 		}
-		db := newDatabase(r, Database{Role: src.role, Flag: src.flag, Path: src.path}, "", src.holds)
+		db := newDatabase(r, Database{Role: src.role, Path: src.path}, "", src.holds)
 		db.stamp = stamp
 		dbs = append(dbs, db)
 	}

@@ -152,18 +152,19 @@ func TestNoDatabase(t *testing.T) {
 	}
 }
 
-func TestMissingFileNamesFlag(t *testing.T) {
+func TestMissingFileIsAnOpenError(t *testing.T) {
 	for _, c := range []struct {
 		cfg  geo.Config
-		flag string
+		role string
 	}{
-		{geo.Config{CityPath: "/nonexistent/city.mmdb"}, "-geoip-city"},
-		{geo.Config{ASNPath: "/nonexistent/asn.mmdb"}, "-geoip-asn"},
-		{geo.Config{ISPPath: "/nonexistent/isp.mmdb"}, "-geoip-isp"},
+		{geo.Config{CityPath: "/nonexistent/city.mmdb"}, geo.RoleCity},
+		{geo.Config{ASNPath: "/nonexistent/asn.mmdb"}, geo.RoleASN},
+		{geo.Config{ISPPath: "/nonexistent/isp.mmdb"}, geo.RoleISP},
 	} {
 		_, err := geo.Open(c.cfg)
-		if err == nil || !strings.Contains(err.Error(), c.flag) {
-			t.Errorf("got %v, want an error naming %s", err, c.flag)
+		var open *geo.OpenError
+		if !errors.As(err, &open) || open.Role != c.role || !strings.Contains(err.Error(), "/nonexistent/") {
+			t.Errorf("got %v, want an OpenError for the %s file naming its path", err, c.role)
 		}
 	}
 }
