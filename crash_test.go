@@ -78,7 +78,7 @@ func TestCrashLosesNoAcknowledgedCall(t *testing.T) {
 	var usage int64
 	mustStep(t, "after a restart every acknowledged call is counted", func(t *testing.T) {
 		// The same file: the server recovers the WAL.
-		cmd2, base2, _ := startBinary(t, bin, db)
+		cmd2, base2, _, _ := startBinary(t, bin, db)
 		defer func() { cmd2.Process.Kill(); cmd2.Wait() }()
 		status, m := postJSON(t, base2+"/api/v1/user_info", key, nil)
 		if status != 200 {

@@ -34,7 +34,7 @@ func TestRunServesRangeAndMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	const token = "a-metrics-token-of-32-characters"
-	base, stdout, stop := serveInProcess(t, env(map[string]string{
+	base, stdout, _, stop := serveInProcess(t, env(map[string]string{
 		"SECUTIL_DB": filepath.Join(dir, "s.db"), "SECUTIL_ADDR": "127.0.0.1:0",
 		"SECUTIL_BREACH_FILE": pwned, "SECUTIL_RANGE_API": "public",
 		"SECUTIL_METRICS_ADDR": "127.0.0.1:0", "SECUTIL_METRICS_TOKEN": token,

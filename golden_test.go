@@ -82,7 +82,14 @@ var breachedFixturePasswords = map[string]int64{
 	"password":     424242,
 	"correcthorse": 17,
 	"Tr0ub4dor&3":  31,
+	// Long and rated strong, so only the breach file refuses it as an
+	// account password.
+	breachedPassphrase: 12,
 }
+
+// breachedPassphrase is a password the account policy accepts unless a
+// breach file holds it.
+const breachedPassphrase = "orchid lantern quarry melody"
 
 // breachFixtureFiller is the number of filler lines around the known
 // passwords, so that lookups search a file of a few blocks.

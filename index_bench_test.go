@@ -128,7 +128,7 @@ func TestIndexBenchmark(t *testing.T) {
 		t.Fatalf("user add: %v\n%s", err, out)
 	}
 	evicted := evictFromPageCache(index)
-	cmd, base, _ := startBinary(t, bin, db)
+	cmd, base, _, _ := startBinary(t, bin, db)
 	_, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "bench@example.com", "password": e2ePassword})
 	key, _ := m["api_key"].(string)
 	client := &http.Client{Timeout: time.Minute}

@@ -25,13 +25,18 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
+
+	"golang.org/x/term"
 
 	"secutil/server"
 	"secutil/store"
 	"secutil/store/hashindex"
+	"secutil/tools/apikey"
 	"secutil/tools/breach"
 	"secutil/tools/geo"
 	"secutil/tools/mailer"
@@ -68,59 +73,126 @@ func main() {
 
 var errUsage = errors.New("usage error")
 
-const usage = `secutil: a self-hosted security and password utility API
+// commandFunc runs one command with its arguments (after its name).
+type commandFunc func(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error
 
-Usage:
-  secutil [serve] [flags]          serve the API, dashboard and docs (default)
-  secutil user add -email E -password P|- [-plan starter|pro|enterprise] [-admin]
-  secutil backup [-db FILE] DEST   write a consistent copy of the database to DEST
-  secutil import-wordlist [-algorithms md5,sha1,sha256,sha512,ntlm] FILE|-
-                                   add a wordlist (one word a line) to the reverse hash lookup index
-  secutil geoip [-geoip-city F] [-geoip-asn F] [-geoip-isp F] [-geoip-embedded=false]
-                                   list the GeoIP databases /ip_info would use: type, build date,
-                                   record count, licence
-  secutil version
+// command is one command of the command line, as the overview lists it.
+type command struct {
+	name    string // as typed: "serve", "user add"
+	summary string // its line in the overview
+	run     commandFunc
+}
 
-Every flag can also be given as an environment variable: -db is SECUTIL_DB,
--smtp-url is SECUTIL_SMTP_URL, and so on. Run "secutil serve -h" for the flags.
+// commands is the command line. (A function, not a variable: help lists
+// the table that holds it.)
+func commands() []command {
+	return []command{
+		{"serve", "serve the API, dashboard and docs (the default command)", serve},
+		{"user add", "create a verified account: -email E [-password -] [-plan P] [-admin]", userAdd},
+		{"user list", "list the accounts: id, email, plan, admin, verified, usage this month, created", userList},
+		{"user set", "change an account: EMAIL [-plan P] [-admin=true|false] [-verified=true] [-disabled=true|false]", userSet},
+		{"user passwd", "set an account's password: EMAIL (read from a prompt or standard input)", userPasswd},
+		{"user delete", "delete an account with its keys, sessions and usage: EMAIL [-yes]", userDelete},
+		{"backup", "write a consistent copy of the database, safe while serving: [-db FILE] DEST", backup},
+		{"import-wordlist", "add a wordlist (one word a line) to the reverse hash lookup index: FILE|-", importWordlist},
+		{"geoip", "list the GeoIP databases /ip_info would use: type, build date, records, licence", geoip},
+		{"version", "print the version, commit, commit date, API and Go versions (also -version, --version)", printVersion},
+		{"help", "print this overview (also -h and --help)", help},
+	}
+}
+
+const overviewHead = `secutil: a self-hosted security and password utility API
+
+Usage: secutil [command] [flags]
+
+Commands:
 `
 
+const overviewFoot = `
+Run "secutil COMMAND -h" for a command's flags. Environment variables set
+serve's flags: -db is SECUTIL_DB, -smtp-url is SECUTIL_SMTP_URL, and so on.
+The other commands read only those of the flags they share with serve, such
+as SECUTIL_DB; never their own, such as -admin.
+`
+
+// writeOverview lists the commands whose names start with prefix.
+func writeOverview(w io.Writer, prefix string) {
+	if prefix == "" {
+		io.WriteString(w, overviewHead)
+	}
+	for _, cmd := range commands() {
+		if strings.HasPrefix(cmd.name, prefix) {
+			fmt.Fprintf(w, "  %-16s %s\n", cmd.name, cmd.summary)
+		}
+	}
+	if prefix == "" {
+		io.WriteString(w, overviewFoot)
+	}
+}
+
+func geoip(_ context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	return geoipInfo(args, getenv, stdout, stderr)
+}
+
+func help(_ context.Context, _ []string, _ func(string) string, _ io.Reader, stdout, _ io.Writer) error {
+	writeOverview(stdout, "")
+	return nil
+}
+
+func printVersion(_ context.Context, args []string, _ func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", stderr)
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	b := readBuildInfo()
+	commit := b.commit
+	if b.modified {
+		commit += " (with uncommitted changes)"
+	}
+	fmt.Fprintf(stdout, "secutil %s\ncommit  %s\ndate    %s\napi     %s\ngo      %s\n", b.version, commit, b.date, server.APIVersion, b.goVersion)
+	return nil
+}
+
 // run is the whole program, with its environment passed in so tests can
-// drive it without a process.
+// drive it without a process. With no command, or flags first, it serves.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	cmd, rest := "serve", args[1:]
-	if len(rest) > 0 && (!strings.HasPrefix(rest[0], "-") || isHelpFlag(rest[0])) {
-		cmd, rest = rest[0], rest[1:]
+	rest := args[1:]
+	name := "serve"
+	switch {
+	case len(rest) == 0:
+	case isHelpFlag(rest[0]):
+		name, rest = "help", rest[1:]
+	case rest[0] == "-version" || rest[0] == "--version":
+		name, rest = "version", rest[1:]
+	case !strings.HasPrefix(rest[0], "-"):
+		name, rest = rest[0], rest[1:]
 	}
-	switch cmd {
-	case "serve":
-		return serve(ctx, rest, getenv, stdout, stderr)
-	case "user":
-		if len(rest) == 0 || rest[0] != "add" {
-			return fmt.Errorf("%w: secutil user add -email E -password P", errUsage)
+	if name == "user" {
+		if len(rest) == 0 || isHelpFlag(rest[0]) {
+			return userOverview(rest, stdout, stderr)
 		}
-		return userAdd(ctx, rest[1:], getenv, stdin, stdout, stderr)
-	case "backup":
-		return backup(ctx, rest, getenv, stdout, stderr)
-	case "import-wordlist":
-		return importWordlist(ctx, rest, getenv, stdin, stdout, stderr)
-	case "geoip":
-		return geoipInfo(rest, getenv, stdout, stderr)
-	case "version":
-		b := readBuildInfo()
-		commit := b.commit
-		if b.modified {
-			commit += " (with uncommitted changes)"
-		}
-		fmt.Fprintf(stdout, "secutil %s\ncommit  %s\ndate    %s\napi     %s\ngo      %s\n", b.version, commit, b.date, server.APIVersion, b.goVersion)
-		return nil
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	default:
-		fmt.Fprint(stderr, usage)
-		return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+		name, rest = "user "+rest[0], rest[1:]
 	}
+	for _, cmd := range commands() {
+		if cmd.name == name {
+			return cmd.run(ctx, rest, getenv, stdin, stdout, stderr)
+		}
+	}
+	if near := nearestCommand(name); near != "" {
+		return fmt.Errorf("%w: unknown command %q; did you mean \"secutil %s\"?", errUsage, name, near)
+	}
+	writeOverview(stderr, "")
+	return fmt.Errorf("%w: unknown command %q", errUsage, name)
+}
+
+// userOverview answers "secutil user" (a usage error) and "secutil user -h".
+func userOverview(rest []string, stdout, stderr io.Writer) error {
+	if len(rest) == 0 {
+		writeOverview(stderr, "user ")
+		return fmt.Errorf("%w: secutil user needs a command: add, list, set, passwd or delete", errUsage)
+	}
+	writeOverview(stdout, "user ")
+	return nil
 }
 
 // isHelpFlag tells a request for the overview (secutil -h) from the first
@@ -129,22 +201,85 @@ func isHelpFlag(arg string) bool {
 	return arg == "-h" || arg == "-help" || arg == "--help"
 }
 
+// nearestCommand suggests the command a mistyped name probably meant: a
+// name or last word within a small edit distance, or a name it starts,
+// so "sevre" finds serve, "lst" user list and "import" import-wordlist.
+func nearestCommand(typed string) string {
+	best, bestDistance := "", 3
+	for _, cmd := range commands() {
+		words := strings.Fields(cmd.name)
+		for _, candidate := range []string{cmd.name, words[len(words)-1]} {
+			d := editDistance(typed, candidate)
+			if len(typed) >= 3 && strings.HasPrefix(candidate, typed) {
+				d = 1
+			}
+			if limit := min(2, len(candidate)/3); d <= limit && d < bestDistance {
+				best, bestDistance = cmd.name, d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance counts the insertions, deletions, substitutions and swaps
+// of neighbours that turn a into b (optimal string alignment).
+func editDistance(a, b string) int {
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// flagError is a parse error of a command's flags: -h is flag.ErrHelp
+// (exit 0: the flags were printed, as asked); anything else a usage error.
+func flagError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", errUsage, err)
+}
+
+// isServeFlag reports whether serve has a flag called name: only those
+// flags are set by environment variables.
+func isServeFlag(name string) bool {
+	return newServeFlags(&serveConfig{}, io.Discard).Lookup(name) != nil
+}
+
 // parseFlags parses args, then fills every flag not given on the command
-// line from its environment variable (SECUTIL_ + the name in capitals, '-'
-// as '_').
+// line that serve also has from its environment variable (SECUTIL_ + the
+// name in capitals, '-' as '_'). A variable naming one of the command's
+// own flags is ignored, with a warning: SECUTIL_ADMIN=true must not make
+// "secutil user add" create an administrator behind the operator's back.
 func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return flagError(err)
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var err error
 	fs.VisitAll(func(f *flag.Flag) {
 		env := "SECUTIL_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
-		if v := getenv(env); v != "" && !given[f.Name] && err == nil {
+		v := getenv(env)
+		switch {
+		case v == "" || given[f.Name] || err != nil:
+		case !isServeFlag(f.Name):
+			fmt.Fprintf(fs.Output(), "secutil: ignoring %s: environment variables set serve's flags only; give -%s on the command line\n", env, f.Name)
+		default:
 			if e := fs.Set(f.Name, v); e != nil {
 				err = fmt.Errorf("%w: %s=%q: %v", errUsage, env, v, e)
 			}
@@ -153,9 +288,20 @@ func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) err
 	return err
 }
 
+// newFlagSet makes the flag set of the command called name; its -h says
+// what the command does, with the overview's line, then lists the flags.
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("secutil "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		for _, cmd := range commands() {
+			if cmd.name == name {
+				fmt.Fprintf(fs.Output(), "secutil %s: %s\n\n", name, cmd.summary)
+			}
+		}
+		fmt.Fprintln(fs.Output(), "Flags:")
+		fs.PrintDefaults()
+	}
 	return fs
 }
 
@@ -167,17 +313,22 @@ type serveConfig struct {
 	adminToken, billingSecret, checkoutURL                   string
 	trustedProxies, allowedHosts                             string
 	metricsToken, metricsAddr                                string
+	registration                                             string
 }
 
 // minSecretLen is the shortest -admin-token or -billing-secret accepted:
 // either one is a password that is never rate limited.
 const minSecretLen = 24
 
-func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var c serveConfig
+// defaultDB is the database file when -db is not given.
+const defaultDB = "secutil.db"
+
+// newServeFlags defines serve's flags into c.
+func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs := newFlagSet("serve", stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
-	fs.StringVar(&c.db, "db", "secutil.db", "SQLite database file (created when missing)")
+	fs.StringVar(&c.db, "db", defaultDB, "SQLite database file (created when missing)")
+	fs.StringVar(&c.registration, "registration", "", "who may create an account at /register: open, closed or invite (default: open when -addr is a loopback address, closed otherwise)")
 	fs.StringVar(&c.smtpURL, "smtp-url", "", "SMTP relay for verification codes, smtp://user:pass@host:587?from=addr (default: codes go to the log)")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (serve HTTPS; cookies become Secure)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
@@ -185,7 +336,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log and keys the hashes of verification codes (default: one generated and kept in a file beside -db, secutil-server.key, mode 0600; prefer SECUTIL_SERVER_KEY)")
 	geoFlags(fs, &c.geo)
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
-	fs.StringVar(&c.breachFile, "breach-file", "", "Pwned Passwords SHA-1 file (HASH:COUNT lines sorted by hash) for /data_breach; see docs/BREACH.md (default: the embedded common-password list)")
+	fs.StringVar(&c.breachFile, "breach-file", "", "Pwned Passwords SHA-1 file (HASH:COUNT lines sorted by hash) for /data_breach and the account password policy; see docs/BREACH.md (default: the embedded common-password list)")
 	fs.StringVar(&c.breachFileNTLM, "breach-file-ntlm", "", "Pwned Passwords NTLM file, for /data_breach {\"ntlm\"} queries and GET /range/{prefix}?mode=ntlm")
 	fs.StringVar(&c.rangeAPI, "range-api", "key", "who may call GET /range/{prefix}, the Pwned Passwords range API: key (a secutil key in X-API-Key or hibp-api-key), public or off")
 	fs.StringVar(&c.hashUpstream, "hash-upstream", "", "base URL of another secutil whose /api/v1/hash_lookup_site is asked for local misses")
@@ -196,7 +347,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.metricsToken, "metrics-token", "", "token that opens GET /metrics as \"Authorization: Bearer <token>\" (default: /metrics is off on -addr; prefer SECUTIL_METRICS_TOKEN)")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address of a separate listener serving GET /metrics without a token, e.g. 127.0.0.1:9090 (default: none)")
 	fs.StringVar(&c.checkoutURL, "checkout-url", "", "hosted-checkout URL template, e.g. https://pay.example/checkout?product={product_id}&email={email}&ref={ref} (default: no checkout)")
-	if err := parseFlags(fs, args, getenv); err != nil {
+	return fs
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	var c serveConfig
+	if err := parseFlags(newServeFlags(&c, stderr), args, getenv); err != nil {
 		return err
 	}
 	checkout, err := c.billing()
@@ -213,6 +369,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	rangeAccess, err := server.ParseRangeAccess(c.rangeAPI)
 	if err != nil {
 		return fmt.Errorf("%w: -range-api: %v", errUsage, err)
+	}
+	if _, _, err := net.SplitHostPort(c.addr); err != nil {
+		return fmt.Errorf("%w: -addr %q must be HOST:PORT, like 127.0.0.1:8080 or :8080", errUsage, c.addr)
+	}
+	if c.registration == "" {
+		c.registration = defaultRegistration(c.addr)
+	}
+	if r := c.registration; r != server.RegistrationOpen && r != server.RegistrationClosed && r != server.RegistrationInvite {
+		return fmt.Errorf("%w: -registration must be open, closed or invite", errUsage)
 	}
 
 	// Everything that can be checked without touching the disk is checked
@@ -238,6 +403,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	var tlsConfig *tls.Config
+	if c.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
+		if err != nil {
+			return err
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
 	locator, err := openGeo(c.geo)
 	if err != nil {
 		return err
@@ -249,6 +422,28 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer closeBreach()
+	// A busy port fails here, before the database is created. Connections
+	// wait in the backlog until the server below is ready.
+	ln, err := net.Listen("tcp", c.addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("-addr %s is in use (by another secutil?): stop it or choose another port: %w", c.addr, err)
+	}
+	if err != nil {
+		return fmt.Errorf("-addr %s: %w", c.addr, err)
+	}
+	defer ln.Close()
+	var metricsLn net.Listener
+	if c.metricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", c.metricsAddr); err != nil {
+			return fmt.Errorf("-metrics-addr: %w", err)
+		}
+		defer metricsLn.Close()
+	}
+	scheme := "http"
+	if tlsConfig != nil {
+		ln = tls.NewListener(ln, tlsConfig)
+		scheme = "https"
+	}
 	go reloadOnHangup(ctx, locator, logger)
 
 	st, err := store.Open(ctx, c.db)
@@ -302,44 +497,30 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		AdminToken:       c.adminToken,
 		BillingSecret:    c.billingSecret,
 		Checkout:         checkout,
+		Registration:     c.registration,
 	})
 	if err != nil {
 		return err
 	}
 	srv := newHTTPServer(handler, logger)
 	srv.ConnState = metrics.ConnState
-	ln, err := net.Listen("tcp", c.addr)
+	srv.TLSConfig = tlsConfig
+	servers := []*http.Server{srv}
+	errc := make(chan error, 2)
+	base := scheme + "://" + browsableAddr(ln.Addr())
+	setupURL, err := newSetupURL(ctx, st, base)
 	if err != nil {
 		return err
 	}
-	scheme := "http"
-	if c.tlsCert != "" {
-		cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-		ln = tls.NewListener(ln, srv.TLSConfig)
-		scheme = "https"
-	}
-	servers := []*http.Server{srv}
-	errc := make(chan error, 2)
-	if c.metricsAddr != "" {
-		mln, err := net.Listen("tcp", c.metricsAddr)
-		if err != nil {
-			ln.Close()
-			return fmt.Errorf("-metrics-addr: %w", err)
-		}
+	writeStartMessage(stdout, c, build.version, base, setupURL)
+	if metricsLn != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", metrics)
 		msrv := newHTTPServer(mux, logger)
 		servers = append(servers, msrv)
-		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", mln.Addr())
-		go func() { errc <- msrv.Serve(mln) }()
+		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", metricsLn.Addr())
+		go func() { errc <- msrv.Serve(metricsLn) }()
 	}
-	fmt.Fprintf(stdout, "secutil %s listening on %s://%s (database %s)\n", build.version, scheme, ln.Addr(), c.db)
-	logger.Info("listening", "addr", ln.Addr().String(), "db", c.db)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
@@ -409,6 +590,94 @@ func describeBuild(info *debug.BuildInfo, ldflagsVersion string) buildInfo {
 		b.version = server.APIVersion + "-dev"
 	}
 	return b
+}
+
+// defaultRegistration is open on a loopback address, where only this
+// machine can register, and closed on any other.
+func defaultRegistration(addr string) string {
+	if _, loopback := loopbackHost(addr); loopback {
+		return server.RegistrationOpen
+	}
+	return server.RegistrationClosed
+}
+
+// loopbackHost is the host of a listen address, and whether it is a
+// loopback name or address, which only this machine can reach.
+func loopbackHost(listen string) (host string, loopback bool) {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", false
+	}
+	addr, err := netip.ParseAddr(host)
+	return host, host == "localhost" || (err == nil && addr.IsLoopback())
+}
+
+// browsableAddr is the listening address as a browser on this machine
+// reaches it: an unspecified address (":8080", "0.0.0.0") as 127.0.0.1.
+func browsableAddr(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return addr.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+}
+
+// newSetupURL makes the one-time setup link of a database without an
+// administrator, storing its token's hash (a later start makes a new one);
+// "" when an administrator exists.
+func newSetupURL(ctx context.Context, st *store.Store, base string) (string, error) {
+	if has, err := st.HasAdmin(ctx); err != nil || has {
+		return "", err
+	}
+	token := apikey.NewToken()
+	if err := st.SetSetupToken(ctx, apikey.Hash(token)); err != nil {
+		return "", err
+	}
+	return base + "/setup?token=" + token, nil
+}
+
+// writeStartMessage tells the operator, once, where the server listens,
+// who may register, where codes go, and on a database without an
+// administrator how to create the first one.
+func writeStartMessage(w io.Writer, c serveConfig, version, base, setupURL string) {
+	fmt.Fprintf(w, "secutil %s listening on %s (database %s); \"secutil help\" lists the other commands\n", version, base, c.db)
+	switch c.registration {
+	case server.RegistrationOpen:
+		fmt.Fprintln(w, "Registration: open. Anyone who reaches this address can create an account (-registration closed or invite changes it).")
+	case server.RegistrationClosed:
+		fmt.Fprintln(w, "Registration: closed. Only operators create accounts, with secutil user add (-registration open or invite changes it).")
+	case server.RegistrationInvite:
+		fmt.Fprintln(w, "Registration: by invite. Administrators make invite links on the Admin page or with POST /boss/invites/create.")
+	}
+	if c.smtpURL == "" {
+		fmt.Fprintln(w, "Mail: none (no -smtp-url). Verification and password-reset codes are written to this server's log (standard error).")
+	}
+	if setupURL == "" {
+		return
+	}
+	dbFlag := ""
+	if c.db != defaultDB {
+		dbFlag = " -db " + shellQuote(c.db)
+	}
+	fmt.Fprintf(w, `
+This server has no administrator yet. Create the first one in a browser, with
+this one-time link (it works until an administrator exists):
+
+    %s
+
+or on this machine:
+
+    secutil user add%s -email you@example.com -admin
+
+`, setupURL, dbFlag)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // sweepInterval is how often serve deletes expired sessions and codes.
@@ -661,11 +930,8 @@ func allowedHosts(given, listen string) []string {
 	if given != "" {
 		return strings.Split(given, ",")
 	}
-	host, _, err := net.SplitHostPort(listen)
-	if err != nil {
-		return nil
-	}
-	if addr, err := netip.ParseAddr(host); (err != nil || !addr.IsLoopback()) && host != "localhost" {
+	host, loopback := loopbackHost(listen)
+	if !loopback {
 		return nil
 	}
 	return []string{"localhost", "127.0.0.1", "::1", host}
@@ -794,33 +1060,195 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	}
 }
 
+// userFlags are the flags every user command has, -db, and the parsing
+// of the account's EMAIL, which comes before or after the flags.
+func userFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
+	fs := newFlagSet(name, stderr)
+	return fs, fs.String("db", defaultDB, "SQLite database file")
+}
+
+// parseUserArgs parses a user command's flags and its one argument, the
+// account's email, given before the flags or after them; it returns the
+// email trimmed and checked like the API checks it.
+func parseUserArgs(fs *flag.FlagSet, args []string, getenv func(string) string) (string, error) {
+	var email string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		email, args = args[0], args[1:]
+	}
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return "", err
+	}
+	if email == "" && fs.NArg() == 1 {
+		email = fs.Arg(0)
+	} else if fs.NArg() > 0 || email == "" {
+		return "", fmt.Errorf("%w: %s EMAIL [flags]: give one email", errUsage, fs.Name())
+	}
+	return checkEmail(email)
+}
+
+// checkEmail trims email and checks it as the API does.
+func checkEmail(email string) (string, error) {
+	email = strings.TrimSpace(email)
+	if err := server.CheckEmail(email); err != nil {
+		return "", fmt.Errorf("%w: the email %q %v", errUsage, email, err)
+	}
+	return email, nil
+}
+
+// openExisting opens a database that must exist: the commands that change
+// or copy accounts never create an empty one by mistake.
+func openExisting(ctx context.Context, path string) (*store.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no database at %s (give -db, or set SECUTIL_DB): %w", path, err)
+	}
+	return store.Open(ctx, path)
+}
+
+// userAccount parses a user command's arguments (parseUserArgs), runs
+// check on its flags if given, opens the existing database at path and
+// finds the account the command names. path is the -db flag's value,
+// read once the flags are parsed.
+func userAccount(ctx context.Context, fs *flag.FlagSet, path *string, args []string, getenv func(string) string, check func() error) (*store.Store, *store.Account, error) {
+	email, err := parseUserArgs(fs, args, getenv)
+	if err == nil && check != nil {
+		err = check()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := openExisting(ctx, *path)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := st.AccountByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		err = fmt.Errorf("no account has the email %s", email)
+	}
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, a, nil
+}
+
+// byCommandLine is the detail of the audit events of the user commands.
+const byCommandLine = "by the command line"
+
+// auditCLI records what a user command did to the account a.
+func auditCLI(ctx context.Context, st *store.Store, kind string, a *store.Account, detail string) error {
+	return st.AddAudit(ctx, store.AuditEvent{Kind: kind, AccountID: a.ID, Email: a.Email, Detail: detail})
+}
+
+// changeByCLI makes a user command's change to the account a and records
+// it as kind.
+func changeByCLI(ctx context.Context, st *store.Store, kind string, a *store.Account, detail string, change func() error) error {
+	if err := change(); err != nil {
+		return err
+	}
+	return auditCLI(ctx, st, kind, a, detail)
+}
+
+// passwordPolicy is the account password policy of the command line: the
+// embedded common-password list and, given -breach-file, the Pwned
+// Passwords file serve uses.
+func passwordPolicy(breachFile string) (passpolicy.Lists, func(), error) {
+	lists := passpolicy.Lists{IsCommon: strength.IsCommon}
+	if breachFile == "" {
+		return lists, func() {}, nil
+	}
+	f, err := breach.OpenFile(breachFile, breach.KindSHA1)
+	if err != nil {
+		return lists, nil, fmt.Errorf("-breach-file: %w", err)
+	}
+	lists.Breached = func(password string) (int64, bool, error) { return f.Count(breach.SHA1(password)) }
+	return lists, func() { f.Close() }, nil
+}
+
+// newPasswordHash reads a new password for email (from prompt or standard
+// input, see readPassword), applies the policy and hashes it.
+func newPasswordHash(email, given, breachFile string, stdin io.Reader, stderr io.Writer) (string, error) {
+	password := given
+	if given == "" || given == "-" {
+		var err error
+		if password, err = readPassword(stdin, stderr, "Password for "+email+": "); err != nil {
+			return "", err
+		}
+	}
+	lists, closeLists, err := passwordPolicy(breachFile)
+	if err != nil {
+		return "", err
+	}
+	defer closeLists()
+	if err := passpolicy.Check(password, email, lists); err != nil {
+		return "", err
+	}
+	return passhash.Hash(password, passhash.Default)
+}
+
+// readPassword asks for a password on a terminal, twice and without echo;
+// otherwise it reads one line from standard input (a pipe or a file).
+func readPassword(stdin io.Reader, stderr io.Writer, prompt string) (string, error) {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		var typed [2]string
+		for i, p := range []string{prompt, "Again: "} {
+			fmt.Fprint(stderr, p)
+			b, err := term.ReadPassword(int(f.Fd()))
+			fmt.Fprintln(stderr)
+			if err != nil {
+				return "", err
+			}
+			typed[i] = string(b)
+		}
+		if typed[0] != typed[1] {
+			return "", errors.New("the two passwords differ")
+		}
+		return typed[0], nil
+	}
+	line, err := readLine(stdin)
+	if err != nil {
+		return "", err
+	}
+	if line == "" {
+		return "", fmt.Errorf("%w: no password: type it at the prompt, or send it on standard input", errUsage)
+	}
+	return line, nil
+}
+
+// readLine reads one line (without its end) from r, which may be nil.
+func readLine(r io.Reader) (string, error) {
+	if r == nil {
+		return "", nil
+	}
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
 func userAdd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("user add", stderr)
-	db := fs.String("db", "secutil.db", "SQLite database file")
+	fs, db := userFlags("user add", stderr)
 	email := fs.String("email", "", "the account's email")
-	password := fs.String("password", "", `the account's password, or "-" to read one line from standard input (keeps it out of the process list)`)
+	password := fs.String("password", "", `the account's password; "-" or nothing reads it from a prompt or one line of standard input, which keeps it out of the process list`)
 	plan := fs.String("plan", store.PlanStarter, "starter, pro or enterprise")
 	admin := fs.Bool("admin", false, "make the account an administrator")
+	breachFile := fs.String("breach-file", "", "Pwned Passwords SHA-1 file whose passwords are refused, as serve -breach-file")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
-	if *password == "-" {
-		line, err := bufio.NewReader(stdin).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		*password = strings.TrimRight(line, "\r\n")
-	}
 	switch {
-	case *email == "" || *password == "":
-		return fmt.Errorf("%w: -email and -password are required", errUsage)
+	case *email == "":
+		return fmt.Errorf("%w: -email is required", errUsage)
+	case fs.NArg() > 0:
+		return fmt.Errorf("%w: unexpected %q: secutil user add -email E [-password -] [-plan P] [-admin]", errUsage, fs.Arg(0))
 	case !store.ValidPlan(*plan):
 		return fmt.Errorf("%w: -plan must be starter, pro or enterprise", errUsage)
 	}
-	if err := passpolicy.Check(*password, *email, strength.IsCommon); err != nil {
+	address, err := checkEmail(*email)
+	if err != nil {
 		return err
 	}
-	hash, err := passhash.Hash(*password, passhash.Default)
+	hash, err := newPasswordHash(address, *password, *breachFile, stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -829,17 +1257,179 @@ func userAdd(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer st.Close()
-	id, err := st.CreateAccount(ctx, store.NewAccount{Email: *email, PasswordHash: hash, Plan: *plan, Verified: true, Admin: *admin})
+	id, err := st.CreateAccount(ctx, store.NewAccount{Email: address, PasswordHash: hash, Plan: *plan, Verified: true, Admin: *admin})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "created account %d for %s (plan %s, admin %v)\n", id, *email, *plan, *admin)
+	a := &store.Account{ID: id, Email: address}
+	if err := auditCLI(ctx, st, store.AuditRegistered, a, byCommandLine); err != nil {
+		return err
+	}
+	if *admin {
+		if err := auditCLI(ctx, st, store.AuditAdminGranted, a, byCommandLine); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "created account %d for %s (plan %s, admin %v)\n", id, address, *plan, *admin)
 	return nil
 }
 
-func backup(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func userList(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs, db := userFlags("user list", stderr)
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: secutil user list takes no arguments", errUsage)
+	}
+	st, err := openExisting(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tEMAIL\tPLAN\tADMIN\tVERIFIED\tDISABLED\tUSAGE THIS MONTH\tCREATED")
+	now := st.Now()
+	const page = 500
+	for offset := 0; ; offset += page {
+		accounts, err := st.Accounts(ctx, page, offset)
+		if err != nil {
+			return err
+		}
+		for _, a := range accounts {
+			usage := strconv.Itoa(a.Usage)
+			if limit := a.Cap(now); limit != nil {
+				usage += " of " + strconv.Itoa(*limit)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.Email, a.EffectivePlan(now),
+				yesNo(a.Admin), yesNo(a.Verified), yesNo(a.Disabled), usage, a.CreatedAt.Format(time.DateOnly))
+		}
+		if len(accounts) < page {
+			return tw.Flush()
+		}
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func userSet(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs, db := userFlags("user set", stderr)
+	plan := fs.String("plan", "", "the new plan: starter, pro or enterprise (a paid plan set by hand never expires)")
+	admin := fs.Bool("admin", false, "-admin=true makes the account an administrator, -admin=false no longer")
+	verified := fs.Bool("verified", false, "-verified=true marks the email verified, as the code would")
+	disabled := fs.Bool("disabled", false, "-disabled=true stops the account's keys and sessions, -disabled=false lets them work again")
+	given := map[string]bool{}
+	check := func() error {
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		switch {
+		case !given["plan"] && !given["admin"] && !given["verified"] && !given["disabled"]:
+			return fmt.Errorf("%w: nothing to change: give -plan, -admin, -verified or -disabled", errUsage)
+		case given["plan"] && !store.ValidPlan(*plan):
+			return fmt.Errorf("%w: -plan must be starter, pro or enterprise", errUsage)
+		case given["verified"] && !*verified:
+			return fmt.Errorf("%w: an account cannot be made unverified; -disabled=true stops it", errUsage)
+		}
+		return nil
+	}
+	st, a, err := userAccount(ctx, fs, db, args, getenv, check)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// Each change is made and audited on its own, in the order listed.
+	changes := []struct {
+		flag, kind string
+		apply      func() error
+	}{
+		{"plan", store.AuditPlanChanged, func() error {
+			usageCap := a.UsageCap
+			if *plan != store.PlanEnterprise {
+				usageCap = nil
+			}
+			return st.SetPlan(ctx, a.ID, *plan, nil, usageCap)
+		}},
+		{"admin", map[bool]string{true: store.AuditAdminGranted, false: store.AuditAdminRevoked}[*admin],
+			func() error { return st.SetAdmin(ctx, a.ID, *admin) }},
+		{"verified", store.AuditAccountVerified, func() error { return st.MarkVerified(ctx, a.ID) }},
+		{"disabled", map[bool]string{true: store.AuditAccountDisabled, false: store.AuditAccountEnabled}[*disabled],
+			func() error { return st.SetDisabled(ctx, a.ID, *disabled) }},
+	}
+	for _, ch := range changes {
+		if !given[ch.flag] {
+			continue
+		}
+		detail := byCommandLine
+		if ch.flag == "plan" {
+			detail = fmt.Sprintf("%s → %s, %s", a.Plan, *plan, byCommandLine)
+		}
+		if err := changeByCLI(ctx, st, ch.kind, a, detail, ch.apply); err != nil {
+			return fmt.Errorf("-%s: %w", ch.flag, err)
+		}
+	}
+	if a, err = st.AccountByID(ctx, a.ID); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: plan %s, admin %s, verified %s, disabled %s\n", a.Email, a.Plan, yesNo(a.Admin), yesNo(a.Verified), yesNo(a.Disabled))
+	return nil
+}
+
+func userPasswd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs, db := userFlags("user passwd", stderr)
+	breachFile := fs.String("breach-file", "", "Pwned Passwords SHA-1 file whose passwords are refused, as serve -breach-file")
+	revokeKeys := fs.Bool("revoke-keys", false, "also revoke every API key of the account, as after a leak")
+	st, a, err := userAccount(ctx, fs, db, args, getenv, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	hash, err := newPasswordHash(a.Email, "", *breachFile, stdin, stderr)
+	if err != nil {
+		return err
+	}
+	if err := changeByCLI(ctx, st, store.AuditPasswordSet, a, byCommandLine, func() error { return st.SetPassword(ctx, a.ID, hash, *revokeKeys) }); err != nil {
+		return err
+	}
+	revoked := ""
+	if *revokeKeys {
+		revoked = " and its API keys revoked"
+	}
+	fmt.Fprintf(stdout, "set the password of %s; its sessions were logged out%s\n", a.Email, revoked)
+	return nil
+}
+
+func userDelete(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs, db := userFlags("user delete", stderr)
+	yes := fs.Bool("yes", false, "delete without asking")
+	st, a, err := userAccount(ctx, fs, db, args, getenv, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if !*yes {
+		fmt.Fprintf(stderr, "Delete %s with its API keys, sessions and usage? This cannot be undone. [y/N] ", a.Email)
+		answer, err := readLine(stdin)
+		if err != nil {
+			return err
+		}
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			return errors.New("not deleted (answer y, or give -yes)")
+		}
+	}
+	if err := changeByCLI(ctx, st, store.AuditAccountDeleted, a, byCommandLine, func() error { return st.DeleteAccount(ctx, a.ID) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "deleted %s\n", a.Email)
+	return nil
+}
+
+func backup(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("backup", stderr)
-	db := fs.String("db", "secutil.db", "SQLite database file")
+	db := fs.String("db", defaultDB, "SQLite database file")
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
@@ -850,7 +1440,7 @@ func backup(ctx context.Context, args []string, getenv func(string) string, stdo
 	if _, err := os.Stat(dest); err == nil {
 		return fmt.Errorf("%s exists; refusing to overwrite it", dest)
 	}
-	st, err := store.Open(ctx, *db)
+	st, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/netip"
 	"os"
@@ -50,7 +51,9 @@ func (b *syncBuffer) String() string {
 // waitForURL waits until out shows the listening line and /health answers.
 func waitForURL(t *testing.T, out fmt.Stringer) string {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	// A first start seeds the hash index, which takes long under -race on
+	// a busy machine.
+	deadline := time.Now().Add(90 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := listenLine.FindStringSubmatch(out.String()); m != nil {
 			res, err := http.Get(m[1] + "/health")
@@ -106,7 +109,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 		}
 	})
 
-	base, _, stop := serveInProcess(t, vars)
+	base, _, _, stop := serveInProcess(t, vars)
 	t.Run("the account gets a key", func(t *testing.T) {
 		if status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "ann@example.com", "password": e2ePassword}); status != 200 {
 			t.Fatalf("get_api_key: %d %v", status, m)
@@ -127,17 +130,18 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	t.Run("cancel shuts down cleanly", stop)
 }
 
-// serveInProcess runs serve in-process with vars and waits for /health. Its
-// stop cancels the run and fails unless run returns nil within 30 s; the
-// run is cancelled at the end of the test in any case.
-func serveInProcess(t *testing.T, vars func(string) string) (base string, stdout *syncBuffer, stop func(t *testing.T)) {
+// serveInProcess runs serve in-process with vars and waits for /health,
+// returning what it writes to standard output and error. Its stop cancels
+// the run and fails unless run returns nil within 30 s; the run is
+// cancelled at the end of the test in any case.
+func serveInProcess(t *testing.T, vars func(string) string) (base string, stdout, stderr *syncBuffer, stop func(t *testing.T)) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	stdout = &syncBuffer{}
+	stdout, stderr = &syncBuffer{}, &syncBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"secutil"}, vars, nil, stdout, io.Discard) }()
-	return waitForURL(t, stdout), stdout, func(t *testing.T) {
+	go func() { done <- run(ctx, []string{"secutil"}, vars, nil, stdout, stderr) }()
+	return waitForURL(t, stdout), stdout, stderr, func(t *testing.T) {
 		cancel()
 		select {
 		case err := <-done:
@@ -168,6 +172,11 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 	if err := os.WriteFile(existing, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
 	for _, tt := range []struct {
 		name      string
 		args      []string
@@ -175,11 +184,23 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		wantUsage bool
 	}{
 		{"unknown command", []string{"frobnicate"}, nil, true},
-		{"user without add", []string{"user"}, nil, true},
-		{"user add without password", []string{"user", "add", "-email", "a@b.c"}, nil, true},
-		{"user add with unknown plan", []string{"user", "add", "-email", "a@b.c", "-password", e2ePassword, "-plan", "gold"}, nil, true},
-		{"user add with bad boolean in env", []string{"user", "add", "-email", "a@b.c", "-password", e2ePassword}, map[string]string{"SECUTIL_ADMIN": "maybe"}, true},
-		{"user add with unknown flag", []string{"user", "add", "-mail", "a@b.c"}, nil, true},
+		{"misspelt command", []string{"sevre"}, nil, true},
+		{"user without a command", []string{"user"}, nil, true},
+		{"unknown user command", []string{"user", "lst"}, nil, true},
+		{"user add without email", []string{"user", "add", "-password", e2ePassword}, nil, true},
+		{"user add without password", []string{"user", "add", "-email", "ann@example.com"}, nil, true},
+		{"user add with an invalid email", []string{"user", "add", "-email", "Ann <ann@example.com>", "-password", e2ePassword}, nil, true},
+		{"user add with unknown plan", []string{"user", "add", "-email", "ann@example.com", "-password", e2ePassword, "-plan", "gold"}, nil, true},
+		{"user add with unknown flag", []string{"user", "add", "-mail", "ann@example.com"}, nil, true},
+		{"user add with an argument", []string{"user", "add", "-email", "ann@example.com", "extra"}, nil, true},
+		{"user list with an argument", []string{"user", "list", "extra"}, nil, true},
+		{"user set without email", []string{"user", "set", "-plan", "pro"}, nil, true},
+		{"user set with two emails", []string{"user", "set", "a@example.com", "-plan", "pro", "b@example.com"}, nil, true},
+		{"user set with nothing to change", []string{"user", "set", "ann@example.com"}, nil, true},
+		{"user set with unknown plan", []string{"user", "set", "ann@example.com", "-plan", "gold"}, nil, true},
+		{"user set unverifying", []string{"user", "set", "ann@example.com", "-verified=false"}, nil, true},
+		{"user passwd with an invalid email", []string{"user", "passwd", "not-an-email"}, nil, true},
+		{"user delete without email", []string{"user", "delete", "-yes"}, nil, true},
 		{"backup without destination", []string{"backup"}, nil, true},
 		{"backup with two destinations", []string{"backup", "a.db", "b.db"}, nil, true},
 		{"import-wordlist without file", []string{"import-wordlist"}, nil, true},
@@ -196,8 +217,18 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		{"trusted proxy not an address", []string{"serve", "-trusted-proxies", "10.0.0.0/8,proxy.example"}, nil, true},
 		{"smtp URL not smtp", []string{"serve", "-smtp-url", "http://mail.example"}, nil, true},
 		{"TLS certificate without key", []string{"serve", "-tls-cert", "cert.pem"}, nil, true},
+		{"address without a port", []string{"serve", "-addr", "127.0.0.1"}, nil, true},
+		{"unknown registration policy", []string{"serve", "-registration", "sometimes"}, nil, true},
+		{"unknown registration policy in env", []string{"serve"}, map[string]string{"SECUTIL_REGISTRATION": "sometimes"}, true},
+		{"busy port", []string{"serve", "-addr", busy.Addr().String()}, nil, false},
+		{"missing TLS certificate", []string{"serve", "-tls-cert", "/no/such/cert.pem", "-tls-key", "/no/such/key.pem"}, nil, false},
 		{"user add with a common password", []string{"user", "add", "-email", "a@b.c", "-password", "password"}, nil, false},
 		{"backup onto an existing file", []string{"backup", existing}, nil, false},
+		{"backup of a missing database", []string{"backup", filepath.Join(dir, "copy.db")}, nil, false},
+		{"user list of a missing database", []string{"user", "list"}, nil, false},
+		{"user set on a missing database", []string{"user", "set", "ann@example.com", "-plan", "pro"}, nil, false},
+		{"user passwd on a missing database", []string{"user", "passwd", "ann@example.com"}, nil, false},
+		{"user delete on a missing database", []string{"user", "delete", "-yes", "ann@example.com"}, nil, false},
 		{"import-wordlist of a missing file", []string{"import-wordlist", "/no/such/words.txt"}, nil, false},
 		{"missing GeoIP database", []string{"serve", "-geoip-city", "/no/such/file.mmdb"}, nil, false},
 		{"missing breach file", []string{"serve", "-breach-file", "/no/such/pwned.txt"}, nil, false},
@@ -217,10 +248,8 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 			if got := errors.Is(err, errUsage); got != tt.wantUsage {
 				t.Errorf("run(%q) = %v; errors.Is(err, errUsage) = %v, want %v", args, err, got, tt.wantUsage)
 			}
-			if tt.args[0] == "serve" {
-				if _, statErr := os.Stat(db); statErr == nil {
-					t.Errorf("run(%q) created the database before refusing its flags", args)
-				}
+			if _, statErr := os.Stat(db); statErr == nil {
+				t.Errorf("run(%q) created the database before refusing", args)
 			}
 		})
 	}
@@ -240,9 +269,21 @@ func TestBinaryExitStatus(t *testing.T) {
 		wantStderr string
 	}{
 		{[]string{"version"}, 0, ""},
+		{[]string{"-version"}, 0, ""},
+		{[]string{"--version"}, 0, ""},
+		{[]string{"help"}, 0, ""},
 		{[]string{"-h"}, 0, ""},
+		{[]string{"--help"}, 0, ""},
 		{[]string{"serve", "-h"}, 0, "-breach-file"},
+		{[]string{"user", "-h"}, 0, ""},
+		{[]string{"user", "set", "-h"}, 0, "-disabled"},
+		{[]string{"user", "delete", "--help"}, 0, "-yes"},
+		{[]string{"backup", "-h"}, 0, "-db"},
 		{[]string{"frobnicate"}, 2, "Usage:"},
+		{[]string{"sevre"}, 2, `did you mean "secutil serve"?`},
+		{[]string{"user", "lst"}, 2, `did you mean "secutil user list"?`},
+		{[]string{"user"}, 2, "user passwd"},
+		{[]string{"backup", "/tmp/never-written.db"}, 1, "no database at"},
 		{[]string{"serve", "-no-such-flag"}, 2, "flag provided but not defined"},
 		{[]string{"backup"}, 2, "secutil backup [-db FILE] DEST"},
 		{[]string{"serve", "-breach-file", "testdata/wordlist.txt"}, 1, "is not a Pwned Passwords SHA-1 file"},
@@ -399,6 +440,9 @@ func TestMain(m *testing.M) {
 	if builtPath != "" {
 		os.RemoveAll(filepath.Dir(builtPath))
 	}
+	if sharedIndexDir != "" {
+		os.RemoveAll(sharedIndexDir)
+	}
 	os.Exit(code)
 }
 
@@ -410,7 +454,7 @@ func serveWithAccount(t *testing.T, bin, db, email, plan string, serveFlags ...s
 	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", e2ePassword, "-plan", plan); err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)
 	}
-	cmd, base, logs := startBinary(t, bin, db, serveFlags...)
+	cmd, base, _, logs := startBinary(t, bin, db, serveFlags...)
 	status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": e2ePassword})
 	if status != 200 {
 		t.Fatalf("get_api_key: %d %v", status, m)
@@ -418,9 +462,10 @@ func serveWithAccount(t *testing.T, bin, db, email, plan string, serveFlags ...s
 	return cmd, base, logs, m["api_key"].(string)
 }
 
-// startBinary runs `secutil serve` with the extra flags on a free port and
-// waits for /health.
-func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd, string, *syncBuffer) {
+// startBinary runs `secutil serve` with the extra flags on a free port,
+// waits for /health, and returns the server, its URL, and its standard
+// output (the start message) and error (the log).
+func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd, string, *syncBuffer, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, serveFlags...)...)
 	cmd.Env = append(os.Environ(), "SECUTIL_DB="+db)
@@ -433,7 +478,7 @@ func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd,
 	logs := &syncBuffer{}
 	go io.Copy(logs, bufio.NewReader(stderr))
 	t.Cleanup(func() { cmd.Process.Kill() })
-	return cmd, waitForURL(t, stdout), logs
+	return cmd, waitForURL(t, stdout), stdout, logs
 }
 
 // TestImportWordlist imports testdata/wordlist.txt in-process, then the

@@ -27,7 +27,12 @@ type caller struct {
 	keyHash []byte
 }
 
-// keyCaller authenticates the X-API-Key header.
+// errAccountDisabled answers the logins, keys and sessions of an account
+// an administrator disabled.
+var errAccountDisabled = newError(codeAccountDisabled, "this account is disabled: ask the operator of this server")
+
+// keyCaller authenticates the X-API-Key header; a disabled account's keys
+// are refused.
 func (s *Server) keyCaller(r *http.Request) (*caller, error) {
 	return s.callerForKey(r.Context(), r.Header.Get(apiKeyHeader))
 }
@@ -45,17 +50,21 @@ func (s *Server) callerForKey(ctx context.Context, key string) (*caller, error) 
 	if err != nil {
 		return nil, err
 	}
+	if a.Disabled {
+		return nil, errAccountDisabled
+	}
 	return &caller{account: a, key: k, keyHash: hash}, nil
 }
 
-// sessionAccount authenticates the auth_session cookie.
+// sessionAccount authenticates the auth_session cookie. Disabling an
+// account deletes its sessions; one read just before counts as none.
 func (s *Server) sessionAccount(r *http.Request) (*store.Account, error) {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil || c.Value == "" {
 		return nil, errLoginRequired
 	}
 	a, err := s.Store.SessionAccount(r.Context(), apikey.Hash(c.Value))
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Disabled) {
 		return nil, errLoginRequired
 	}
 	return a, err
@@ -107,7 +116,11 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 // audit records a security event; a failure is logged, never shown to the
 // client, and never blocks the action it describes.
 func (s *Server) audit(ctx context.Context, r *http.Request, kind string, accountID int64, detail string) {
-	e := store.AuditEvent{Kind: kind, AccountID: accountID, Detail: detail}
+	s.auditEvent(ctx, r, store.AuditEvent{Kind: kind, AccountID: accountID, Detail: detail})
+}
+
+// auditEvent records e with the client's IP, sealed, as audit does.
+func (s *Server) auditEvent(ctx context.Context, r *http.Request, e store.AuditEvent) {
 	if s.ServerKey != nil {
 		sealed, err := seal.Seal(s.ServerKey, []byte(clientIP(r)))
 		if err != nil {
@@ -116,6 +129,6 @@ func (s *Server) audit(ctx context.Context, r *http.Request, kind string, accoun
 		e.SealedIP = sealed
 	}
 	if err := s.Store.AddAudit(ctx, e); err != nil {
-		s.Logger.Error("writing audit event", "kind", kind, "err", err)
+		s.Logger.Error("writing audit event", "kind", e.Kind, "err", err)
 	}
 }

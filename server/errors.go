@@ -64,6 +64,10 @@ var (
 	codeInvalidSignature     = defineCode("invalid_signature", http.StatusUnauthorized, "a billing webhook whose <code>Secutil-Signature</code> is missing, malformed or wrong")
 	codeStaleSignature       = defineCode("stale_signature", http.StatusUnauthorized, "a billing webhook signed more than 5 minutes from the server's clock")
 	codeForbidden            = defineCode("forbidden", http.StatusForbidden, "an admin route called from an account that is not an administrator")
+	codeAccountDisabled      = defineCode("account_disabled", http.StatusForbidden, "a login, key or session of an account an administrator disabled")
+	codeRegistrationClosed   = defineCode("registration_closed", http.StatusForbidden, "<code>/register</code> on a server started with <code>-registration closed</code>, or with <code>-registration invite</code> and no invite")
+	codeInvalidInvite        = defineCode("invalid_invite", http.StatusForbidden, "an invite that is unknown, used or past its 7 days")
+	codeInvalidSetupToken    = defineCode("invalid_setup_token", http.StatusForbidden, "a <code>/setup</code> link that is wrong, or from an earlier start of the server")
 	codeCrossOrigin          = defineCode("cross_origin_request", http.StatusForbidden, "a browser's cross-site POST")
 	codeRangeNotPublic       = defineCode("range_not_public", http.StatusForbidden, "a browser's cross-origin preflight for <code>GET /range</code> while the range API is not public (<code>-range-api public</code>)")
 	codeNotFound             = defineCode("not_found", http.StatusNotFound, "no such route")
@@ -71,9 +75,12 @@ var (
 	codeRangeAPIOff          = defineCode("range_api_off", http.StatusNotFound, "<code>GET /range</code> on a server started with <code>-range-api off</code>")
 	codeMetricsOff           = defineCode("metrics_off", http.StatusNotFound, "<code>GET /metrics</code> on a listener without <code>-metrics-token</code> (scrape <code>-metrics-addr</code>, or set the token)")
 	codeRangeNotConfigured   = defineCode("range_not_configured", http.StatusNotFound, "<code>GET /range</code> in a mode whose Pwned Passwords file is not configured (<code>-breach-file</code>, <code>-breach-file-ntlm</code>)")
-	codeAccountNotFound      = defineCode("account_not_found", http.StatusNotFound, "setting the plan of an email that has no account (admin)")
+	codeAccountNotFound      = defineCode("account_not_found", http.StatusNotFound, "an admin action on an email that has no account")
 	codeMethodNotAllowed     = defineCode("method_not_allowed", http.StatusMethodNotAllowed, "the route exists with another method, named in <code>Allow</code>")
 	codeKeyExists            = defineCode("key_exists", http.StatusConflict, "creating a key whose name is in use (dashboard)")
+	codeLastAdmin            = defineCode("last_admin", http.StatusConflict, "revoking, disabling or deleting the last enabled administrator (admin)")
+	codeInvitesOff           = defineCode("invites_off", http.StatusConflict, "creating an invite on a server not started with <code>-registration invite</code> (admin)")
+	codeSetupDone            = defineCode("setup_done", http.StatusGone, "a <code>/setup</code> link once an administrator exists")
 	codeRequestTooLarge      = defineCode("request_too_large", http.StatusRequestEntityTooLarge, "a body over 1 MiB")
 	codeUnsupportedMediaType = defineCode("unsupported_media_type", http.StatusUnsupportedMediaType, "a body that is neither JSON nor a form")
 	codeHostNotAllowed       = defineCode("host_not_allowed", http.StatusMisdirectedRequest, "a <code>Host</code> this server does not answer for (see <code>-allowed-hosts</code>)")
@@ -112,6 +119,10 @@ var toolErrors = []struct {
 	{is(breach.ErrQueryFields, breach.ErrBadSHA1, breach.ErrBadNTLM, breach.ErrBadPrefix, breach.ErrLongPassword), codeInvalidRequest, ""},
 	{is(breach.ErrRangeTooLarge), codeRangeTooLarge, ""},
 	{as[*passpolicy.Refusal], codeWeakPassword, ""},
+	{is(store.ErrLastAdmin), codeLastAdmin, store.ErrLastAdmin.Error()},
+	{is(store.ErrSetupToken), codeInvalidSetupToken, store.ErrSetupToken.Error()},
+	{is(store.ErrSetupDone), codeSetupDone, store.ErrSetupDone.Error()},
+	{is(store.ErrInviteInvalid), codeInvalidInvite, store.ErrInviteInvalid.Error()},
 	{is(seal.ErrMalformed, seal.ErrAuthentication), codeInvalidSealedValue, "not a value sealed by this server"},
 	{is(webhooksig.ErrMalformed, webhooksig.ErrMismatch), codeInvalidSignature, ""},
 	{is(webhooksig.ErrStale), codeStaleSignature, ""},

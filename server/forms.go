@@ -21,8 +21,12 @@ type formResult struct {
 }
 
 // formRequest is a request a page's form sends: prefill is what the page
-// shows again in the email field after an error.
-type formRequest interface{ prefill() string }
+// shows again after an error.
+type formRequest interface{ prefill() formPrefill }
+
+// formPrefill is what a form shown again keeps of what was sent: the email
+// and the token of a setup or invite link, never a password.
+type formPrefill struct{ email, token string }
 
 // formRoute serves a route that a page's form and JSON clients share:
 // decode the request into Q and run act. A browser is sent on to the
@@ -45,9 +49,9 @@ func formRoute[Q formRequest](s *Server, page string, act func(w http.ResponseWr
 }
 
 // formError answers a failed request. A browser gets the form's page again
-// with the message, the error's status and the email it typed (never a
-// password); anyone else gets the JSON error.
-func (s *Server) formError(w http.ResponseWriter, r *http.Request, page, email string, err error) {
+// with the message, the error's status and what it sent but a password;
+// anyone else gets the JSON error.
+func (s *Server) formError(w http.ResponseWriter, r *http.Request, page string, sent formPrefill, err error) {
 	if !wantsHTML(r) {
 		s.writeError(w, r, err)
 		return
@@ -55,7 +59,7 @@ func (s *Server) formError(w http.ResponseWriter, r *http.Request, page, email s
 	ae := s.publicError(r, err)
 	v := newView(s, r, noData{})
 	v.Error = ae.msg
-	v.Email = email
+	v.Email, v.Token = sent.email, sent.token
 	render(s, w, r, ae.status(), page, v)
 }
 

@@ -32,7 +32,7 @@ type emailRequest struct {
 
 func (e *emailRequest) check() error { return required("email", e.Email) }
 
-func (e emailRequest) prefill() string { return e.Email }
+func (e emailRequest) prefill() formPrefill { return formPrefill{email: e.Email} }
 
 type credentials struct {
 	emailRequest
@@ -75,6 +75,9 @@ func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Acc
 	}
 	if !a.Verified {
 		return nil, newError(codeAccountNotVerified, "this account is not verified yet: enter the code sent by mail at /register/verify")
+	}
+	if a.Disabled {
+		return nil, errAccountDisabled
 	}
 	return a, nil
 }
@@ -181,28 +184,55 @@ type statusResponse struct {
 	Message string `json:"message"`
 }
 
-// validEmail accepts a bare address (no display name) of sane length.
-func validEmail(email string) error {
+// CheckEmail accepts the email of a new account: a bare address (no
+// display name) of sane length with a dot in its domain, already trimmed.
+// The API and the command line share it; its error completes a sentence
+// that starts with the field's name.
+func CheckEmail(email string) error {
 	if len(email) > 254 {
-		return badRequest("field \"email\" is too long")
+		return errors.New("is too long")
 	}
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email || !strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".") {
-		return badRequest("field \"email\" must be an email address like name@example.com")
+		return errors.New("must be an email address like name@example.com")
+	}
+	return nil
+}
+
+// validEmail is CheckEmail as a 400 naming the field.
+func validEmail(email string) error {
+	if err := CheckEmail(email); err != nil {
+		return badRequest("field \"email\" %v", err)
 	}
 	return nil
 }
 
 // checkPassword applies the account password policy, answering 400 with
-// the reason a password was refused.
+// the reason a password was refused: too short or long, common, breached,
+// built from the account, or rated below fair by the strength estimator.
 func (s *Server) checkPassword(password, email string) error {
-	return passpolicy.Check(password, email, s.IsCommonPassword)
+	return passpolicy.Check(password, email, s.passwordLists)
 }
 
-// register creates a pending account and mails a code. An email that
+// registerRequest is /register's body; invite is the token of an invite
+// link, which a server with -registration invite requires.
+type registerRequest struct {
+	credentials
+	Invite string `json:"invite"`
+}
+
+func (q registerRequest) prefill() formPrefill {
+	return formPrefill{email: q.Email, token: q.Invite}
+}
+
+// register creates a pending account and mails a code, if the server's
+// registration policy lets the caller (registrationAllowed). An email that
 // already has an account gets the same answer (no enumeration) and a mail
 // telling its owner.
-func (s *Server) register(w http.ResponseWriter, r *http.Request, req credentials) (formResult, error) {
+func (s *Server) register(w http.ResponseWriter, r *http.Request, req registerRequest) (formResult, error) {
+	if err := s.registrationAllowed(r, req.Invite); err != nil {
+		return formResult{}, err
+	}
 	email := strings.TrimSpace(req.Email)
 	if err := validEmail(email); err != nil {
 		return formResult{}, err
@@ -213,11 +243,17 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request, req credential
 	if err := s.checkPassword(req.Password, req.Email); err != nil {
 		return formResult{}, err
 	}
+	if err := s.spendInvite(r, req.Invite); err != nil {
+		return formResult{}, err
+	}
 	if err := s.createPendingAccount(r, email, req.Password); err != nil {
 		return formResult{}, err
 	}
-	return formResult{next: withEmail("/register/verify", req.Email), body: statusResponse{Status: "verification_sent",
-		Message: "check your mail for a 6-digit code and send it to /register/verify within 15 minutes"}}, nil
+	message := "check your mail for a 6-digit code and send it to /register/verify within 15 minutes"
+	if s.codesInLog {
+		message = "this server has no mail configured: ask its operator for your 6-digit code and send it to /register/verify within 15 minutes"
+	}
+	return formResult{next: withEmail("/register/verify", req.Email), body: statusResponse{Status: "verification_sent", Message: message}}, nil
 }
 
 // createPendingAccount does the work of register once the request passed

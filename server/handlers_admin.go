@@ -185,13 +185,14 @@ type adminAccount struct {
 	CreatedAt       string  `json:"created_at"`
 	Admin           bool    `json:"admin"`
 	Verified        bool    `json:"verified"`
+	Disabled        bool    `json:"disabled"`
 }
 
 func toAdminAccount(a *store.Account, used int, now time.Time) adminAccount {
 	return adminAccount{
 		Email: a.Email, Plan: a.Plan, EffectivePlan: a.EffectivePlan(now), APIUsage: used,
 		MaxUsageForPlan: a.Cap(now), UsageCap: a.UsageCap, PaidUntil: rfc3339(a.PaidUntil),
-		CreatedAt: a.CreatedAt.Format(time.RFC3339), Admin: a.Admin, Verified: a.Verified,
+		CreatedAt: a.CreatedAt.Format(time.RFC3339), Admin: a.Admin, Verified: a.Verified, Disabled: a.Disabled,
 	}
 }
 
@@ -234,6 +235,7 @@ type adminAuditEvent struct {
 	At        string `json:"at"`
 	Kind      string `json:"kind"`
 	AccountID int64  `json:"account_id"`
+	Email     string `json:"email"`     // the account's email when the event happened
 	SealedIP  string `json:"sealed_ip"` // open with POST /boss/decrypt_geoinfo2
 	Detail    string `json:"detail"`
 }
@@ -246,7 +248,7 @@ func (s *Server) listAuditEvents(ctx context.Context, limit, offset int) ([]admi
 	out := make([]adminAuditEvent, 0, len(list))
 	for _, e := range list {
 		out = append(out, adminAuditEvent{ID: e.ID, At: e.At.Format(time.RFC3339), Kind: e.Kind,
-			AccountID: e.AccountID, SealedIP: e.SealedIP, Detail: e.Detail})
+			AccountID: e.AccountID, Email: e.Email, SealedIP: e.SealedIP, Detail: e.Detail})
 	}
 	return out, nil
 }
@@ -318,4 +320,103 @@ func rfc3339(t *time.Time) *string {
 	}
 	s := t.UTC().Format(time.RFC3339)
 	return &s
+}
+
+// adminActor names who is using an admin route, for the audit log: the
+// admin account of the session (and its id), or the admin token (id 0).
+func (s *Server) adminActor(r *http.Request) (accountID int64, name string) {
+	if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+		return 0, "the admin token"
+	}
+	a, err := s.sessionAccount(r)
+	if err != nil { // adminOnly let the request in: the session ended since
+		return 0, "an administrator"
+	}
+	return a.ID, a.Email
+}
+
+// accountRequest names the account of an administrator's action; a
+// deletion repeats the email in confirm.
+type accountRequest struct {
+	Email   string `json:"email"`
+	Confirm string `json:"confirm"`
+}
+
+func (q *accountRequest) check() error {
+	q.Email = strings.TrimSpace(q.Email)
+	return required("email", q.Email)
+}
+
+// accountAction is one administrator action on an account: the route
+// POST /boss/accounts/<name> and a button of the admin page. Each is
+// audit-logged as kind.
+type accountAction struct {
+	name  string
+	label string // the admin page's button
+	kind  string // the audit event, and the JSON answer's status
+	done  string // what the admin page says afterwards
+	apply func(ctx context.Context, st *store.Store, accountID int64) error
+}
+
+var accountActions = []accountAction{
+	{"verify", "Verify", store.AuditAccountVerified, "The account was verified.",
+		func(ctx context.Context, st *store.Store, id int64) error { return st.MarkVerified(ctx, id) }},
+	{"make_admin", "Make admin", store.AuditAdminGranted, "The account is now an administrator.",
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, true) }},
+	{"remove_admin", "Remove admin", store.AuditAdminRevoked, "The account is no longer an administrator.",
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, false) }},
+	{"disable", "Disable", store.AuditAccountDisabled, "The account was disabled: its keys and sessions stopped working.",
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, true) }},
+	{"enable", "Enable", store.AuditAccountEnabled, "The account was enabled: its keys work again.",
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, false) }},
+	{"reset_usage", "Reset usage", store.AuditUsageReset, "The account's usage this month was reset to 0.",
+		func(ctx context.Context, st *store.Store, id int64) error { return st.ResetUsage(ctx, id) }},
+	{"delete", "Delete", store.AuditAccountDeleted, "The account was deleted.",
+		func(ctx context.Context, st *store.Store, id int64) error { return st.DeleteAccount(ctx, id) }},
+}
+
+// accountButton is a button of an account's row on the admin page.
+type accountButton struct{ Email, Action, Label string }
+
+// Buttons are the actions the admin page offers on the account's row
+// (delete asks first, with a link of its own).
+func (a adminAccount) Buttons() []accountButton {
+	offered := map[string]bool{"verify": !a.Verified, "make_admin": !a.Admin, "remove_admin": a.Admin,
+		"disable": !a.Disabled, "enable": a.Disabled, "reset_usage": a.APIUsage > 0}
+	var out []accountButton
+	for _, act := range accountActions {
+		if offered[act.name] {
+			out = append(out, accountButton{Email: a.Email, Action: act.name, Label: act.label})
+		}
+	}
+	return out
+}
+
+// runAccountAction applies act to the account named in the request and
+// records it with the acting administrator.
+func (s *Server) runAccountAction(act accountAction) func(w http.ResponseWriter, r *http.Request, req accountRequest) (statusResponse, error) {
+	return func(_ http.ResponseWriter, r *http.Request, req accountRequest) (statusResponse, error) {
+		if act.name == "delete" && !strings.EqualFold(strings.TrimSpace(req.Confirm), req.Email) {
+			return statusResponse{}, badRequest("field \"confirm\" must repeat the email of the account to delete")
+		}
+		ctx := r.Context()
+		noAccount := newError(codeAccountNotFound, "no account has the email %q", req.Email)
+		a, err := s.Store.AccountByEmail(ctx, req.Email)
+		if errors.Is(err, store.ErrNotFound) {
+			return statusResponse{}, noAccount
+		}
+		if err != nil {
+			return statusResponse{}, err
+		}
+		err = act.apply(ctx, s.Store, a.ID)
+		if errors.Is(err, store.ErrNotFound) { // deleted in the meantime
+			return statusResponse{}, noAccount
+		}
+		if err != nil {
+			return statusResponse{}, err
+		}
+		_, actor := s.adminActor(r)
+		s.auditEvent(ctx, r, store.AuditEvent{Kind: act.kind, AccountID: a.ID, Email: a.Email, Detail: "by " + actor})
+		return statusResponse{Status: act.kind, Message: a.Email + ": " + act.done}, nil
+	}
 }

@@ -29,12 +29,32 @@ type adminPageData struct {
 	HasPrev     bool
 	HasNext     bool
 	NextOffset  int
+	// Invites is set when the server's registration needs invites: the
+	// page then offers to create one.
+	Invites bool
+	// NewInvite is an invite link just created, shown once.
+	NewInvite *inviteResponse
+	// ConfirmDelete is the account a delete button asked about: the page
+	// asks to confirm.
+	ConfirmDelete *adminAccount
 }
 
-// adminNotices are the admin page's fixed success messages, named by ?done=.
+// adminNotices are the admin page's fixed success messages, named by
+// ?done=; the account actions add theirs (adminNotice).
 var adminNotices = map[string]string{
 	"plan_set":        "The plan was set.",
 	"product_created": "The product was created.",
+	"setup":           "Welcome: you are this server's first administrator. Your dashboard has your API keys; here you manage accounts.",
+}
+
+// adminNotice is the success message named done, "" for none.
+func adminNotice(done string) string {
+	for _, act := range accountActions {
+		if act.name == done {
+			return act.done
+		}
+	}
+	return adminNotices[done]
 }
 
 // handleAdminPage serves GET /admin: a login is needed (303 to /login
@@ -56,7 +76,14 @@ func (s *Server) handleAdminPage() http.Handler {
 		if err != nil || offset < 0 {
 			offset = 0
 		}
-		s.renderAdminPage(w, r, http.StatusOK, offset, "")
+		var confirm *adminAccount
+		if email := r.URL.Query().Get("delete"); email != "" {
+			if a, err := s.Store.AccountByEmail(r.Context(), email); err == nil {
+				c := toAdminAccount(a, 0, s.Store.Now())
+				confirm = &c
+			}
+		}
+		s.renderAdminPage(w, r, http.StatusOK, offset, "", func(d *adminPageData) { d.ConfirmDelete = confirm })
 	})
 }
 
@@ -89,15 +116,19 @@ func (s *Server) adminPage(ctx context.Context, offset int) (adminPageData, erro
 }
 
 // renderAdminPage shows the admin page from offset into the accounts, with
-// a failure message if one is given.
-func (s *Server) renderAdminPage(w http.ResponseWriter, r *http.Request, status, offset int, failure string) {
+// a failure message if one is given; more, if not nil, adds to the page.
+func (s *Server) renderAdminPage(w http.ResponseWriter, r *http.Request, status, offset int, failure string, more func(*adminPageData)) {
 	d, err := s.adminPage(r.Context(), offset)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	d.Invites = s.Registration == RegistrationInvite
+	if more != nil {
+		more(&d)
+	}
 	v := newView(s, r, d)
-	v.Notice = adminNotices[r.URL.Query().Get("done")]
+	v.Notice = adminNotice(r.URL.Query().Get("done"))
 	v.Error = failure
 	render(s, w, r, status, "admin", v)
 }
@@ -112,11 +143,31 @@ func adminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q, erro
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := runAdminForm(w, r, parse, act); err != nil {
 			ae := s.publicError(r, err)
-			s.renderAdminPage(w, r, ae.status(), 0, ae.msg)
+			s.renderAdminPage(w, r, ae.status(), 0, ae.msg, nil)
 			return
 		}
 		http.Redirect(w, r, "/admin?done="+done, http.StatusSeeOther)
 	}))
+}
+
+// handleAdminInvite serves the admin page's invite button: the new link is
+// shown on the page that answers (never cached), not behind a redirect
+// whose URL would keep it.
+func (s *Server) handleAdminInvite() http.Handler {
+	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		invite, err := s.createInvite(w, r)
+		if err != nil {
+			ae := s.publicError(r, err)
+			s.renderAdminPage(w, r, ae.status(), 0, ae.msg, nil)
+			return
+		}
+		s.renderAdminPage(w, r, http.StatusOK, 0, "", func(d *adminPageData) { d.NewInvite = &invite })
+	}))
+}
+
+// accountForm reads the form of an account action's button.
+func accountForm(form url.Values) (accountRequest, error) {
+	return accountRequest{Email: formText(form, "email"), Confirm: formText(form, "confirm")}, nil
 }
 
 // runAdminForm reads the form into the request of act and runs act.

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"unicode/utf8"
 
+	"secutil/tools/breach"
 	"secutil/tools/strength"
 )
 
@@ -32,11 +34,15 @@ type strengthResponse struct {
 	Entropy            float64  `json:"entropy"`
 	CharsetSize        int      `json:"charset_size"`
 	EstimatedCrackTime string   `json:"estimated_crack_time"`
+	// Breached is how often the configured Pwned Passwords file saw the
+	// password (0: never), and null on a server without one.
+	Breached *int64 `json:"breached"`
 }
 
 // handlePasswordCheck estimates strength. The caller's email local part is
 // a word an attacker would try first, so it counts as a dictionary word.
-func handlePasswordCheck(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
+// A password the breach file holds is tried first of all: it scores 0.
+func (s *Server) handlePasswordCheck(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
 	req, err := decode[passwordRequest](w, r)
 	if err != nil {
 		return nil, err
@@ -48,7 +54,7 @@ func handlePasswordCheck(w http.ResponseWriter, r *http.Request, c *call) (any, 
 		feedback = append(feedback, res.Warning)
 	}
 	feedback = append(feedback, res.Suggestions...)
-	return strengthResponse{
+	out := strengthResponse{
 		Score:              res.Score,
 		Label:              res.Label,
 		Feedback:           feedback,
@@ -56,7 +62,32 @@ func handlePasswordCheck(w http.ResponseWriter, r *http.Request, c *call) (any, 
 		Entropy:            res.Entropy,
 		CharsetSize:        res.CharsetSize,
 		EstimatedCrackTime: res.CrackTime,
-	}, nil
+	}
+	if !breach.HasCounts(s.Breach) {
+		return out, nil
+	}
+	count, found, err := s.Breach.Count(breach.SHA1(req.Password))
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		count = max(count, 1) // a listed password was seen at least once
+	}
+	out.Breached = &count
+	if found {
+		out.Score, out.Label, out.EstimatedCrackTime = 0, strength.Label(0), strength.HumanDuration(0)
+		out.Feedback = append([]string{fmt.Sprintf("This password appeared %d times in data breaches: attackers try it first", count)}, out.Feedback...)
+	}
+	return out, nil
+}
+
+// breachedIn looks passwords up in a breach source (nil for none), for
+// the account password policy.
+func breachedIn(src breach.Source) func(password string) (int64, bool, error) {
+	if src == nil {
+		return nil
+	}
+	return func(password string) (int64, bool, error) { return src.Count(breach.SHA1(password)) }
 }
 
 type entropyResponse struct {

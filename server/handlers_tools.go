@@ -172,7 +172,7 @@ func (s *Server) handleStrengthPreview() http.Handler {
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			return nil, newError(codeRateLimited, "the free preview pauses for %d seconds after %d answers a minute: press Check for a counted answer", secs, previewRate.Burst)
 		}
-		return handlePasswordCheck(w, r, &call{caller: &caller{account: a}})
+		return s.handlePasswordCheck(w, r, &call{caller: &caller{account: a}})
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !wantsHTML(r) {
@@ -234,7 +234,7 @@ func (s *Server) missingData(r *http.Request) map[string]string {
 func (s *Server) present(result any, form url.Values) any {
 	switch v := result.(type) {
 	case strengthResponse:
-		return s.strengthView(v, form.Get("password"))
+		return newStrengthView(v)
 	case jwtResponse:
 		return newJWTView(v, time.Now())
 	case hashid.Result:
@@ -266,19 +266,10 @@ type strengthView struct {
 	BreachCount   int64
 }
 
-func (s *Server) strengthView(res strengthResponse, password string) strengthView {
+func newStrengthView(res strengthResponse) strengthView {
 	v := strengthView{strengthResponse: res}
-	if !breach.HasCounts(s.Breach) {
-		return v
-	}
-	count, found, err := s.Breach.Count(breach.SHA1(password))
-	if err != nil {
-		s.Logger.Error("breach count for the strength meter", "err", err)
-		return v
-	}
-	v.BreachChecked = true
-	if found {
-		v.BreachCount = max(count, 1)
+	if res.Breached != nil {
+		v.BreachChecked, v.BreachCount = true, *res.Breached
 	}
 	return v
 }

@@ -82,6 +82,9 @@ func (s *Server) runMetered(w http.ResponseWriter, r *http.Request, authenticate
 		s.Metrics.refusedCall(plan)
 		err = quotaError(w, *limit, now)
 	}
+	if errors.Is(err, store.ErrNotFound) { // an administrator deleted the account during the call
+		err = errUnauthorized
+	}
 	if err == nil {
 		s.Metrics.meteredCall(plan)
 	}

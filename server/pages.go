@@ -24,7 +24,7 @@ import (
 // docPages are the documentation pages that need nothing but the view,
 // each templates/docs/<name>.html, served at /docs/<name>. The errors page
 // is rendered from the error vocabulary (handleErrorsPage).
-var docPages = []string{"authentication", "getting_started", "hashes", "ip_info", "privacy", "rate_limits", "readme", "security", "terms"}
+var docPages = []string{"authentication", "getting_started", "hashes", "ip_info", "operating", "privacy", "rate_limits", "readme", "security", "terms"}
 
 // pages holds the templates, parsed once at start, and the static assets
 // with their content hashes (the hash versions the URL and is the ETag).
@@ -132,7 +132,14 @@ type view[T any] struct {
 	Notice  string
 	Email   string // prefills the email field of a form
 	Next    string // the page a login goes back to (login.html)
-	Data    T
+	Token   string // the hidden token of a setup or invite form, kept when the form is shown again
+	// Registration is the server's policy (open, closed or invite): pages
+	// offer to create an account only when it is open.
+	Registration string
+	// CodesInLog is set on a server without mail: codes are in its log, so
+	// the pages tell users to ask the operator.
+	CodesInLog bool
+	Data       T
 }
 
 // noData is the Data of a page that shows only the view.
@@ -150,7 +157,8 @@ var notices = map[string]string{
 // newView starts a page's view from the request: the logged-in account (if
 // any), a notice named in the query and an email to prefill.
 func newView[T any](s *Server, r *http.Request, data T) view[T] {
-	v := view[T]{Path: r.URL.Path, Origin: s.requestOrigin(r), Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data}
+	v := view[T]{Path: r.URL.Path, Origin: s.requestOrigin(r), Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data,
+		Registration: s.Registration, CodesInLog: s.codesInLog}
 	if a, err := s.sessionAccount(r); err == nil {
 		v.Account = a
 	}

@@ -47,7 +47,7 @@ func (s *Server) apiRoutes() []apiRoute {
 		{path: "/secure_encrypt", tool: handleCrypto(s.Crypto.Encrypt)},
 		{path: "/secure_decrypt", tool: handleCrypto(s.Crypto.Decrypt)},
 		{path: "/ip_info", tool: s.handleIPInfo},
-		{path: "/password_check", tool: handlePasswordCheck},
+		{path: "/password_check", tool: s.handlePasswordCheck},
 		{path: "/entropy", tool: handleEntropy},
 		{path: "/common_pwd", tool: handleCommonPassword},
 		{path: "/data_breach", tool: s.handleDataBreach},
@@ -77,6 +77,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Account forms: a browser's form post gets a page, a JSON client JSON.
 	mux.Handle("POST /login", formRoute(s, "login", s.login))
 	mux.Handle("POST /register", formRoute(s, "register", s.register))
+	mux.Handle("POST /setup", formRoute(s, "setup", s.setup))
 	mux.Handle("POST /register/verify", formRoute(s, "register_verify", s.verifyRegistration))
 	mux.Handle("POST /forgot-password", formRoute(s, "forgot", s.forgotPassword))
 	mux.Handle("POST /forgot-password/verify", formRoute(s, "forgot_verify", s.resetPassword))
@@ -97,7 +98,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /{$}", s.handlePage("home"))
 	mux.Handle("GET /static/{name}", s.handleStatic())
 	mux.Handle("GET /login", s.handlePage("login"))
-	mux.Handle("GET /register", s.handlePage("register"))
+	mux.Handle("GET /register", s.handleRegisterPage())
+	mux.Handle("GET /setup", s.handleSetupPage())
 	mux.Handle("GET /register/verify", s.handlePage("register_verify"))
 	mux.Handle("GET /forgot-password", s.handlePage("forgot"))
 	mux.Handle("GET /forgot-password/verify", s.handlePage("forgot_verify"))
@@ -133,9 +135,15 @@ func (s *Server) billingRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /boss/suggestions/list", s.adminOnly(adminList(s, s.listSuggestions)))
 	mux.Handle("POST /boss/audit/list", s.adminOnly(adminList(s, s.listAuditEvents)))
 	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(serve(s, withBody(s.decryptGeoInfo))))
+	mux.Handle("POST /boss/invites/create", s.adminOnly(serve(s, s.createInvite)))
+	for _, act := range accountActions {
+		mux.Handle("POST /boss/accounts/"+act.name, s.adminOnly(serve(s, withBody(s.runAccountAction(act)))))
+		mux.Handle("POST /admin/accounts/"+act.name, adminForm(s, act.name, accountForm, s.runAccountAction(act)))
+	}
 
 	// The admin page (handlers_adminpage.go); its forms run the actions of the /boss/ routes.
 	mux.Handle("GET /admin", s.handleAdminPage())
 	mux.Handle("POST /admin/accounts/set_plan", adminForm(s, "plan_set", setPlanForm, s.setPlan))
 	mux.Handle("POST /admin/products", adminForm(s, "product_created", productForm, s.createProduct))
+	mux.Handle("POST /admin/invites", s.handleAdminInvite())
 }

@@ -18,6 +18,7 @@ import (
 	"secutil/tools/geo"
 	"secutil/tools/mailer"
 	"secutil/tools/passhash"
+	"secutil/tools/passpolicy"
 	"secutil/tools/pbe"
 )
 
@@ -86,6 +87,11 @@ type Deps struct {
 	BillingSecret string
 	// Checkout makes payment pages; nil answers checkout requests with 503.
 	Checkout CheckoutProvider
+
+	// Registration is who may create an account with /register:
+	// RegistrationOpen (the default), RegistrationClosed or
+	// RegistrationInvite (handlers_setup.go).
+	Registration string
 }
 
 // Limits are the token-bucket sizes of the brute-force protection. A
@@ -132,6 +138,11 @@ type Server struct {
 	outbox               *outbox
 	pageHeaders          []header
 	flashKey             []byte // seals the fresh-key cookie (flash.go)
+	// codesInLog is set when the mailer writes codes to the log (no
+	// -smtp-url): the pages then tell users to ask the operator.
+	codesInLog bool
+	// passwordLists are what account passwords must not be in.
+	passwordLists passpolicy.Lists
 }
 
 // New returns the secutil HTTP handler, or an error when the assets are
@@ -173,6 +184,13 @@ func newServer(d Deps) (*Server, error) {
 	if d.Metrics == nil {
 		d.Metrics = NewMetrics()
 	}
+	switch d.Registration {
+	case "":
+		d.Registration = RegistrationOpen
+	case RegistrationOpen, RegistrationClosed, RegistrationInvite:
+	default:
+		return nil, fmt.Errorf("server: registration must be %s, %s or %s, not %q", RegistrationOpen, RegistrationClosed, RegistrationInvite, d.Registration)
+	}
 	limits := DefaultLimits
 	if d.Limits != nil {
 		limits = *d.Limits
@@ -189,7 +207,9 @@ func newServer(d Deps) (*Server, error) {
 		outbox:               &outbox{logger: d.Logger},
 		pageHeaders:          pageHeaders(checkoutOrigin(d.Checkout)),
 		flashKey:             flashKeyFrom(d.ServerKey),
+		passwordLists:        passpolicy.Lists{IsCommon: d.IsCommonPassword, Breached: breachedIn(d.Breach)},
 	}
+	_, s.codesInLog = d.Mailer.(mailer.Log)
 	p, err := loadPages(d.Assets)
 	if err != nil {
 		return nil, fmt.Errorf("server: loading the pages: %w", err)

@@ -38,6 +38,7 @@ type Account struct {
 	PaidUntil    *time.Time
 	Verified     bool
 	Admin        bool
+	Disabled     bool // an administrator turned it off: no login, its keys refused
 	CreatedAt    time.Time
 }
 
@@ -74,23 +75,33 @@ type NewAccount struct {
 
 // CreateAccount inserts an account and returns its id.
 func (s *Store) CreateAccount(ctx context.Context, n NewAccount) (int64, error) {
+	id, err := insertAccount(ctx, s.write, n, s.now())
+	return id, wrap("create account", err)
+}
+
+// insertAccount is CreateAccount on db, a connection or a transaction.
+func insertAccount(ctx context.Context, db execer, n NewAccount, now time.Time) (int64, error) {
 	if n.Plan == "" {
 		n.Plan = PlanStarter
 	}
-	res, err := s.write.ExecContext(ctx,
+	res, err := db.ExecContext(ctx,
 		`INSERT INTO accounts (email, password_hash, plan, verified, admin, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		strings.TrimSpace(n.Email), n.PasswordHash, n.Plan, n.Verified, n.Admin, unix(s.now()))
+		strings.TrimSpace(n.Email), n.PasswordHash, n.Plan, n.Verified, n.Admin, unix(now))
 	if violates(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) { // email is the only unique column
 		return 0, ErrEmailTaken
 	}
 	if err != nil {
-		return 0, wrap("create account", err)
+		return 0, err
 	}
-	id, err := res.LastInsertId()
-	return id, wrap("create account", err)
+	return res.LastInsertId()
 }
 
-const accountColumns = `id, email, password_hash, plan, usage_cap, paid_until, verified, admin, created_at`
+// execer is what *sql.DB and *sql.Tx share for statements without rows.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+const accountColumns = `id, email, password_hash, plan, usage_cap, paid_until, verified, admin, disabled, created_at`
 
 // accountColumnsOf qualifies accountColumns with a table alias for joins.
 func accountColumnsOf(alias string) string {
@@ -109,7 +120,7 @@ func scanAccount(row interface{ Scan(...any) error }, lead ...any) (*Account, er
 		paidUntil sql.NullInt64
 		created   int64
 	)
-	dest := append(lead, &a.ID, &a.Email, &a.PasswordHash, &a.Plan, &usageCap, &paidUntil, &a.Verified, &a.Admin, &created)
+	dest := append(lead, &a.ID, &a.Email, &a.PasswordHash, &a.Plan, &usageCap, &paidUntil, &a.Verified, &a.Admin, &a.Disabled, &created)
 	err := row.Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound

@@ -26,22 +26,29 @@ type AuditEvent struct {
 	At        time.Time
 	Kind      string
 	AccountID int64
-	SealedIP  string
-	Detail    string
+	// Email is the account's email at the time of the event. AddAudit
+	// looks it up from AccountID when it is empty.
+	Email    string
+	SealedIP string
+	Detail   string
 }
 
 // AddAudit records an event.
 func (s *Store) AddAudit(ctx context.Context, e AuditEvent) error {
-	var account, sealed any
+	var account, email, sealed any
 	if e.AccountID != 0 {
 		account = e.AccountID
+	}
+	if e.Email != "" {
+		email = e.Email
 	}
 	if e.SealedIP != "" {
 		sealed = e.SealedIP
 	}
 	_, err := s.write.ExecContext(ctx,
-		`INSERT INTO audit_events (at, kind, account_id, sealed_ip, detail) VALUES (?, ?, ?, ?, ?)`,
-		unix(s.now()), e.Kind, account, sealed, e.Detail)
+		`INSERT INTO audit_events (at, kind, account_id, email, sealed_ip, detail)
+		 VALUES (?, ?, ?, coalesce(?, (SELECT email FROM accounts WHERE id = ?)), ?, ?)`,
+		unix(s.now()), e.Kind, account, email, account, sealed, e.Detail)
 	return wrap("add audit event", err)
 }
 
@@ -53,7 +60,8 @@ func (s *Store) AuditEvents(ctx context.Context, limit, offset int) ([]AuditEven
 
 func (s *Store) auditEvents(ctx context.Context, limit, offset int) ([]AuditEvent, error) {
 	rows, err := s.read.QueryContext(ctx,
-		`SELECT id, at, kind, coalesce(account_id, 0), coalesce(sealed_ip, ''), detail FROM audit_events ORDER BY id DESC LIMIT ? OFFSET ?`,
+		`SELECT id, at, kind, coalesce(account_id, 0), coalesce(email, ''), coalesce(sealed_ip, ''), detail
+		   FROM audit_events ORDER BY id DESC LIMIT ? OFFSET ?`,
 		limit, offset)
 	if err != nil {
 		return nil, err
@@ -63,7 +71,7 @@ func (s *Store) auditEvents(ctx context.Context, limit, offset int) ([]AuditEven
 	for rows.Next() {
 		var e AuditEvent
 		var at int64
-		if err := rows.Scan(&e.ID, &at, &e.Kind, &e.AccountID, &e.SealedIP, &e.Detail); err != nil {
+		if err := rows.Scan(&e.ID, &at, &e.Kind, &e.AccountID, &e.Email, &e.SealedIP, &e.Detail); err != nil {
 			return nil, err
 		}
 		e.At = time.Unix(at, 0).UTC()

@@ -12,7 +12,8 @@ import (
 // outcomes are the sentinel errors a caller acts on. Their text is written
 // for the user and shown as it is, so wrap passes them unchanged; errors.Is
 // finds them either way.
-var outcomes = []error{ErrNotFound, ErrEmailTaken, ErrTooManyKeys, ErrCodeInvalid, ErrTooManyCodes, ErrQuotaExceeded}
+var outcomes = []error{ErrNotFound, ErrEmailTaken, ErrTooManyKeys, ErrCodeInvalid, ErrTooManyCodes, ErrQuotaExceeded,
+	ErrLastAdmin, ErrSetupToken, ErrSetupDone, ErrInviteInvalid}
 
 // wrap names the store operation that failed, so that a logged error says
 // where it came from: "store: issue key: database is locked".

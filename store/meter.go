@@ -203,8 +203,20 @@ func (m *meter) commit(batch []Charge, results []chargeResult) {
 	counts := map[int64]int{}
 	daily := map[dayCount]int{} // the calls this batch adds to each account's and key's day
 	touched := map[int64]bool{}
+	var deleted []int64
 	apply := func(tx *sql.Tx) error {
 		for i, c := range batch {
+			switch c.op {
+			case opResetUsage:
+				counts[c.AccountID] = 0
+				continue
+			case opDeleteAccount:
+				if results[i].err = deleteAccount(ctx, tx, c.AccountID); results[i].err == nil {
+					delete(counts, c.AccountID)
+					deleted = append(deleted, c.AccountID)
+				}
+				continue
+			}
 			count, seen := counts[c.AccountID]
 			if !seen {
 				var known bool
@@ -240,7 +252,20 @@ func (m *meter) commit(batch []Charge, results []chargeResult) {
 		// read nothing and touch no key.
 		write := tx.StmtContext(ctx, m.writeStmt)
 		for account, count := range counts {
-			if _, err := write.ExecContext(ctx, account, period, count); err != nil {
+			_, err := write.ExecContext(ctx, account, period, count)
+			if accountMissing(err) == ErrNotFound {
+				// Deleted while its call ran: only its charges fail (SQLite
+				// undid just this statement).
+				failCharges(batch, results, account, ErrNotFound)
+				delete(counts, account)
+				for d := range daily {
+					if d.account == account {
+						delete(daily, d)
+					}
+				}
+				continue
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -290,8 +315,21 @@ func (m *meter) commit(batch []Charge, results []chargeResult) {
 		for key := range touched {
 			m.lastUsed[key] = now
 		}
+		for _, account := range deleted {
+			delete(m.counts, account) // SQLite may give its id to the next new account
+		}
 	}
 	m.mu.Unlock()
+}
+
+// failCharges gives err to the counts and resets of account that have no
+// outcome yet (a deletion in the same batch keeps its own).
+func failCharges(batch []Charge, results []chargeResult, account int64, err error) {
+	for i, c := range batch {
+		if c.AccountID == account && c.op != opDeleteAccount && results[i].err == nil {
+			results[i] = chargeResult{err: err}
+		}
+	}
 }
 
 const (

@@ -36,6 +36,10 @@ type Charge struct {
 	// Reservation, when set, is the one Reserve gave the call: committing
 	// the charge uses it up.
 	Reservation *Reservation
+	// op is what the meter does for the account: count a call (the zero
+	// value), or an administrator's reset or deletion (store/admin.go),
+	// which go through the meter because it caches the counts.
+	op chargeOp
 }
 
 // Reservation holds one of an account's remaining calls for a call that is
@@ -70,6 +74,14 @@ func (s *Store) Reserve(ctx context.Context, accountID int64, limit int) (*Reser
 	}
 	return r, err
 }
+
+type chargeOp int
+
+const (
+	opCount chargeOp = iota
+	opResetUsage
+	opDeleteAccount
+)
 
 // Usage returns the account's metered calls in the period containing now.
 func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
