@@ -208,13 +208,16 @@ func nearestCommand(typed string) string {
 	best, bestDistance := "", 3
 	for _, cmd := range commands() {
 		words := strings.Fields(cmd.name)
-		for _, candidate := range []string{cmd.name, words[len(words)-1]} {
+		// A group's own name ("usr" for user) suggests the group, whose
+		// overview lists its commands.
+		for _, c := range [][2]string{{cmd.name, cmd.name}, {words[len(words)-1], cmd.name}, {words[0], words[0]}} {
+			candidate, suggestion := c[0], c[1]
 			d := editDistance(typed, candidate)
 			if len(typed) >= 3 && strings.HasPrefix(candidate, typed) {
 				d = 1
 			}
 			if limit := min(2, len(candidate)/3); d <= limit && d < bestDistance {
-				best, bestDistance = cmd.name, d
+				best, bestDistance = suggestion, d
 			}
 		}
 	}

@@ -73,6 +73,7 @@ func TestNearestCommand(t *testing.T) {
 	for typed, want := range map[string]string{
 		"sevre": "serve", "serv": "serve", "backpu": "backup", "vesrion": "version", "import": "import-wordlist",
 		"lst": "user list", "add": "user add", "user lst": "user list", "user delet": "user delete", "passwd": "user passwd",
+		"usr": "user", "uesr": "user",
 		"frobnicate": "", "x": "", "he": "",
 	} {
 		if got := nearestCommand(typed); got != want {
