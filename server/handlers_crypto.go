@@ -24,7 +24,8 @@ func (q *cryptoRequest) check() error {
 }
 
 type cryptoResponse struct {
-	Result string `json:"result"`
+	Result string  `json:"result"`
+	Error  *string `json:"error"` // always null on success
 }
 
 // handleCrypto serves /secure_encrypt and /secure_decrypt: argon2id →

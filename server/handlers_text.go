@@ -74,7 +74,7 @@ func (q *jwtRequest) check() error {
 // expired token, alg "none") on a 200, as the OpenAPI document allows.
 type jwtResponse struct {
 	Answer string `json:"answer"`
-	Error  string `json:"error,omitempty"`
+	Error  *string `json:"error"`
 }
 
 func handleJWTDecoder(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
@@ -86,7 +86,11 @@ func handleJWTDecoder(w http.ResponseWriter, r *http.Request, _ *call) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return jwtResponse{Answer: answer, Error: warning}, nil
+	resp := jwtResponse{Answer: answer}
+	if warning != "" {
+		resp.Error = &warning
+	}
+	return resp, nil
 }
 
 type jsonRequest struct {
@@ -94,7 +98,8 @@ type jsonRequest struct {
 }
 
 type jsonResponse struct {
-	Result string `json:"result"`
+	Result string  `json:"result"`
+	Error  *string `json:"error"` // always null on success
 }
 
 // handleJSON serves /json_format and /json_minify.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -228,6 +229,48 @@ func decodeJSON(body []byte, v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		return jsonDecodeError(err)
 	}
+	return checkPresent(body, v)
+}
+
+// requiredFields caches, per request type, the JSON names of its fields
+// tagged required:"true" (the request schema's "required" list in
+// static/openapi.json).
+var requiredFields sync.Map // reflect.Type -> []string
+
+func requiredOf(t reflect.Type) []string {
+	if names, ok := requiredFields.Load(t); ok {
+		return names.([]string)
+	}
+	var names []string
+	if t.Kind() == reflect.Struct {
+		for _, f := range reflect.VisibleFields(t) {
+			if f.Tag.Get("required") == "true" {
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				names = append(names, name)
+			}
+		}
+	}
+	requiredFields.Store(t, names)
+	return names
+}
+
+// checkPresent reports the first required field of v that body (one JSON
+// object, already decoded into v) leaves out or sets to null. Only request
+// types with required fields pay for the second look at the body.
+func checkPresent(body []byte, v any) error {
+	names := requiredOf(reflect.TypeOf(v).Elem())
+	if len(names) == 0 {
+		return nil
+	}
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(body, &present); err != nil {
+		return jsonDecodeError(err)
+	}
+	for _, name := range names {
+		if raw, ok := present[name]; !ok || string(raw) == "null" {
+			return missingField(name)
+		}
+	}
 	return nil
 }
 
@@ -248,7 +291,7 @@ func jsonDecodeError(err error) error {
 		if typ.Field == "" {
 			return badRequest("request body must be a JSON object, not %s", typ.Value)
 		}
-		return badRequest("field %q must be a %s, not %s", typ.Field, jsonTypeName(typ.Type.String()), typ.Value)
+		return newError(codeInvalidField, "field %q must be a %s, not %s", typ.Field, jsonTypeName(typ.Type.String()), typ.Value)
 	default:
 		return badRequest("malformed JSON: %v", err)
 	}
@@ -289,10 +332,14 @@ func decodeForm(body []byte, v any) error {
 	return decodeJSON(raw, v)
 }
 
-// required reports a missing required string field.
+// required reports a required string field that is missing or blank.
 func required(name, value string) error {
 	if strings.TrimSpace(value) == "" {
-		return badRequest("field %q is required", name)
+		return missingField(name)
 	}
 	return nil
+}
+
+func missingField(name string) *apiError {
+	return newError(codeMissingField, "field %q is required", name)
 }
