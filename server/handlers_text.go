@@ -10,7 +10,7 @@ import (
 )
 
 type base64Request struct {
-	Text   string `json:"text"`
+	Text   string `json:"text" required:"true"`
 	Option string `json:"option"`
 }
 
@@ -94,7 +94,7 @@ func handleJWTDecoder(w http.ResponseWriter, r *http.Request, _ *call) (any, err
 }
 
 type jsonRequest struct {
-	Text string `json:"text"`
+	Text string `json:"text" required:"true"`
 }
 
 type jsonResponse struct {
