@@ -73,7 +73,7 @@ func (q *jwtRequest) check() error {
 // jwtResponse: answer is the decoded token; error carries a warning (an
 // expired token, alg "none") on a 200, as the OpenAPI document allows.
 type jwtResponse struct {
-	Answer string `json:"answer"`
+	Answer string  `json:"answer"`
 	Error  *string `json:"error"`
 }
 
