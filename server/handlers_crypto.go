@@ -15,10 +15,10 @@ type cryptoRequest struct {
 
 func (q *cryptoRequest) check() error {
 	if q.Text == "" {
-		return newError(codeInvalidInput, "field \"text\" is required")
+		return missingField("text")
 	}
 	if q.Password == "" {
-		return newError(codeInvalidInput, "field \"password\" is required")
+		return missingField("password")
 	}
 	return nil
 }

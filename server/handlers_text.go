@@ -19,9 +19,9 @@ func (q *base64Request) check() error {
 	case "encode", "decode":
 		return nil
 	case "":
-		return newError(codeInvalidInput, "field \"option\" is required: encode or decode")
+		return newError(codeMissingField, "field \"option\" is required: encode or decode")
 	default:
-		return newError(codeInvalidInput, "field \"option\" must be encode or decode, not %q", truncate(q.Option, 40))
+		return badRequest("field \"option\" must be encode or decode, not %q", truncate(q.Option, 40))
 	}
 }
 
@@ -64,10 +64,7 @@ type jwtRequest struct {
 }
 
 func (q *jwtRequest) check() error {
-	if strings.TrimSpace(q.Token) == "" {
-		return newError(codeInvalidJWT, "field \"token\" is required")
-	}
-	return nil
+	return required("token", q.Token)
 }
 
 // jwtResponse: answer is the decoded token; error carries a warning (an

@@ -223,13 +223,41 @@ func looksLikeJSON(body []byte) bool {
 // reads the body in place (a json.Decoder would copy it into buffers of its
 // own) and refuses data after the value.
 func decodeJSON(body []byte, v any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
+	switch string(bytes.TrimSpace(body)) {
+	case "":
 		return badRequest("request body is empty; expected a JSON object")
+	case "null": // json.Unmarshal leaves v as it is
+		return badRequest("request body must be a JSON object, not null")
 	}
 	if err := json.Unmarshal(body, v); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			typ.Field = jsonPath(reflect.TypeOf(v), typ.Field)
+		}
 		return jsonDecodeError(err)
 	}
 	return checkPresent(body, v)
+}
+
+// jsonPath is the path of a field as the client wrote it: encoding/json
+// names the Go name of an embedded struct on the way (emailRequest.email),
+// which the client never sees.
+func jsonPath(t reflect.Type, goPath string) string {
+	var kept []string
+	for _, seg := range strings.Split(goPath, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t != nil && t.Kind() == reflect.Struct {
+			if f, ok := t.FieldByName(seg); ok && f.Anonymous {
+				t = f.Type
+				continue
+			}
+		}
+		kept = append(kept, seg)
+		t = nil // deeper fields keep their names as they are
+	}
+	return strings.Join(kept, ".")
 }
 
 // requiredFields caches, per request type, the JSON names of its fields
