@@ -99,7 +99,7 @@ type productResponse struct {
 	ID         int64  `json:"id"`
 	Name       string `json:"name"`
 	Plan       string `json:"plan"`
-	PriceCents int64  `json:"price_cents" required:"true"`
+	PriceCents int64  `json:"price_cents"`
 	Currency   string `json:"currency"`
 	Interval   string `json:"interval"`
 }
