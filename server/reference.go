@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -49,6 +50,7 @@ type openAPIDoc struct {
 
 type openAPIOperation struct {
 	Summary, Description string
+	Tags                 []string
 	Security             []map[string][]string
 	RequestBody          *struct {
 		Content map[string]struct {
@@ -126,14 +128,32 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 		return out, nil
 	}
 	for path, item := range doc.Paths {
-		rt := refRoute{Method: "POST", Prefix: "/api/v1", Path: path, Auth: "none"}
-		op := item.Post
-		if op == nil {
-			op, rt.Method = item.Get, "GET"
+		for _, op := range []*openAPIOperation{item.Post, item.Get} {
+			// The web's pages and forms are for browsers: the reference is
+			// of the routes a program calls.
+			if op == nil || slices.Contains(op.Tags, "web") {
+				continue
+			}
+			method := "POST"
+			if op == item.Get {
+				method = "GET"
+			}
+			rt, err := newRefRoute(doc, path, method, op, fields)
+			if err != nil {
+				return nil, err
+			}
+			ref.Routes = append(ref.Routes, rt)
 		}
-		if op == nil {
-			return nil, fmt.Errorf("%s: only GET and POST operations are expected", path)
-		}
+	}
+	sort.Slice(ref.Routes, func(i, j int) bool { return ref.Routes[i].Path < ref.Routes[j].Path })
+	return ref, nil
+}
+
+// newRefRoute is the reference's form of one operation.
+func newRefRoute(doc openAPIDoc, path, method string, op *openAPIOperation, fields func(openAPISchema) ([]refField, error)) (refRoute, error) {
+	item := doc.Paths[path]
+	rt := refRoute{Method: method, Prefix: "/api/v1", Path: path, Auth: "none"}
+	{
 		rt.Summary, rt.Description = op.Summary, op.Description
 		if len(item.Servers) > 0 {
 			rt.Prefix = strings.TrimSuffix(item.Servers[0].URL, "/")
@@ -167,16 +187,16 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 		if op.RequestBody != nil {
 			body, ok := op.RequestBody.Content["application/json"]
 			if !ok {
-				return nil, fmt.Errorf("%s: request body is not JSON", path)
+				return rt, fmt.Errorf("%s: request body is not JSON", path)
 			}
 			var err error
 			if rt.Request, err = fields(body.Schema); err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return rt, fmt.Errorf("%s: %w", path, err)
 			}
 			if len(body.Example) > 0 {
 				var example bytes.Buffer
 				if err := json.Compact(&example, body.Example); err != nil {
-					return nil, fmt.Errorf("%s: example: %w", path, err)
+					return rt, fmt.Errorf("%s: example: %w", path, err)
 				}
 				curl = append(curl, "-H 'Content-Type: application/json'", "-d '"+strings.ReplaceAll(example.String(), "'", `'\''`)+"'")
 			}
@@ -193,15 +213,13 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 			if content, ok := resp.Content["application/json"]; ok && code == "200" {
 				var err error
 				if rt.Response, err = fields(content.Schema); err != nil {
-					return nil, fmt.Errorf("%s: %w", path, err)
+					return rt, fmt.Errorf("%s: %w", path, err)
 				}
 			}
 		}
 		sort.Slice(rt.Statuses, func(i, j int) bool { return rt.Statuses[i].Code < rt.Statuses[j].Code })
-		ref.Routes = append(ref.Routes, rt)
 	}
-	sort.Slice(ref.Routes, func(i, j int) bool { return ref.Routes[i].Path < ref.Routes[j].Path })
-	return ref, nil
+	return rt, nil
 }
 
 // handleOpenAPI serves the OpenAPI document the reference is made from.
