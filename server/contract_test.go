@@ -264,6 +264,7 @@ type contractCase struct {
 	method, path string
 	body         any
 	headers      []string
+	want         int // the status the case is meant to meet, when it says
 }
 
 // TestContract sends representative requests to every route of the
@@ -291,7 +292,11 @@ func TestContract(t *testing.T) {
 		t.Helper()
 		peer++
 		headers := append([]string{"RemoteAddr", fmt.Sprintf("10.%d.%d.1:1234", peer/250, peer%250)}, tc.headers...)
-		c.check(t, tc.method, tc.path, e.request(tc.method, tc.path, tc.body, headers...))
+		res := e.request(tc.method, tc.path, tc.body, headers...)
+		if tc.want != 0 && res.status != tc.want {
+			t.Errorf("%s %s: status %d, want %d (%.120q)", tc.method, tc.path, res.status, tc.want, res.body)
+		}
+		c.check(t, tc.method, tc.path, res)
 	}
 	send := func(tc contractCase) { t.Helper(); sendTo(e, tc) }
 	auth := func(path string) []string {
@@ -365,6 +370,27 @@ func TestContract(t *testing.T) {
 		sendTo(first, tc)
 	}
 
+	// A server with what is optional left out: no metrics token, the range
+	// API off, no billing, no server key; then its database gone.
+	bare := newEnv(t, func(d *server.Deps) {
+		d.Range = server.RangeAPI{Access: server.RangeOff}
+		d.ServerKey = nil
+	})
+	bareSession := bare.adminSession("boss@example.com")
+	for _, tc := range []contractCase{
+		{method: "GET", path: "/metrics", want: 404},
+		{method: "GET", path: "/range/5BAA6", want: 404},
+		{method: "POST", path: "/billing/create_checkout_session", body: map[string]string{"plan": "pro"}, headers: []string{"Cookie", bareSession}, want: 503},
+		{method: "POST", path: "/billing/payments/webhook", body: `{}`, want: 503},
+		{method: "POST", path: "/switch_tier", body: map[string]string{"plan": "pro"}, headers: []string{"Cookie", bareSession}, want: 503},
+		{method: "POST", path: "/boss/decrypt_geoinfo2", body: map[string]string{"sealed": "x"}, headers: []string{"Cookie", bareSession}, want: 503},
+		{method: "POST", path: "/boss/invites/create", headers: []string{"Cookie", bareSession}, want: 409},
+	} {
+		sendTo(bare, tc)
+	}
+	bare.store.Close()
+	sendTo(bare, contractCase{method: "GET", path: "/health", want: 503})
+
 	// Every operation answered at least once with success.
 	for _, op := range c.ops {
 		pattern := strings.ToUpper(op.method) + " " + op.full
@@ -422,7 +448,7 @@ func contractCases(t testing.TB, e *env, key, starter, session, admin string) []
 		"/common_pwd":      {map[string]string{"password": "letmein"}},
 		"/data_breach":     {map[string]string{"password": "password"}, map[string]string{"prefix": "5BAA6"}, map[string]string{"ntlm": strings.Repeat("a", 32)}, map[string]string{}},
 		"/hash_generator":  {map[string]string{"algorithm": "sha256", "plaintext": "abc"}, map[string]string{"algorithm": "rot13", "plaintext": "x"}},
-		"/hash_identifier": {map[string]string{"hash": md5Password}, map[string]any{"hashes": []string{md5Password, "abc"}}, map[string]string{"hash": "user@example.com"}},
+		"/hash_identifier": {map[string]string{"hash": md5Password}, map[string]string{"hash": "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"}, map[string]any{"hashes": []string{md5Password, "abc"}}, map[string]string{"hash": "user@example.com"}},
 		"/hash_lookup":     {map[string]string{"hashes": md5Password + ",zz"}, map[string]string{"hashes": md5Password}},
 	}
 	for path, bodies := range utilities {
