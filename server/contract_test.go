@@ -391,6 +391,9 @@ func TestContract(t *testing.T) {
 	bare.store.Close()
 	sendTo(bare, contractCase{method: "GET", path: "/health", want: 503})
 
+	etag := e.request("GET", "/static/app.css", nil).want(http.StatusOK).header.Get("ETag")
+	send(contractCase{method: "GET", path: "/static/app.css", headers: []string{"If-None-Match", etag}, want: http.StatusNotModified})
+
 	// Every operation answered at least once with success.
 	for _, op := range c.ops {
 		pattern := strings.ToUpper(op.method) + " " + op.full
@@ -405,7 +408,7 @@ func TestContract(t *testing.T) {
 // with (or end the session).
 func rotates(path string) bool {
 	return strings.HasSuffix(path, "/new_api_key") || strings.HasSuffix(path, "/regenerate") ||
-		strings.HasSuffix(path, "/get_api_key") || path == "/logout" || path == "/dashboard/keys/rotate"
+		strings.HasSuffix(path, "/get_api_key") || path == "/logout"
 }
 
 func accountID(t testing.TB, e *env, email string) int64 {
@@ -592,6 +595,14 @@ func contractCases(t testing.TB, e *env, key, starter, session, admin string) []
 			contractCase{method: "POST", path: "/boss/accounts/" + act, body: body, headers: boss},
 			contractCase{method: "POST", path: "/boss/accounts/" + act, body: map[string]string{"email": "nobody@example.com", "confirm": "nobody@example.com"}, headers: boss},
 			contractCase{method: "POST", path: "/admin/accounts/" + act, body: "email=dora%40example.com&confirm=dora%40example.com", headers: form("Cookie", admin)},
+			contractCase{method: "POST", path: "/admin/accounts/" + act, body: "email=nobody%40example.com&confirm=nobody%40example.com", headers: form("Cookie", admin), want: http.StatusNotFound},
+		)
+	}
+	// The last administrator stays one.
+	for _, act := range []string{"remove_admin", "disable", "delete"} {
+		cases = append(cases,
+			contractCase{method: "POST", path: "/boss/accounts/" + act, body: map[string]string{"email": "boss@example.com", "confirm": "boss@example.com"}, headers: boss, want: http.StatusConflict},
+			contractCase{method: "POST", path: "/admin/accounts/" + act, body: "email=boss%40example.com&confirm=boss%40example.com", headers: form("Cookie", admin), want: http.StatusConflict},
 		)
 	}
 	return cases
