@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -659,5 +661,63 @@ func TestContractCoversEveryRoute(t *testing.T) {
 		if !routed[pattern] {
 			t.Errorf("the OpenAPI document names %s, which is not routed", pattern)
 		}
+	}
+}
+
+// TestRequiredFieldsAreRequired holds the request schemas' "required"
+// lists to the server: each operation's example, less one required field,
+// is a 400 missing_field that names it, on every route.
+func TestRequiredFieldsAreRequired(t *testing.T) {
+	c := loadContract(t)
+	e := newEnv(t, withAdminToken, withBilling)
+	key := e.key("ann@example.com", store.PlanPro)
+	session := e.login("ann@example.com")
+	checked := 0
+	for _, op := range c.ops {
+		if op.method != "post" || strings.HasPrefix(op.full, "/api/") && !strings.HasPrefix(op.full, "/api/v1/") {
+			continue // one scope is enough: both run the same handler
+		}
+		media, _ := c.at(op.pointer + "/requestBody/content/application~1json").(map[string]any)
+		if media == nil {
+			continue
+		}
+		schema := c.at(c.deref(op.pointer+"/requestBody/content/application~1json/schema")).(map[string]any)
+		if ref, ok := schema["$ref"].(string); ok {
+			schema = c.at(strings.TrimPrefix(ref, "#")).(map[string]any)
+		}
+		required, _ := schema["required"].([]any)
+		if len(required) == 0 {
+			continue
+		}
+		example, ok := media["example"].(map[string]any)
+		if !ok {
+			t.Errorf("%s %s: no example to send", op.method, op.full)
+			continue
+		}
+		for _, field := range required {
+			body := maps.Clone(example)
+			delete(body, field.(string))
+			raw, _ := json.Marshal(body)
+			headers := []string{"X-API-Key", key, "Cookie", session, "Content-Type", "application/json"}
+			switch {
+			case strings.HasPrefix(op.full, "/boss/"):
+				headers = []string{"Authorization", "Bearer " + adminToken}
+			case op.full == "/billing/payments/webhook":
+				headers = webhookHeaders(raw)
+			}
+			res := e.request(http.MethodPost, op.full, raw, headers...)
+			var answer struct{ Error, Code string }
+			json.Unmarshal(res.body, &answer)
+			if strings.HasPrefix(res.header.Get("Content-Type"), "text/html") { // a form of the dashboard
+				answer.Error, answer.Code = html.UnescapeString(string(res.body)), "missing_field"
+			}
+			if res.status != http.StatusBadRequest || answer.Code != "missing_field" || !strings.Contains(strings.ToLower(answer.Error), `field "`+field.(string)+`" is required`) {
+				t.Errorf("POST %s without %s: %d %.200q, want 400 missing_field naming it", op.full, field, res.status, res.body)
+			}
+			checked++
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d required fields checked", checked)
 	}
 }
