@@ -681,7 +681,7 @@ func TestRequiredFieldsAreRequired(t *testing.T) {
 		if media == nil {
 			continue
 		}
-		schema := c.at(c.deref(op.pointer+"/requestBody/content/application~1json/schema")).(map[string]any)
+		schema := c.at(c.deref(op.pointer + "/requestBody/content/application~1json/schema")).(map[string]any)
 		if ref, ok := schema["$ref"].(string); ok {
 			schema = c.at(strings.TrimPrefix(ref, "#")).(map[string]any)
 		}
