@@ -130,7 +130,7 @@ func TestHashIdentifierBatch(t *testing.T) {
 	}
 	e.post("/api/hash_identifier", map[string]any{"hashes": many}, "X-API-Key", key).wantError(400, "invalid_hash_input")
 	e.post("/api/hash_identifier", map[string]any{"hashes": []string{" ", ""}}, "X-API-Key", key).wantError(400, "invalid_hash_input")
-	e.post("/api/hash_identifier", map[string]any{"hashes": 7}, "X-API-Key", key).wantError(400, "invalid_request")
+	e.post("/api/hash_identifier", map[string]any{"hashes": 7}, "X-API-Key", key).wantError(400, "invalid_field")
 	e.post("/api/hash_identifier", map[string]any{"hash": md5Password, "hashes": []string{md5Password}}, "X-API-Key", key).wantError(400, "invalid_request")
 }
 
