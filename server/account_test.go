@@ -22,8 +22,8 @@ func TestGetAPIKey(t *testing.T) {
 	}{
 		{"wrong password", map[string]string{"email": "ann@example.com", "password": "nope"}, 401, "invalid_credentials"},
 		{"unknown email", map[string]string{"email": "bob@example.com", "password": testPassword}, 401, "invalid_credentials"},
-		{"missing password", map[string]string{"email": "ann@example.com"}, 400, "invalid_request"},
-		{"wrong type", `{"email": 1, "password": "x"}`, 400, "invalid_request"},
+		{"missing password", map[string]string{"email": "ann@example.com"}, 400, "missing_field"},
+		{"wrong type", `{"email": 1, "password": "x"}`, 400, "invalid_field"},
 		{"malformed", `{"email":`, 400, "invalid_request"},
 		{"array", `[]`, 400, "invalid_request"},
 		{"null", `null`, 400, "invalid_request"},
@@ -128,7 +128,7 @@ func TestRegistrationLoginLogout(t *testing.T) {
 	e.post("/register", map[string]string{"email": "new@example.com", "password": testPassword}).want(200)
 	e.post("/login", map[string]string{"email": "new@example.com", "password": testPassword}).wantError(401, "account_not_verified")
 	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": "000000x", "password": testPassword}).wantError(400, "invalid_request")
-	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": e.mail.lastCode(t, "new@example.com")}).wantError(400, "invalid_request")
+	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": e.mail.lastCode(t, "new@example.com")}).wantError(400, "missing_field")
 	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": e.mail.lastCode(t, "new@example.com"), "password": testPassword}).want(200)
 
 	session := e.login("new@example.com")

@@ -106,7 +106,7 @@ func TestAdminAccountActions(t *testing.T) {
 	t.Run("an unknown email is a 404, a missing one a 400", func(t *testing.T) {
 		for _, a := range []string{"verify", "make_admin", "remove_admin", "disable", "enable", "reset_usage"} {
 			act(t, a, map[string]string{"email": "nobody@example.com"}).wantError(404, "account_not_found")
-			act(t, a, map[string]string{}).wantError(400, "invalid_request")
+			act(t, a, map[string]string{}).wantError(400, "missing_field")
 		}
 		act(t, "delete", map[string]string{"email": "nobody@example.com", "confirm": "nobody@example.com"}).wantError(404, "account_not_found")
 	})

@@ -73,23 +73,24 @@ func TestCreateProductValidation(t *testing.T) {
 	tests := []struct {
 		field string
 		value any
+		code  string
 	}{
-		{"name", ""},
-		{"name", strings.Repeat("n", 201)},
-		{"plan", "starter"},
-		{"plan", "gold"},
-		{"price_cents", 0},
-		{"price_cents", -5},
-		{"price_cents", "12"},
-		{"currency", "eur"},
-		{"currency", "EURO"},
-		{"currency", ""},
-		{"interval", "week"},
+		{"name", "", "missing_field"},
+		{"name", strings.Repeat("n", 201), "invalid_request"},
+		{"plan", "starter", "invalid_request"},
+		{"plan", "gold", "invalid_request"},
+		{"price_cents", 0, "invalid_request"},
+		{"price_cents", -5, "invalid_request"},
+		{"price_cents", "12", "invalid_field"},
+		{"currency", "eur", "invalid_request"},
+		{"currency", "EURO", "invalid_request"},
+		{"currency", "", "missing_field"},
+		{"interval", "week", "invalid_request"},
 	}
 	for _, tt := range tests {
 		body := valid()
 		body[tt.field] = tt.value
-		m := e.post("/boss/payments/create_product", body, "Authorization", "Bearer "+adminToken).wantError(http.StatusBadRequest, "invalid_request")
+		m := e.post("/boss/payments/create_product", body, "Authorization", "Bearer "+adminToken).wantError(http.StatusBadRequest, tt.code)
 		if !strings.Contains(m["error"].(string), `"`+tt.field+`"`) {
 			t.Fatalf("%s=%v: error %q does not name the field", tt.field, tt.value, m["error"])
 		}
@@ -147,8 +148,9 @@ func TestAdminSetPlan(t *testing.T) {
 	bearer := []string{"Authorization", "Bearer " + adminToken}
 	key := e.key("ann@example.com", store.PlanStarter)
 
+	e.post("/boss/accounts/set_plan", map[string]any{"plan": "pro"}, bearer...).wantError(http.StatusBadRequest, "missing_field")
+	e.post("/boss/accounts/set_plan", map[string]any{"email": "ann@example.com"}, bearer...).wantError(http.StatusBadRequest, "missing_field")
 	for _, bad := range []map[string]any{
-		{"plan": "pro"},
 		{"email": "ann@example.com", "plan": "gold"},
 		{"email": "ann@example.com", "plan": "pro", "usage_cap": 10},
 		{"email": "ann@example.com", "plan": "enterprise", "usage_cap": 0},

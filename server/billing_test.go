@@ -214,17 +214,18 @@ func TestWebhookRefusesBadEvents(t *testing.T) {
 	tests := []struct {
 		name string
 		body []byte
+		code string
 	}{
-		{"not JSON", []byte("hello")},
-		{"no id", event("", "subscription.canceled", map[string]any{"email": "ann@example.com"})},
-		{"no email", event("evt_1", "subscription.canceled", map[string]any{})},
-		{"starter activation", event("evt_2", "subscription.activated", map[string]any{"email": "ann@example.com", "plan": "starter", "paid_until": future})},
-		{"bad paid_until", event("evt_3", "subscription.renewed", map[string]any{"email": "ann@example.com", "paid_until": "tomorrow"})},
+		{"not JSON", []byte("hello"), "invalid_request"},
+		{"no id", event("", "subscription.canceled", map[string]any{"email": "ann@example.com"}), "missing_field"},
+		{"no email", event("evt_1", "subscription.canceled", map[string]any{}), "missing_field"},
+		{"starter activation", event("evt_2", "subscription.activated", map[string]any{"email": "ann@example.com", "plan": "starter", "paid_until": future}), "invalid_request"},
+		{"bad paid_until", event("evt_3", "subscription.renewed", map[string]any{"email": "ann@example.com", "paid_until": "tomorrow"}), "invalid_request"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e.t = t
-			e.webhook(tt.body).wantError(http.StatusBadRequest, "invalid_request")
+			e.webhook(tt.body).wantError(http.StatusBadRequest, tt.code)
 		})
 	}
 	e.t = t
@@ -341,7 +342,7 @@ func TestSwitchTier(t *testing.T) {
 	e.createProduct(store.PlanEnterprise, 99900)
 
 	e.post("/switch_tier", map[string]string{"plan": "starter"}).wantError(http.StatusUnauthorized, "login_required")
-	e.post("/switch_tier", map[string]string{}, "Cookie", session).wantError(http.StatusBadRequest, "invalid_request")
+	e.post("/switch_tier", map[string]string{}, "Cookie", session).wantError(http.StatusBadRequest, "missing_field")
 
 	res := e.post("/switch_tier", map[string]string{"plan": "starter"}, "Cookie", session).want(http.StatusOK)
 	if got := res.json()["plan"]; got != "starter" {

@@ -44,3 +44,31 @@ func TestBodyCutShortIsABadRequest(t *testing.T) {
 		t.Fatalf("a body cut short was logged as an error:\n%s", e.logs)
 	}
 }
+
+// TestFieldErrorsNameTheField: a missing field and a field of the wrong
+// type each have one code on every route, and the message names the field
+// as the client wrote it (not the Go name of an embedded struct).
+func TestFieldErrorsNameTheField(t *testing.T) {
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	for _, tc := range []struct {
+		path, body, code, field string
+	}{
+		{"/api/get_api_key", `{"email": 1, "password": "x"}`, "invalid_field", `"email"`},
+		{"/api/get_api_key", `{"email": "ann@example.com", "password": null}`, "missing_field", `"password"`},
+		{"/api/hash_generator", `{"algorithm": "md5"}`, "missing_field", `"plaintext"`},
+		{"/api/base64", `{"option": "encode"}`, "missing_field", `"text"`},
+		{"/api/json_format", `{}`, "missing_field", `"text"`},
+		{"/api/secure_encrypt", `{"text": "x"}`, "missing_field", `"password"`},
+		{"/api/jwt_decoder", `{"token": " "}`, "missing_field", `"token"`},
+		{"/api/hash_lookup", `{"hashes": null}`, "missing_field", `"hashes"`},
+		{"/api/suggestion", `{}`, "missing_field", `"message"`},
+		{"/api/entropy", `{"password": ["x"]}`, "invalid_field", `"password"`},
+		{"/api/ip_info", `{"ip_string": true}`, "invalid_field", `"ip_string"`},
+	} {
+		msg := e.post(tc.path, tc.body, "X-API-Key", key).wantError(400, tc.code)["error"].(string)
+		if !strings.Contains(msg, tc.field) || strings.Contains(msg, "Request") {
+			t.Errorf("%s %s: %q does not name %s as sent", tc.path, tc.body, msg, tc.field)
+		}
+	}
+}

@@ -33,10 +33,14 @@ func TestSecureEncryptDecrypt(t *testing.T) {
 	for _, bad := range []map[string]string{
 		{"text": "not base64 !!", "password": "pw1"},
 		{"text": env[:20], "password": "pw1"},
-		{"text": env},
-		{"password": "pw1"},
 	} {
 		e.post("/api/secure_decrypt", bad, "X-API-Key", key).wantError(400, "invalid_input")
+	}
+	for field, bad := range map[string]map[string]string{"password": {"text": env}, "text": {"password": "pw1"}} {
+		msg := e.post("/api/secure_decrypt", bad, "X-API-Key", key).wantError(400, "missing_field")["error"].(string)
+		if !strings.Contains(msg, `"`+field+`"`) {
+			t.Errorf("%v: %q does not name %s", bad, msg, field)
+		}
 	}
 	e.post("/api/secure_encrypt", map[string]string{"text": strings.Repeat("x", 70_000), "password": "p"}, "X-API-Key", key).wantError(400, "invalid_input")
 	e.post("/api/secure_encrypt", map[string]string{"text": "x", "password": "p"}).wantError(401, "unauthorized")

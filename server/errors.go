@@ -40,8 +40,10 @@ func defineCode(name string, status int, when template.HTML) *errorCode {
 }
 
 var (
-	codeInvalidRequest       = defineCode("invalid_request", http.StatusBadRequest, "malformed JSON (with the byte offset), a wrong type, a missing or invalid field (named)")
-	codeInvalidInput         = defineCode("invalid_input", http.StatusBadRequest, "input a tool cannot work on: bad base64, a malformed encryption envelope, a missing <code>text</code> or <code>password</code>, plaintext a hash cannot take")
+	codeInvalidRequest       = defineCode("invalid_request", http.StatusBadRequest, "malformed JSON (with the byte offset), a body that is not an object, or a field whose value is out of bounds (named)")
+	codeMissingField         = defineCode("missing_field", http.StatusBadRequest, "a required field that is absent, null or blank (named)")
+	codeInvalidField         = defineCode("invalid_field", http.StatusBadRequest, "a field of the wrong JSON type, such as a number where a string belongs (named)")
+	codeInvalidInput         = defineCode("invalid_input", http.StatusBadRequest, "input a tool cannot work on: bad base64, a malformed encryption envelope, plaintext a hash cannot take")
 	codeInvalidJSON          = defineCode("invalid_json", http.StatusBadRequest, "<code>/json_format</code> or <code>/json_minify</code> text that is not JSON (with line and column)")
 	codeInvalidJWT           = defineCode("invalid_jwt", http.StatusBadRequest, "a token that is not three base64url parts holding JSON objects")
 	codeTooDeeplyNested      = defineCode("too_deeply_nested", http.StatusBadRequest, "JSON (of <code>/json_format</code>, <code>/json_minify</code>, or a token's header or payload) nested deeper than 512 levels of arrays and objects")

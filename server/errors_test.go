@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html"
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -66,4 +68,49 @@ func TestErrorVocabularyDocumented(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEveryCodeSentIsInTheTable reads the server's source: every error
+// code it can write is defined in the one table (errors.go), whether it
+// goes through writeError or is spelled out in a literal body, and every
+// code of the table is used somewhere, so /docs/errors lists no code the
+// server never sends.
+func TestEveryCodeSentIsInTheTable(t *testing.T) {
+	codes := server.ErrorCodes()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var source strings.Builder
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		source.Write(raw)
+	}
+	src := source.String()
+	defined := regexp.MustCompile(`(code[A-Z]\w*)\s*= defineCode\("([a-z_]+)"`).FindAllStringSubmatch(src, -1)
+	if len(defined) != len(codes) {
+		t.Errorf("the source defines %d codes, the table has %d", len(defined), len(codes))
+	}
+	for _, d := range defined {
+		uses := len(regexp.MustCompile(`\b`+d[1]+`\b`).FindAllStringIndex(src, -1)) - 1
+		if uses == 0 {
+			t.Errorf("%s (%s) is in the table but never sent", d[2], d[1])
+		}
+	}
+	literal := regexp.MustCompile(`\\?"code\\?":\s*\\?"([a-z_]+)|Code:\s*"([a-z_]+)"`)
+	for _, m := range literal.FindAllStringSubmatch(src, -1) {
+		code := m[1] + m[2]
+		if _, ok := codes[code]; !ok {
+			t.Errorf("the source sends the code %q, which the table does not define", code)
+		}
+	}
+	if !strings.Contains(src, `"code":"internal_error"`) {
+		t.Error("the literal fallback body of writeJSON was not found: this test reads literals no longer")
+	}
 }

@@ -1,6 +1,9 @@
 package server
 
-import "os"
+import (
+	"net/http"
+	"os"
+)
 
 // APIPaths lists the API table's paths (relative to a scope), for tests that
 // must cover every route and hold the OpenAPI document to the router.
@@ -14,6 +17,23 @@ func APIPaths() []string {
 		paths = append(paths, rt.path)
 	}
 	return paths
+}
+
+// patternList records the patterns routes registers.
+type patternList []string
+
+func (l *patternList) Handle(pattern string, _ http.Handler) { *l = append(*l, pattern) }
+
+// RoutePatterns is every pattern of the router ("POST /api/base64"), for
+// the test that holds the OpenAPI document to it.
+func RoutePatterns() []string {
+	s, err := newServer(Deps{Assets: os.DirFS("..")})
+	if err != nil {
+		panic(err)
+	}
+	var l patternList
+	s.routes(&l)
+	return l
 }
 
 // ErrorCodes is the error vocabulary: each code and its one status.

@@ -14,7 +14,7 @@ func TestIPInfo(t *testing.T) {
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	e.post("/api/v1/ip_info", map[string]string{"ip_string": "not an ip"}, "X-API-Key", key).wantError(400, "invalid_ip")
-	e.post("/api/v1/ip_info", map[string]string{}, "X-API-Key", key).wantError(400, "invalid_request")
+	e.post("/api/v1/ip_info", map[string]string{}, "X-API-Key", key).wantError(400, "missing_field")
 	e.post("/api/ip_info", map[string]string{"ip_string": "81.2.69.160"}).wantError(401, "unauthorized")
 
 	gb := e.post("/api/v1/ip_info", map[string]string{"ip_string": "81.2.69.160"}, "X-API-Key", key).want(200).json()

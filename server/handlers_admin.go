@@ -68,16 +68,21 @@ const maxProductNameChars = 200
 type productRequest struct {
 	Name       string `json:"name"`
 	Plan       string `json:"plan"`
-	PriceCents int64  `json:"price_cents"`
+	PriceCents int64  `json:"price_cents" required:"true"`
 	Currency   string `json:"currency"`
 	Interval   string `json:"interval"`
 }
 
 func (p *productRequest) check() error {
 	p.Name = strings.TrimSpace(p.Name)
+	for _, f := range [][2]string{{"name", p.Name}, {"plan", p.Plan}, {"currency", p.Currency}, {"interval", p.Interval}} {
+		if err := required(f[0], f[1]); err != nil {
+			return err
+		}
+	}
 	switch {
-	case p.Name == "" || len(p.Name) > maxProductNameChars:
-		return badRequest("field \"name\" is required (at most %d bytes)", maxProductNameChars)
+	case len(p.Name) > maxProductNameChars:
+		return badRequest("field \"name\" must be at most %d bytes", maxProductNameChars)
 	case p.Plan != store.PlanPro && p.Plan != store.PlanEnterprise:
 		return badRequest("field \"plan\" must be pro or enterprise")
 	case p.PriceCents <= 0:
@@ -262,6 +267,9 @@ type setPlanRequest struct {
 
 func (q *setPlanRequest) check() error {
 	if err := required("email", q.Email); err != nil {
+		return err
+	}
+	if err := required("plan", q.Plan); err != nil {
 		return err
 	}
 	if !store.ValidPlan(q.Plan) {

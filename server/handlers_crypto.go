@@ -15,16 +15,17 @@ type cryptoRequest struct {
 
 func (q *cryptoRequest) check() error {
 	if q.Text == "" {
-		return newError(codeInvalidInput, "field \"text\" is required")
+		return missingField("text")
 	}
 	if q.Password == "" {
-		return newError(codeInvalidInput, "field \"password\" is required")
+		return missingField("password")
 	}
 	return nil
 }
 
 type cryptoResponse struct {
-	Result string `json:"result"`
+	Result string  `json:"result"`
+	Error  *string `json:"error"` // always null on success
 }
 
 // handleCrypto serves /secure_encrypt and /secure_decrypt: argon2id →

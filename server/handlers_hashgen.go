@@ -8,7 +8,7 @@ import (
 
 type hashGeneratorRequest struct {
 	Algorithm string `json:"algorithm"`
-	Plaintext string `json:"plaintext"`
+	Plaintext string `json:"plaintext" required:"true"`
 }
 
 func (q *hashGeneratorRequest) check() error { return required("algorithm", q.Algorithm) }

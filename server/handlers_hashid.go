@@ -43,7 +43,7 @@ func (q *hashIdentifierRequest) check() error {
 	case !q.Hashes.set:
 		return required("hash", q.Hash)
 	case q.Hashes.invalid:
-		return badRequest(`field "hashes" must be an array of strings or one string of hashes`)
+		return newError(codeInvalidField, `field "hashes" must be an array of strings or one string of hashes`)
 	case q.Hash != "":
 		return badRequest(`send either "hash" or "hashes", not both`)
 	}

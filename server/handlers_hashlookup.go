@@ -10,7 +10,7 @@ import (
 )
 
 type hashLookupRequest struct {
-	Hashes string `json:"hashes"`
+	Hashes string `json:"hashes" required:"true"`
 }
 
 // hashTokens splits the hashes field on newlines, commas, semicolons and

@@ -18,7 +18,7 @@ func (q *passwordRequest) check() error {
 	n := utf8.RuneCountInString(q.Password)
 	switch {
 	case n == 0:
-		return badRequest("field \"password\" is required")
+		return missingField("password")
 	case n > strength.MaxPasswordLength:
 		return badRequest("field \"password\" must be at most %d characters (it has %d)", strength.MaxPasswordLength, n)
 	}

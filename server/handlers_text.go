@@ -10,7 +10,7 @@ import (
 )
 
 type base64Request struct {
-	Text   string `json:"text"`
+	Text   string `json:"text" required:"true"`
 	Option string `json:"option"`
 }
 
@@ -19,9 +19,9 @@ func (q *base64Request) check() error {
 	case "encode", "decode":
 		return nil
 	case "":
-		return newError(codeInvalidInput, "field \"option\" is required: encode or decode")
+		return newError(codeMissingField, "field \"option\" is required: encode or decode")
 	default:
-		return newError(codeInvalidInput, "field \"option\" must be encode or decode, not %q", truncate(q.Option, 40))
+		return badRequest("field \"option\" must be encode or decode, not %q", truncate(q.Option, 40))
 	}
 }
 
@@ -64,17 +64,14 @@ type jwtRequest struct {
 }
 
 func (q *jwtRequest) check() error {
-	if strings.TrimSpace(q.Token) == "" {
-		return newError(codeInvalidJWT, "field \"token\" is required")
-	}
-	return nil
+	return required("token", q.Token)
 }
 
 // jwtResponse: answer is the decoded token; error carries a warning (an
 // expired token, alg "none") on a 200, as the OpenAPI document allows.
 type jwtResponse struct {
-	Answer string `json:"answer"`
-	Error  string `json:"error,omitempty"`
+	Answer string  `json:"answer"`
+	Error  *string `json:"error"`
 }
 
 func handleJWTDecoder(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
@@ -86,15 +83,20 @@ func handleJWTDecoder(w http.ResponseWriter, r *http.Request, _ *call) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return jwtResponse{Answer: answer, Error: warning}, nil
+	resp := jwtResponse{Answer: answer}
+	if warning != "" {
+		resp.Error = &warning
+	}
+	return resp, nil
 }
 
 type jsonRequest struct {
-	Text string `json:"text"`
+	Text string `json:"text" required:"true"`
 }
 
 type jsonResponse struct {
-	Result string `json:"result"`
+	Result string  `json:"result"`
+	Error  *string `json:"error"` // always null on success
 }
 
 // handleJSON serves /json_format and /json_minify.

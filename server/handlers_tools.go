@@ -301,7 +301,10 @@ func newJWTView(res jwtResponse, now time.Time) jwtView {
 		Signature       string
 	}
 	json.Unmarshal([]byte(res.Answer), &parts) // the decoder wrote it: it is valid
-	v := jwtView{Header: indentJSON(parts.Header), Payload: indentJSON(parts.Payload), Signature: parts.Signature, Warning: res.Error}
+	v := jwtView{Header: indentJSON(parts.Header), Payload: indentJSON(parts.Payload), Signature: parts.Signature}
+	if res.Error != nil {
+		v.Warning = *res.Error
+	}
 	var claims struct{ Exp, Nbf any }
 	json.Unmarshal(parts.Payload, &claims)
 	if exp, ok := claims.Exp.(float64); ok {

@@ -13,7 +13,7 @@ const maxSuggestionChars = 5000
 
 type suggestionRequest struct {
 	Email   *string `json:"email"`
-	Message string  `json:"message"`
+	Message string  `json:"message" required:"true"`
 }
 
 func (q *suggestionRequest) check() error {

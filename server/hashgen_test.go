@@ -18,7 +18,8 @@ func TestHashGeneratorRoute(t *testing.T) {
 	if !strings.HasPrefix(m["hash"].(string), "$2b$10$") {
 		t.Fatalf("%v", m)
 	}
-	e.post("/api/hash_generator", map[string]string{"algorithm": "md5"}, "X-API-Key", key).want(200) // empty plaintext hashes too
+	e.post("/api/hash_generator", map[string]string{"algorithm": "md5", "plaintext": ""}, "X-API-Key", key).want(200) // empty plaintext hashes too
+	e.post("/api/hash_generator", map[string]string{"algorithm": "md5"}, "X-API-Key", key).wantError(400, "missing_field")
 	msg := e.post("/api/hash_generator", map[string]string{"algorithm": "rot13", "plaintext": "x"}, "X-API-Key", key).wantError(400, "unknown_algorithm")["error"].(string)
 	if !strings.Contains(msg, "blake2b_512") {
 		t.Fatalf("error %q does not list the allowed values", msg)

@@ -91,7 +91,7 @@ func TestHashIdentifierRoute(t *testing.T) {
 	if got := decodeAs[identifyOne](t, e.post("/api/hash_identifier", map[string]string{"hash": "#!%&"}, "X-API-Key", key).want(200)); got.Estimate != "unknown" || len(got.Candidates) != 0 {
 		t.Fatalf("no match: %+v", got)
 	}
-	e.post("/api/hash_identifier", map[string]string{}, "X-API-Key", key).wantError(400, "invalid_request")
+	e.post("/api/hash_identifier", map[string]string{}, "X-API-Key", key).wantError(400, "missing_field")
 	e.post("/api/hash_identifier", map[string]string{"hash": md5Password}).wantError(401, "unauthorized")
 }
 
@@ -130,7 +130,7 @@ func TestHashIdentifierBatch(t *testing.T) {
 	}
 	e.post("/api/hash_identifier", map[string]any{"hashes": many}, "X-API-Key", key).wantError(400, "invalid_hash_input")
 	e.post("/api/hash_identifier", map[string]any{"hashes": []string{" ", ""}}, "X-API-Key", key).wantError(400, "invalid_hash_input")
-	e.post("/api/hash_identifier", map[string]any{"hashes": 7}, "X-API-Key", key).wantError(400, "invalid_request")
+	e.post("/api/hash_identifier", map[string]any{"hashes": 7}, "X-API-Key", key).wantError(400, "invalid_field")
 	e.post("/api/hash_identifier", map[string]any{"hash": md5Password, "hashes": []string{md5Password}}, "X-API-Key", key).wantError(400, "invalid_request")
 }
 

@@ -107,7 +107,7 @@ func TestBadInputIsNotCounted(t *testing.T) {
 	key := e.key("ann@example.com", store.PlanStarter)
 	a, _ := e.store.AccountByEmail(context.Background(), "ann@example.com")
 	e.post("/api/suggestion", `{"message": "   "}`, "X-API-Key", key).wantError(400, "invalid_message_length")
-	e.post("/api/suggestion", `{"message": 5}`, "X-API-Key", key).wantError(400, "invalid_request")
+	e.post("/api/suggestion", `{"message": 5}`, "X-API-Key", key).wantError(400, "invalid_field")
 	if got := e.usage(a.ID); got != 0 {
 		t.Fatalf("usage after bad input: %d, want 0", got)
 	}

@@ -26,7 +26,7 @@ func TestPasswordCheck(t *testing.T) {
 	if mine["score"].(float64) > theirs["score"].(float64) {
 		t.Fatalf("own email did not lower the score: %v vs %v", mine["score"], theirs["score"])
 	}
-	e.post("/api/password_check", map[string]string{"password": ""}, "X-API-Key", key).wantError(400, "invalid_request")
+	e.post("/api/password_check", map[string]string{"password": ""}, "X-API-Key", key).wantError(400, "missing_field")
 	e.post("/api/password_check", map[string]string{"password": strings.Repeat("é", 257)}, "X-API-Key", key).wantError(400, "invalid_request")
 	e.post("/api/password_check", map[string]string{"password": strings.Repeat("é", 256)}, "X-API-Key", key).want(200)
 	e.post("/api/password_check", map[string]string{"password": "x"}).wantError(401, "unauthorized")
@@ -57,7 +57,7 @@ func TestEntropyAndCommonPassword(t *testing.T) {
 			t.Errorf("common_pwd(%q) = %v", pw, m["is_common"])
 		}
 	}
-	e.post("/api/entropy", map[string]string{}, "X-API-Key", key).wantError(400, "invalid_request")
+	e.post("/api/entropy", map[string]string{}, "X-API-Key", key).wantError(400, "missing_field")
 	e.post("/api/common_pwd", map[string]string{"password": "x"}).wantError(401, "unauthorized")
 	e.post("/api/entropy", map[string]string{"password": "x"}).wantError(401, "unauthorized")
 	// Root-level web variants.

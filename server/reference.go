@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -49,6 +50,7 @@ type openAPIDoc struct {
 
 type openAPIOperation struct {
 	Summary, Description string
+	Tags                 []string
 	Security             []map[string][]string
 	RequestBody          *struct {
 		Content map[string]struct {
@@ -71,6 +73,7 @@ type openAPISchema struct {
 	Properties  map[string]openAPISchema
 	Enum        []string
 	Items       *openAPISchema
+	OneOf       []openAPISchema // an answer of two shapes: the reference lists both's fields
 }
 
 // typeName renders a 3.1 type ("string" or ["string","null"]).
@@ -104,12 +107,24 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 		}
 		return target, nil
 	}
-	fields := func(sc openAPISchema) ([]refField, error) {
+	var fields func(sc openAPISchema) ([]refField, error)
+	fields = func(sc openAPISchema) ([]refField, error) {
 		sc, err := resolve(sc)
 		if err != nil {
 			return nil, err
 		}
 		var out []refField
+		for _, shape := range sc.OneOf {
+			more, err := fields(shape)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range more {
+				if !slices.ContainsFunc(out, func(g refField) bool { return g.Name == f.Name }) {
+					out = append(out, f)
+				}
+			}
+		}
 		for name, p := range sc.Properties {
 			f := refField{Name: name, Type: p.typeName(), Description: p.Description}
 			if len(p.Enum) > 0 {
@@ -126,82 +141,96 @@ func newAPIReference(raw []byte) (*apiReference, error) {
 		return out, nil
 	}
 	for path, item := range doc.Paths {
-		rt := refRoute{Method: "POST", Prefix: "/api/v1", Path: path, Auth: "none"}
-		op := item.Post
-		if op == nil {
-			op, rt.Method = item.Get, "GET"
-		}
-		if op == nil {
-			return nil, fmt.Errorf("%s: only GET and POST operations are expected", path)
-		}
-		rt.Summary, rt.Description = op.Summary, op.Description
-		if len(item.Servers) > 0 {
-			rt.Prefix = strings.TrimSuffix(item.Servers[0].URL, "/")
-		}
-		example := path
-		for _, p := range item.Parameters {
-			var value string
-			if p.In == "path" && json.Unmarshal(p.Example, &value) == nil {
-				example = strings.ReplaceAll(example, "{"+p.Name+"}", value)
+		for _, op := range []*openAPIOperation{item.Post, item.Get} {
+			// The web's pages and forms are for browsers: the reference is
+			// of the routes a program calls.
+			if op == nil || slices.Contains(op.Tags, "web") {
+				continue
 			}
+			method := "POST"
+			if op == item.Get {
+				method = "GET"
+			}
+			rt, err := newRefRoute(doc, path, method, op, fields)
+			if err != nil {
+				return nil, err
+			}
+			ref.Routes = append(ref.Routes, rt)
 		}
-		rt.Command, rt.Target = "curl -s", rt.Prefix+example
-		if rt.Method == "POST" {
-			rt.Command = "curl -s -X POST"
-		}
-		var curl []string
-		for _, sec := range op.Security {
-			if _, ok := sec["ApiKey"]; ok {
-				rt.Auth = "X-API-Key header"
-				curl = append(curl, `-H "X-API-Key: $KEY"`)
-			}
-			if _, ok := sec["Session"]; ok {
-				rt.Auth = "auth_session cookie (from POST /login)"
-				curl = append(curl, `-b "auth_session=$SESSION"`)
-			}
-			if _, ok := sec["MetricsToken"]; ok {
-				rt.Auth = "Authorization: Bearer <-metrics-token>"
-				curl = append(curl, `-H "Authorization: Bearer $METRICS_TOKEN"`)
-			}
-		}
-		if op.RequestBody != nil {
-			body, ok := op.RequestBody.Content["application/json"]
-			if !ok {
-				return nil, fmt.Errorf("%s: request body is not JSON", path)
-			}
-			var err error
-			if rt.Request, err = fields(body.Schema); err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			if len(body.Example) > 0 {
-				var example bytes.Buffer
-				if err := json.Compact(&example, body.Example); err != nil {
-					return nil, fmt.Errorf("%s: example: %w", path, err)
-				}
-				curl = append(curl, "-H 'Content-Type: application/json'", "-d '"+strings.ReplaceAll(example.String(), "'", `'\''`)+"'")
-			}
-		}
-		for _, arg := range curl {
-			rt.Args += " \\\n     " + arg
-		}
-		for code, resp := range op.Responses {
-			desc := resp.Description
-			if resp.Ref != "" {
-				desc = doc.Components.Responses[strings.TrimPrefix(resp.Ref, "#/components/responses/")].Description
-			}
-			rt.Statuses = append(rt.Statuses, refStatus{Code: code, Description: desc})
-			if content, ok := resp.Content["application/json"]; ok && code == "200" {
-				var err error
-				if rt.Response, err = fields(content.Schema); err != nil {
-					return nil, fmt.Errorf("%s: %w", path, err)
-				}
-			}
-		}
-		sort.Slice(rt.Statuses, func(i, j int) bool { return rt.Statuses[i].Code < rt.Statuses[j].Code })
-		ref.Routes = append(ref.Routes, rt)
 	}
 	sort.Slice(ref.Routes, func(i, j int) bool { return ref.Routes[i].Path < ref.Routes[j].Path })
 	return ref, nil
+}
+
+// newRefRoute is the reference's form of one operation.
+func newRefRoute(doc openAPIDoc, path, method string, op *openAPIOperation, fields func(openAPISchema) ([]refField, error)) (refRoute, error) {
+	item := doc.Paths[path]
+	rt := refRoute{Method: method, Prefix: "/api/v1", Path: path, Auth: "none"}
+	rt.Summary, rt.Description = op.Summary, op.Description
+	if len(item.Servers) > 0 {
+		rt.Prefix = strings.TrimSuffix(item.Servers[0].URL, "/")
+	}
+	example := path
+	for _, p := range item.Parameters {
+		var value string
+		if p.In == "path" && json.Unmarshal(p.Example, &value) == nil {
+			example = strings.ReplaceAll(example, "{"+p.Name+"}", value)
+		}
+	}
+	rt.Command, rt.Target = "curl -s", rt.Prefix+example
+	if rt.Method == "POST" {
+		rt.Command = "curl -s -X POST"
+	}
+	var curl []string
+	for _, sec := range op.Security {
+		if _, ok := sec["ApiKey"]; ok {
+			rt.Auth = "X-API-Key header"
+			curl = append(curl, `-H "X-API-Key: $KEY"`)
+		}
+		if _, ok := sec["Session"]; ok {
+			rt.Auth = "auth_session cookie (from POST /login)"
+			curl = append(curl, `-b "auth_session=$SESSION"`)
+		}
+		if _, ok := sec["MetricsToken"]; ok {
+			rt.Auth = "Authorization: Bearer <-metrics-token>"
+			curl = append(curl, `-H "Authorization: Bearer $METRICS_TOKEN"`)
+		}
+	}
+	if op.RequestBody != nil {
+		body, ok := op.RequestBody.Content["application/json"]
+		if !ok {
+			return rt, fmt.Errorf("%s: request body is not JSON", path)
+		}
+		var err error
+		if rt.Request, err = fields(body.Schema); err != nil {
+			return rt, fmt.Errorf("%s: %w", path, err)
+		}
+		if len(body.Example) > 0 {
+			var example bytes.Buffer
+			if err := json.Compact(&example, body.Example); err != nil {
+				return rt, fmt.Errorf("%s: example: %w", path, err)
+			}
+			curl = append(curl, "-H 'Content-Type: application/json'", "-d '"+strings.ReplaceAll(example.String(), "'", `'\''`)+"'")
+		}
+	}
+	for _, arg := range curl {
+		rt.Args += " \\\n     " + arg
+	}
+	for code, resp := range op.Responses {
+		desc := resp.Description
+		if resp.Ref != "" {
+			desc = doc.Components.Responses[strings.TrimPrefix(resp.Ref, "#/components/responses/")].Description
+		}
+		rt.Statuses = append(rt.Statuses, refStatus{Code: code, Description: desc})
+		if content, ok := resp.Content["application/json"]; ok && code == "200" {
+			var err error
+			if rt.Response, err = fields(content.Schema); err != nil {
+				return rt, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
+	sort.Slice(rt.Statuses, func(i, j int) bool { return rt.Statuses[i].Code < rt.Statuses[j].Code })
+	return rt, nil
 }
 
 // handleOpenAPI serves the OpenAPI document the reference is made from.

@@ -222,13 +222,16 @@ func looksLikeJSON(body []byte) bool {
 // reads the body in place (a json.Decoder would copy it into buffers of its
 // own) and refuses data after the value.
 func decodeJSON(body []byte, v any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
+	switch string(bytes.TrimSpace(body)) {
+	case "":
 		return badRequest("request body is empty; expected a JSON object")
+	case "null": // json.Unmarshal leaves v as it is
+		return badRequest("request body must be a JSON object, not null")
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return jsonDecodeError(err)
+		return jsonDecodeError(clientPath(err, v))
 	}
-	return nil
+	return checkPresent(body, v)
 }
 
 // jsonDecodeError explains an error of json.Unmarshal. Its syntax errors
@@ -248,7 +251,7 @@ func jsonDecodeError(err error) error {
 		if typ.Field == "" {
 			return badRequest("request body must be a JSON object, not %s", typ.Value)
 		}
-		return badRequest("field %q must be a %s, not %s", typ.Field, jsonTypeName(typ.Type.String()), typ.Value)
+		return newError(codeInvalidField, "field %q must be a %s, not %s", typ.Field, jsonTypeName(typ.Type.String()), typ.Value)
 	default:
 		return badRequest("malformed JSON: %v", err)
 	}
@@ -289,10 +292,10 @@ func decodeForm(body []byte, v any) error {
 	return decodeJSON(raw, v)
 }
 
-// required reports a missing required string field.
+// required reports a required string field that is missing or blank.
 func required(name, value string) error {
 	if strings.TrimSpace(value) == "" {
-		return badRequest("field %q is required", name)
+		return missingField(name)
 	}
 	return nil
 }

@@ -59,7 +59,13 @@ func (s *Server) apiRoutes() []apiRoute {
 	}
 }
 
-func (s *Server) routes(mux *http.ServeMux) {
+// router is where routes are registered: the server's http.ServeMux, or
+// a test's list of every pattern (held to the OpenAPI document).
+type router interface {
+	Handle(pattern string, handler http.Handler)
+}
+
+func (s *Server) routes(mux router) {
 	routes := s.apiRoutes()
 	for _, scope := range apiScopes {
 		for _, rt := range routes {
@@ -117,14 +123,11 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /docs/errors", s.handleErrorsPage())
 
 	s.billingRoutes(mux)
-
-	// Everything else: JSON 404 or 405 (middleware.go).
-	mux.Handle("/", s.noRoute(mux))
 }
 
 // billingRoutes are billing and administration (handlers_billing.go,
 // handlers_admin.go). Every /boss/ route goes through adminOnly.
-func (s *Server) billingRoutes(mux *http.ServeMux) {
+func (s *Server) billingRoutes(mux router) {
 	mux.Handle("POST /switch_tier", s.handleSwitchTier())
 	mux.Handle("POST /billing/create_checkout_session", serve(s, s.createCheckoutSession))
 	mux.Handle("POST /billing/payments/webhook", serve(s, s.applyWebhook))

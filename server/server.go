@@ -155,6 +155,8 @@ func New(d Deps) (http.Handler, error) {
 	s.observe()
 	mux := http.NewServeMux()
 	s.routes(mux)
+	// Everything else: JSON 404 or 405 (middleware.go).
+	mux.Handle("/", s.noRoute(mux))
 	return s.middleware(mux), nil
 }
 

@@ -30,8 +30,9 @@ func TestBase64Route(t *testing.T) {
 		}
 	}
 	e.post("/api/base64", map[string]string{"text": "%%%", "option": "decode"}, "X-API-Key", key).wantError(400, "invalid_input")
-	e.post("/api/base64", map[string]string{"text": "x", "option": "rot13"}, "X-API-Key", key).wantError(400, "invalid_input")
-	e.post("/api/base64", map[string]string{"text": "x"}, "X-API-Key", key).wantError(400, "invalid_input")
+	e.post("/api/base64", map[string]string{"text": "x", "option": "rot13"}, "X-API-Key", key).wantError(400, "invalid_request")
+	e.post("/api/base64", map[string]string{"text": "x"}, "X-API-Key", key).wantError(400, "missing_field")
+	e.post("/api/base64", map[string]string{"option": "encode"}, "X-API-Key", key).wantError(400, "missing_field")
 	e.post("/api/base64", map[string]string{"text": "x", "option": "encode"}).wantError(401, "unauthorized")
 }
 
@@ -55,12 +56,12 @@ func TestJWTDecoderRoute(t *testing.T) {
 		t.Fatalf("jwt_decoder = %v", m)
 	}
 	m = e.post("/api/jwt_decoder", map[string]string{"token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"}, "X-API-Key", key).want(200).json()
-	if _, has := m["error"]; has {
+	if v, has := m["error"]; !has || v != nil {
 		t.Fatalf("a clean token got an inline error: %v", m)
 	}
 	e.post("/api/jwt_decoder", map[string]string{"token": "not.a.jwt!"}, "X-API-Key", key).wantError(400, "invalid_jwt")
 	e.post("/api/jwt_decoder", map[string]string{"token": "only.two"}, "X-API-Key", key).wantError(400, "invalid_jwt")
-	e.post("/api/jwt_decoder", map[string]string{}, "X-API-Key", key).wantError(400, "invalid_jwt")
+	e.post("/api/jwt_decoder", map[string]string{}, "X-API-Key", key).wantError(400, "missing_field")
 	e.post("/api/jwt_decoder", map[string]string{"token": "a.b.c"}).wantError(401, "unauthorized")
 }
 

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// Field validation of request bodies: required fields (the request
+// schemas' "required" lists in static/openapi.json) and the path of a field
+// of the wrong type, as the client wrote it.
+
+// clientPath rewrites the field a type error of decoding into v names as
+// the client wrote it.
+func clientPath(err error, v any) error {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		typ.Field = jsonPath(reflect.TypeOf(v), typ.Field)
+	}
+	return err
+}
+
+// jsonPath is the path of a field as the client wrote it: encoding/json
+// names the Go name of an embedded struct on the way (emailRequest.email),
+// which the client never sees.
+func jsonPath(t reflect.Type, goPath string) string {
+	var kept []string
+	for _, seg := range strings.Split(goPath, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t != nil && t.Kind() == reflect.Struct {
+			if f, ok := t.FieldByName(seg); ok && f.Anonymous {
+				t = f.Type
+				continue
+			}
+		}
+		kept = append(kept, seg)
+		t = nil // deeper fields keep their names as they are
+	}
+	return strings.Join(kept, ".")
+}
+
+// requiredFields caches, per request type, the JSON names of its fields
+// tagged required:"true" (the request schema's "required" list in
+// static/openapi.json).
+var requiredFields sync.Map // reflect.Type -> []string
+
+func requiredOf(t reflect.Type) []string {
+	if names, ok := requiredFields.Load(t); ok {
+		return names.([]string)
+	}
+	var names []string
+	if t.Kind() == reflect.Struct {
+		for _, f := range reflect.VisibleFields(t) {
+			if f.Tag.Get("required") == "true" {
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				names = append(names, name)
+			}
+		}
+	}
+	requiredFields.Store(t, names)
+	return names
+}
+
+// checkPresent reports the first required field of v that body (one JSON
+// object, already decoded into v) leaves out or sets to null. Only request
+// types with required fields pay for the second look at the body.
+func checkPresent(body []byte, v any) error {
+	names := requiredOf(reflect.TypeOf(v).Elem())
+	if len(names) == 0 {
+		return nil
+	}
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(body, &present); err != nil {
+		return jsonDecodeError(err)
+	}
+	for _, name := range names {
+		if raw, ok := present[name]; !ok || string(raw) == "null" {
+			return missingField(name)
+		}
+	}
+	return nil
+}
+
+// missingField is the one error of a required field that is absent, null
+// or blank, on every route.
+func missingField(name string) *apiError {
+	return newError(codeMissingField, "field %q is required", name)
+}
