@@ -65,6 +65,7 @@ func TestFieldErrorsNameTheField(t *testing.T) {
 		{"/api/suggestion", `{}`, "missing_field", `"message"`},
 		{"/api/entropy", `{"password": ["x"]}`, "invalid_field", `"password"`},
 		{"/api/ip_info", `{"ip_string": true}`, "invalid_field", `"ip_string"`},
+		{"/forgot-password/verify", `{"email": "ann@example.com", "code": "1", "revoke_api_keys": "maybe"}`, "invalid_field", `"revoke_api_keys"`},
 	} {
 		msg := e.post(tc.path, tc.body, "X-API-Key", key).wantError(400, tc.code)["error"].(string)
 		if !strings.Contains(msg, tc.field) || strings.Contains(msg, "Request") {

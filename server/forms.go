@@ -1,8 +1,10 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 )
 
@@ -92,7 +94,9 @@ func (b *formBool) UnmarshalJSON(data []byte) error {
 	case "false":
 		*b = false
 	default:
-		return badRequest("a boolean field must be true or false, not %s", truncate(string(data), 20))
+		// A type error, so that decoding names the field as the client sent
+		// it (400 invalid_field), as for any other wrongly typed field.
+		return &json.UnmarshalTypeError{Value: truncate(string(data), 20), Type: reflect.TypeFor[bool]()}
 	}
 	return nil
 }
