@@ -55,7 +55,7 @@ func TestSecurityHeaders(t *testing.T) {
 func TestHealthAndRobots(t *testing.T) {
 	e := newEnv(t)
 	m := e.request("GET", "/health", nil).want(200).json()
-	if m["status"] != "ok" || m["db"] != "ok" || m["version"] == "" {
+	if m["status"] != "ok" || m["db"] != "ok" || m["version"] == "" || m["backend"] != "sqlite" {
 		t.Fatalf("health = %v", m)
 	}
 	for _, p := range []string{"/robots", "/robots.txt"} {
