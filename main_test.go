@@ -24,6 +24,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"secutil/store"
 )
 
 const e2ePassword = "violet tram ladder cinema"
@@ -464,11 +466,18 @@ func serveWithAccount(t *testing.T, bin, db, email, plan string, serveFlags ...s
 
 // startBinary runs `secutil serve` with the extra flags on a free port,
 // waits for /health, and returns the server, its URL, and its standard
-// output (the start message) and error (the log).
+// output (the start message) and error (the log). On PostgreSQL, whose
+// servers keep their files (hash index, server key) in the working
+// directory by default, each runs in a new folder, with the server key
+// that every server on one database must share.
 func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd, string, *syncBuffer, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, serveFlags...)...)
 	cmd.Env = append(os.Environ(), "SECUTIL_DB="+db)
+	if store.IsPostgres(db) {
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(cmd.Env, "SECUTIL_SERVER_KEY="+strings.Repeat("5e", 32))
+	}
 	stdout := &syncBuffer{}
 	cmd.Stdout = stdout
 	stderr, _ := cmd.StderrPipe()
