@@ -655,3 +655,51 @@ func TestDeleteSettingLeavesNoCopy(t *testing.T) {
 		}
 	}
 }
+
+// PostgreSQL's text cannot hold the NUL character; both backends refuse
+// it in text they would store, and find nothing by a name holding it.
+func TestTextWithNULIsRefusedAlike(t *testing.T) {
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", store.PlanPro)
+		const nul = "a\x00b"
+		for name, write := range map[string]func() error{
+			"CreateAccount": func() error {
+				_, err := s.CreateAccount(ctx, store.NewAccount{Email: nul + "@example.com", PasswordHash: "x"})
+				return err
+			},
+			"CommitUsage": func() error {
+				_, err := s.CommitUsage(ctx, store.Charge{AccountID: id, Suggestion: &store.Suggestion{AccountID: id, Message: nul}})
+				return err
+			},
+			"CreateProduct": func() error {
+				_, err := s.CreateProduct(ctx, store.Product{Name: nul, Plan: store.PlanPro, PriceCents: 1, Currency: "EUR", Interval: "month"})
+				return err
+			},
+			"ApplyPaymentEvent": func() error { _, err := s.ApplyPaymentEvent(ctx, store.PaymentEvent{ID: nul, Type: "x"}); return err },
+			"AddAudit":          func() error { return s.AddAudit(ctx, store.AuditEvent{Kind: store.AuditLoginOK, Detail: nul}) },
+			"IssueKey":          func() error { return s.IssueKey(ctx, id, nul, []byte("h"), "sk_h…") },
+		} {
+			if err := write(); !errors.Is(err, store.ErrInvalidText) {
+				t.Errorf("%s: got %v, want ErrInvalidText", name, err)
+			}
+		}
+		if used, _ := s.Usage(ctx, id); used != 0 {
+			t.Errorf("a refused suggestion was counted: usage %d", used)
+		}
+		if _, err := s.AccountByEmail(ctx, nul); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("AccountByEmail: got %v, want ErrNotFound", err)
+		}
+		if err := s.RevokeKey(ctx, id, nul); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("RevokeKey: got %v, want ErrNotFound", err)
+		}
+		res, err := s.ApplyPaymentEvent(ctx, store.PaymentEvent{ID: "evt_nul", Type: "subscription.activated", Email: nul, Change: &store.PlanChange{Plan: store.PlanPro}})
+		if err != nil || res.Outcome != store.PaymentUnknownAccount {
+			t.Errorf("payment for an email holding NUL: %v, %v; want unknown_account", res.Outcome, err)
+		}
+		if ok, _, err := s.TakeToken(ctx, "account "+nul, 5, time.Minute); !ok || err != nil {
+			t.Errorf("TakeToken for a name holding NUL: %v, %v", ok, err)
+		}
+	})
+}
