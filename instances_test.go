@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -35,7 +34,7 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 	_, a, _, _ := startBinary(t, bin, db, "-admin-token", adminToken)
 	_, b, _, _ := startBinary(t, bin, db, "-admin-token", adminToken)
 	instances := []string{a, b}
-	if _, m := getJSON(t, a+"/health"); m["backend"] != "postgres" {
+	if _, m := requestJSON(t, http.MethodGet, a+"/health", nil); m["backend"] != "postgres" {
 		t.Fatalf("health = %v", m)
 	}
 
@@ -96,7 +95,7 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 		if _, m := postJSON(t, b+"/api/v1/user_info", starter, nil); m["plan"] != "starter" {
 			t.Fatalf("user_info: %v", m)
 		}
-		status, m = postAdmin(t, a+"/boss/accounts/set_plan", adminToken, map[string]any{"email": "keys@example.com", "plan": "pro"})
+		status, m = requestJSON(t, http.MethodPost, a+"/boss/accounts/set_plan", map[string]any{"email": "keys@example.com", "plan": "pro"}, "Authorization", "Bearer "+adminToken)
 		if status != 200 {
 			t.Fatalf("set_plan: %d %v", status, m)
 		}
@@ -112,7 +111,7 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 		}
 
 		works(b, starter)
-		status, m = postAdmin(t, a+"/boss/accounts/disable", adminToken, map[string]any{"email": "keys@example.com"})
+		status, m = requestJSON(t, http.MethodPost, a+"/boss/accounts/disable", map[string]any{"email": "keys@example.com"}, "Authorization", "Bearer "+adminToken)
 		if status != 200 {
 			t.Fatalf("disable: %d %v", status, m)
 		}
@@ -145,34 +144,6 @@ func getKey(t *testing.T, base, email, name string) string {
 		t.Fatalf("get_api_key: %d %v", status, m)
 	}
 	return m["api_key"].(string)
-}
-
-func getJSON(t *testing.T, url string) (int, map[string]any) {
-	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var m map[string]any
-	json.NewDecoder(res.Body).Decode(&m)
-	return res.StatusCode, m
-}
-
-func postAdmin(t *testing.T, url, token string, body any) (int, map[string]any) {
-	t.Helper()
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(raw))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var m map[string]any
-	json.NewDecoder(res.Body).Decode(&m)
-	return res.StatusCode, m
 }
 
 // TestImportWordlistWhileServing imports a wordlist into the hash index a

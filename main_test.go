@@ -74,11 +74,21 @@ func waitForURL(t *testing.T, out fmt.Stringer) string {
 
 func postJSON(t *testing.T, url, key string, body any) (int, map[string]any) {
 	t.Helper()
+	if key == "" {
+		return requestJSON(t, http.MethodPost, url, body)
+	}
+	return requestJSON(t, http.MethodPost, url, body, "X-API-Key", key)
+}
+
+// requestJSON sends body as JSON, with the headers given as name, value
+// pairs, and decodes the JSON answer.
+func requestJSON(t *testing.T, method, url string, body any, header ...string) (int, map[string]any) {
+	t.Helper()
 	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(raw))
+	req, _ := http.NewRequest(method, url, bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("X-API-Key", key)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
