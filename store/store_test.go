@@ -535,6 +535,32 @@ func TestOpenRefusesANewerSchema(t *testing.T) {
 	}
 }
 
+// PostgreSQL keeps its schema version in a table: a database that a newer
+// secutil migrated is refused alike, and left as it was.
+func TestOpenRefusesANewerSchemaOnPostgres(t *testing.T) {
+	db := newTestDB(t, store.Postgres)
+	db.open(t).Close()
+	raw, err := sql.Open("pgx", db.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec("UPDATE schema_version SET version = 1000"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(context.Background(), db.dsn)
+	if err == nil {
+		s.Close()
+	}
+	if !errors.Is(err, store.ErrSchemaTooNew) {
+		t.Fatalf("got %v, want ErrSchemaTooNew", err)
+	}
+	var version int
+	if err := raw.QueryRow("SELECT version FROM schema_version").Scan(&version); err != nil || version != 1000 {
+		t.Fatalf("schema version after the refusal: %d %v", version, err)
+	}
+}
+
 func TestRowsOfAMissingAccountAreNotFound(t *testing.T) {
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
