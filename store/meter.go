@@ -227,7 +227,8 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var used int
-	if f, ok := m.floors[accountID]; ok && f.period == period && f.generation == m.s.auth.generation.Load() {
+	seen := m.s.auth.generation.Load()
+	if f, ok := m.floors[accountID]; ok && f.period == period && f.generation == seen {
 		used = f.count
 	} else {
 		// Read under m.mu: a batch commits and publishes its counts under it
@@ -237,7 +238,7 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, err
 		}
-		m.raiseFloor(accountID, period, used)
+		m.raiseFloor(accountID, period, used, seen)
 	}
 	if used+m.reserved[accountID] >= limit {
 		return nil, ErrQuotaExceeded
@@ -347,6 +348,7 @@ type step struct {
 func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 	now := m.s.now()
 	period := Period(now)
+	seen := m.s.auth.generation.Load()
 	grants, steps, keys := m.plan(charges, now, period)
 	publish := func() {
 		for _, g := range grants {
@@ -364,7 +366,7 @@ func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 					results[i] = chargeResult{err: ErrQuotaExceeded}
 				}
 			}
-			m.raiseFloor(g.account, period, g.count)
+			m.raiseFloor(g.account, period, g.count, seen)
 		}
 	}
 	var err error
@@ -519,22 +521,15 @@ func (m *meter) execPostgres(steps []step, publish func()) error {
 	})
 }
 
-// floor returns the account's floor in period, if the meter has a current one.
-func (m *meter) floor(accountID int64, period string) (int, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	f, ok := m.floors[accountID]
-	if !ok || f.period != period || f.generation != m.s.auth.generation.Load() {
-		return 0, false
+// raiseFloor records that the account's count in period has reached count,
+// as read under the auth generation seen before the read. A count read
+// before the generation moved (a reset, say) may be too high, and is not
+// kept. m.mu must be held.
+func (m *meter) raiseFloor(account int64, period string, count int, seen uint64) {
+	if seen != m.s.auth.generation.Load() {
+		return
 	}
-	return f.count, true
-}
-
-// raiseFloor records that the account's count in period has reached count.
-// m.mu must be held.
-func (m *meter) raiseFloor(account int64, period string, count int) {
-	generation := m.s.auth.generation.Load()
-	if f, ok := m.floors[account]; !ok || f.period != period || f.generation != generation || f.count < count {
-		m.floors[account] = floor{period: period, count: count, generation: generation}
+	if f, ok := m.floors[account]; !ok || f.period != period || f.generation != seen || f.count < count {
+		m.floors[account] = floor{period: period, count: count, generation: seen}
 	}
 }

@@ -75,28 +75,15 @@ func (s *Store) Reserve(ctx context.Context, accountID int64, limit int) (*Reser
 func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
 	var n int
 	period := Period(s.now())
+	seen := s.auth.generation.Load()
 	err := s.read.QueryRowContext(ctx, countSQL, accountID, period).Scan(&n)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return 0, wrap("usage", err)
 	}
 	s.meter.mu.Lock()
-	s.meter.raiseFloor(accountID, period, n)
+	s.meter.raiseFloor(accountID, period, n, seen)
 	s.meter.mu.Unlock()
 	return n, nil
-}
-
-// UsageAtLeast returns a count that the account's metered calls in the
-// current period have reached: from memory when this server has committed
-// or read the account's count this period (and no account changed since),
-// else Usage. Counts only grow within a period, so a call it shows to be
-// over the cap can be refused at once, before doing its work; one it shows
-// to be under may still be refused by CommitUsage, which has the last
-// word. On SQLite, where this server is the only one counting, it is exact.
-func (s *Store) UsageAtLeast(ctx context.Context, accountID int64) (int, error) {
-	if n, ok := s.meter.floor(accountID, Period(s.now())); ok {
-		return n, nil
-	}
-	return s.Usage(ctx, accountID)
 }
 
 // UsageByDay returns the account's metered calls on each UTC day from
