@@ -4,12 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/url"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"secutil/store"
+	"secutil/store/pgtest"
 )
 
 // Several servers on one database: each opens its own Store. These tests
@@ -203,17 +206,23 @@ func TestRevocationReachesEveryStore(t *testing.T) {
 			t.Fatal(err)
 		}
 		cached(hash(4))
-		driver := map[string]string{store.SQLite: "sqlite", store.Postgres: "pgx"}[db.backend]
-		dsn := db.dsn
-		if db.backend == store.SQLite {
-			dsn += "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)"
+		// On PostgreSQL, from a session whose search_path is the default,
+		// which names the table by its schema: the trigger finds its own.
+		driver, dsn, table := "sqlite", db.dsn+"?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)", "accounts"
+		if db.backend == store.Postgres {
+			u, err := url.Parse(db.dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			table = u.Query().Get("search_path") + ".accounts"
+			driver, dsn = "pgx", os.Getenv(pgtest.EnvVar)
 		}
 		raw, err := sql.Open(driver, dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer raw.Close()
-		if _, err := raw.Exec("DELETE FROM accounts WHERE id = $1", id); err != nil {
+		if _, err := raw.Exec("DELETE FROM "+table+" WHERE id = $1", id); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("deletion seen after %v", waitUntil(t, time.Second, "deleted account's key refused", gone(hash(4))))

@@ -9,7 +9,10 @@ CREATE TABLE auth_generation (
 );
 INSERT INTO auth_generation (id, n) VALUES (1, 0);
 
-CREATE FUNCTION auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The function keeps the schema's search_path, so that a change made from
+-- a session with another one (an operator's psql, say) still finds the
+-- generation's table.
+CREATE FUNCTION auth_changed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
     UPDATE auth_generation SET n = n + 1;
     PERFORM pg_notify('secutil_auth', '');
