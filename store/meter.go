@@ -54,7 +54,16 @@ type meter struct {
 
 	observer atomic.Pointer[MeterObserver] // told of each transaction (stats.go)
 
-	mu     sync.Mutex
+	// committing is held for writing from a batch's commit to the
+	// publication of its outcome (the floors raised, the counted calls'
+	// reservations ended), and for reading by a reservation that reads an
+	// account's count from the database: that read then sees a batch
+	// together with its publication, or neither. Seeing the commit alone
+	// would count its calls twice, as committed and as reserved, and refuse
+	// a call the account still has.
+	committing sync.RWMutex
+
+	mu     sync.Mutex // guards floors and reserved
 	floors map[int64]floor
 	// reserved is, per account, the calls holding a Reservation: under way,
 	// not yet committed or released.
@@ -223,23 +232,33 @@ func (m *meter) commit(charges []Charge, results []chargeResult) {
 // floor, or the count as read when the meter has none) and this server's
 // reservations leave one under limit. Other servers' calls can only make
 // the true count higher: the grant at commit has the last word.
+//
+// Only the first call of an account (in a period, or since the auth
+// generation moved) reads the database; it waits for a batch being
+// committed, the others never do.
 func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period string) (*Reservation, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	var used int
-	seen := m.s.auth.generation.Load()
-	if f, ok := m.floors[accountID]; ok && f.period == period && f.generation == seen {
-		used = f.count
-	} else {
-		// Read under m.mu: a batch commits and publishes its counts under it
-		// too, so this read sees a batch together with its reservations'
-		// release, or neither.
-		err := m.s.read.QueryRowContext(ctx, countSQL, accountID, period).Scan(&used)
+	_, known := m.floor(accountID, period)
+	m.mu.Unlock()
+	var read int
+	if !known {
+		m.committing.RLock()
+		defer m.committing.RUnlock()
+		seen := m.s.auth.generation.Load()
+		err := m.s.read.QueryRowContext(ctx, countSQL, accountID, period).Scan(&read)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, err
 		}
-		m.raiseFloor(accountID, period, used, seen)
+		m.mu.Lock()
+		m.raiseFloor(accountID, period, read, seen)
+		m.mu.Unlock()
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// The floor as it is now: a batch published since the look above ended
+	// reservations that its raised floor now counts.
+	used, _ := m.floor(accountID, period)
+	used = max(used, read)
 	if used+m.reserved[accountID] >= limit {
 		return nil, ErrQuotaExceeded
 	}
@@ -247,6 +266,16 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 	r := &Reservation{m: m, account: accountID}
 	r.held.Store(true)
 	return r, nil
+}
+
+// floor returns the account's floor in period, when the meter has one
+// under the current auth generation. m.mu must be held.
+func (m *meter) floor(accountID int64, period string) (int, bool) {
+	f, ok := m.floors[accountID]
+	if !ok || f.period != period || f.generation != m.s.auth.generation.Load() {
+		return 0, false
+	}
+	return f.count, true
 }
 
 // countSQL reads an account's count in a period.
@@ -341,16 +370,15 @@ type step struct {
 // in arrival order, are counted, the rest refused.
 //
 // The commit and what it publishes (the floors, the end of the counted
-// calls' reservations) happen together under m.mu, so a reservation never
-// reads the new count from the database while this batch's reservations
-// are still held: it would count those calls twice and refuse a call the
-// account still has.
+// calls' reservations) happen together under m.committing (see there).
 func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 	now := m.s.now()
 	period := Period(now)
 	seen := m.s.auth.generation.Load()
 	grants, steps, keys := m.plan(charges, now, period)
 	publish := func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
 		for _, g := range grants {
 			before := g.count - g.granted
 			for k, i := range g.charges {
@@ -441,8 +469,7 @@ func (m *meter) plan(charges []Charge, now time.Time, period string) ([]*grant, 
 }
 
 // execSQLite runs the steps in a transaction on the writer, one statement
-// after the other, and commits under m.mu, calling published after the
-// commit.
+// after the other, and commits it and calls publish under m.committing.
 func (m *meter) execSQLite(steps []step, publish func()) error {
 	ctx := context.Background() // a client that hung up must not abort others' charges
 	tx, err := m.s.write.BeginTx(ctx, nil)
@@ -461,8 +488,8 @@ func (m *meter) execSQLite(steps []step, publish func()) error {
 			return err
 		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.committing.Lock()
+	defer m.committing.Unlock()
 	if err := tx.Commit(); err != nil {
 		return err
 	}
@@ -475,8 +502,9 @@ func (m *meter) execSQLite(steps []step, publish func()) error {
 // transaction, committed at the Sync or, at any failure, rolled back whole.
 // A batch then holds its rows' locks for one round trip, not one per
 // statement. That takes pgx's own batch API, on a connection of the
-// database/sql pool. m.mu is held through the round trip, whose end is the
-// commit, and publish called before it is released.
+// database/sql pool. m.committing is held through the round trip, whose
+// end is the commit, and publish called before it is released; reservations
+// of accounts the meter knows go on meanwhile.
 //
 // The transaction commits without waiting for its WAL to reach the disk
 // (synchronous_commit off, for this transaction only): the calls are
@@ -500,8 +528,8 @@ func (m *meter) execPostgres(steps []step, publish func()) error {
 		for _, st := range steps {
 			batch.Queue(meterSQL[st.statement], st.args...)
 		}
-		m.mu.Lock()
-		defer m.mu.Unlock()
+		m.committing.Lock()
+		defer m.committing.Unlock()
 		results := driverConn.(*stdlib.Conn).Conn().SendBatch(ctx, batch)
 		_, err := results.Exec()
 		for _, st := range steps {

@@ -74,16 +74,11 @@ func (s *Store) Reserve(ctx context.Context, accountID int64, limit int) (*Reser
 // as the database has them: with several servers, every server's calls.
 func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
 	var n int
-	period := Period(s.now())
-	seen := s.auth.generation.Load()
-	err := s.read.QueryRowContext(ctx, countSQL, accountID, period).Scan(&n)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, wrap("usage", err)
+	err := s.read.QueryRowContext(ctx, countSQL, accountID, Period(s.now())).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
 	}
-	s.meter.mu.Lock()
-	s.meter.raiseFloor(accountID, period, n, seen)
-	s.meter.mu.Unlock()
-	return n, nil
+	return n, wrap("usage", err)
 }
 
 // UsageByDay returns the account's metered calls on each UTC day from
