@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/url"
+	"os"
 	"runtime"
 	"time"
 
@@ -47,8 +49,9 @@ func Describe(dsn string) string {
 const authChannel = "secutil_auth"
 
 // listenerName is the application_name of the connection that listens on
-// authChannel, so that an operator can tell it in pg_stat_activity.
-const listenerName = "secutil auth listener"
+// authChannel, with the process id of its server, so that an operator can
+// tell which server's it is in pg_stat_activity.
+var listenerName = fmt.Sprintf("secutil auth listener, pid %d", os.Getpid())
 
 // listenAuth sends on notified (without blocking: one pending signal is
 // enough) whenever a change to keys or accounts commits, until stop is
