@@ -94,6 +94,7 @@ func commands() []command {
 		{"user passwd", "set an account's password: EMAIL (read from a prompt or standard input)", userPasswd},
 		{"user delete", "delete an account with its keys, sessions and usage: EMAIL [-yes]", userDelete},
 		{"backup", "write a consistent copy of the database, safe while serving: [-db FILE] DEST", backup},
+		{"migrate-store", "copy every row into a new, empty database in one transaction: -from secutil.db -to postgres://user@host/db", migrateStore},
 		{"import-wordlist", "add a wordlist (one word a line) to the reverse hash lookup index: FILE|-", importWordlist},
 		{"geoip", "list the GeoIP databases /ip_info would use: type, build date, records, licence", geoip},
 		{"version", "print the version, commit, commit date, API and Go versions (also -version, --version)", printVersion},
@@ -330,7 +331,7 @@ const defaultDB = "secutil.db"
 func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs := newFlagSet("serve", stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
-	fs.StringVar(&c.db, "db", defaultDB, "SQLite database file (created when missing)")
+	fs.StringVar(&c.db, "db", defaultDB, dbUsage)
 	fs.StringVar(&c.registration, "registration", "", "who may create an account at /register: open, closed or invite (default: open when -addr is a loopback address, closed otherwise)")
 	fs.StringVar(&c.smtpURL, "smtp-url", "", "SMTP relay for verification codes, smtp://user:pass@host:587?from=addr (default: codes go to the log)")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (serve HTTPS; cookies become Secure)")
@@ -643,7 +644,7 @@ func newSetupURL(ctx context.Context, st *store.Store, base string) (string, err
 // who may register, where codes go, and on a database without an
 // administrator how to create the first one.
 func writeStartMessage(w io.Writer, c serveConfig, version, base, setupURL string) {
-	fmt.Fprintf(w, "secutil %s listening on %s (database %s); \"secutil help\" lists the other commands\n", version, base, c.db)
+	fmt.Fprintf(w, "secutil %s listening on %s (database %s); \"secutil help\" lists the other commands\n", version, base, store.Describe(c.db))
 	switch c.registration {
 	case server.RegistrationOpen:
 		fmt.Fprintln(w, "Registration: open. Anyone who reaches this address can create an account (-registration closed or invite changes it).")
@@ -660,7 +661,7 @@ func writeStartMessage(w io.Writer, c serveConfig, version, base, setupURL strin
 	}
 	dbFlag := ""
 	if c.db != defaultDB {
-		dbFlag = " -db " + shellQuote(c.db)
+		dbFlag = " -db " + shellQuote(store.Describe(c.db)) // a URL's password stays out of the log
 	}
 	fmt.Fprintf(w, `
 This server has no administrator yet. Create the first one in a browser, with
@@ -713,7 +714,8 @@ func sweepExpired(ctx context.Context, st *store.Store, interval time.Duration, 
 }
 
 // hashDBPath is the index file beside the main database: secutil.db →
-// secutil-hashes.db.
+// secutil-hashes.db. With PostgreSQL, each server keeps its own index in
+// its working directory (secutil-hashes.db).
 func hashDBPath(given, db string) string {
 	if given != "" {
 		return given
@@ -721,8 +723,13 @@ func hashDBPath(given, db string) string {
 	return besideDB(db, "-hashes.db")
 }
 
-// besideDB names a file beside the database: secutil.db → secutil<suffix>.
+// besideDB names a file beside the database: secutil.db → secutil<suffix>;
+// for a PostgreSQL database, secutil<suffix> in the working directory.
 func besideDB(db, suffix string) string {
+	if store.IsPostgres(db) {
+		return "secutil" + suffix
+	}
+	db = strings.TrimPrefix(db, "file:")
 	return strings.TrimSuffix(db, filepath.Ext(db)) + suffix
 }
 
@@ -742,7 +749,7 @@ func openHashIndex(ctx context.Context, given, db string) (*hashindex.Index, err
 
 func importWordlist(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("import-wordlist", stderr)
-	db := fs.String("db", "secutil.db", "SQLite database file (locates the index beside it)")
+	db := fs.String("db", "secutil.db", "the database; an SQLite file locates the index beside it")
 	hashDB := fs.String("hash-db", "", "reverse hash lookup index (default: beside -db)")
 	algorithms := fs.String("algorithms", strings.Join(hashindex.Algorithms, ","), "comma-separated algorithms to index")
 	if err := parseFlags(fs, args, getenv); err != nil {
@@ -1067,7 +1074,7 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 // of the account's EMAIL, which comes before or after the flags.
 func userFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := newFlagSet(name, stderr)
-	return fs, fs.String("db", defaultDB, "SQLite database file")
+	return fs, fs.String("db", defaultDB, dbUsage)
 }
 
 // parseUserArgs parses a user command's flags and its one argument, the
@@ -1101,7 +1108,10 @@ func checkEmail(email string) (string, error) {
 // openExisting opens a database that must exist: the commands that change
 // or copy accounts never create an empty one by mistake.
 func openExisting(ctx context.Context, path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
+	if store.IsPostgres(path) {
+		return store.Open(ctx, path)
+	}
+	if _, err := os.Stat(strings.TrimPrefix(path, "file:")); err != nil {
 		return nil, fmt.Errorf("no database at %s (give -db, or set SECUTIL_DB): %w", path, err)
 	}
 	return store.Open(ctx, path)
@@ -1430,9 +1440,50 @@ func userDelete(ctx context.Context, args []string, getenv func(string) string, 
 	return nil
 }
 
+// dbUsage describes -db, for every command that takes it.
+const dbUsage = "the database: an SQLite file (created when missing), or a postgres://user@host/db URL for PostgreSQL, which several servers can share"
+
+// migrateStore copies an install into a new, empty database, typically
+// from SQLite to PostgreSQL when a second server is added.
+func migrateStore(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("migrate-store", stderr)
+	from := fs.String("from", "", "the database to copy: an SQLite file, or a postgres:// URL")
+	to := fs.String("to", "", "the new, empty database to copy into: a postgres:// URL, or an SQLite file")
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	switch {
+	case *from == "" || *to == "" || fs.NArg() > 0:
+		return fmt.Errorf("%w: secutil migrate-store -from secutil.db -to postgres://user@host/db", errUsage)
+	case *from == *to:
+		return fmt.Errorf("%w: -from and -to are the same database", errUsage)
+	}
+	src, err := openExisting(ctx, *from) // rather than copy a new, empty file
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := store.Open(ctx, *to)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	counts, err := store.Copy(ctx, src, dst)
+	if err != nil {
+		return err
+	}
+	var total int64
+	for _, c := range counts {
+		fmt.Fprintf(stdout, "%-20s %8d rows\n", c.Table, c.Rows)
+		total += c.Rows
+	}
+	fmt.Fprintf(stdout, "copied %d rows from %s to %s; the row counts match\n", total, store.Describe(*from), store.Describe(*to))
+	return nil
+}
+
 func backup(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("backup", stderr)
-	db := fs.String("db", defaultDB, "SQLite database file")
+	db := fs.String("db", defaultDB, dbUsage)
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
@@ -1440,6 +1491,15 @@ func backup(ctx context.Context, args []string, getenv func(string) string, _ io
 		return fmt.Errorf("%w: secutil backup [-db FILE] DEST", errUsage)
 	}
 	dest := fs.Arg(0)
+	if store.IsPostgres(*db) {
+		fmt.Fprintf(stdout, "A PostgreSQL database is backed up with pg_dump, which copies one consistent snapshot while the servers keep running:\n\n"+
+			"  pg_dump --format=custom --file=%s '%s'\n\n"+
+			"and restored into a new, empty database with pg_restore --dbname=URL %[1]s.\n", dest, store.Describe(*db))
+		if strings.Contains(store.Describe(*db), ":xxxxx@") {
+			fmt.Fprintln(stdout, "The password is hidden: give pg_dump the real one, or set it in PGPASSWORD or ~/.pgpass.")
+		}
+		return errors.New("no backup written: use pg_dump as shown")
+	}
 	if _, err := os.Stat(dest); err == nil {
 		return fmt.Errorf("%s exists; refusing to overwrite it", dest)
 	}

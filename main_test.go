@@ -24,6 +24,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"secutil/store"
 )
 
 const e2ePassword = "violet tram ladder cinema"
@@ -72,11 +74,21 @@ func waitForURL(t *testing.T, out fmt.Stringer) string {
 
 func postJSON(t *testing.T, url, key string, body any) (int, map[string]any) {
 	t.Helper()
+	if key == "" {
+		return requestJSON(t, http.MethodPost, url, body)
+	}
+	return requestJSON(t, http.MethodPost, url, body, "X-API-Key", key)
+}
+
+// requestJSON sends body as JSON, with the headers given as name, value
+// pairs, and decodes the JSON answer.
+func requestJSON(t *testing.T, method, url string, body any, header ...string) (int, map[string]any) {
+	t.Helper()
 	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(raw))
+	req, _ := http.NewRequest(method, url, bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("X-API-Key", key)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -464,11 +476,18 @@ func serveWithAccount(t *testing.T, bin, db, email, plan string, serveFlags ...s
 
 // startBinary runs `secutil serve` with the extra flags on a free port,
 // waits for /health, and returns the server, its URL, and its standard
-// output (the start message) and error (the log).
+// output (the start message) and error (the log). On PostgreSQL, whose
+// servers keep their files (hash index, server key) in the working
+// directory by default, each runs in a new folder, with the server key
+// that every server on one database must share.
 func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd, string, *syncBuffer, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, serveFlags...)...)
 	cmd.Env = append(os.Environ(), "SECUTIL_DB="+db)
+	if store.IsPostgres(db) {
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(cmd.Env, "SECUTIL_SERVER_KEY="+strings.Repeat("5e", 32))
+	}
 	stdout := &syncBuffer{}
 	cmd.Stdout = stdout
 	stderr, _ := cmd.StderrPipe()

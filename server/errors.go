@@ -131,6 +131,7 @@ var toolErrors = []struct {
 	// The store wraps its errors with context meant for the log: the
 	// client gets the sentence of the error itself.
 	{is(store.ErrTooManyKeys), codeInvalidRequest, store.ErrTooManyKeys.Error()},
+	{is(store.ErrInvalidText), codeInvalidRequest, store.ErrInvalidText.Error()},
 	// The key derivation slots of /secure_encrypt and /secure_decrypt
 	// stayed taken until the request's context ended.
 	{is(context.DeadlineExceeded, context.Canceled), codeBusy, "the server is busy, retry shortly"},

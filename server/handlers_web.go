@@ -11,6 +11,7 @@ type healthResponse struct {
 	Status  string `json:"status"`
 	Version string `json:"version"`
 	DB      string `json:"db"`
+	Backend string `json:"backend"` // sqlite or postgres
 }
 
 // handleHealth answers 503 when the database does not answer, so a load
@@ -21,10 +22,10 @@ func (s *Server) handleHealth() http.Handler {
 		defer cancel()
 		if err := s.Store.Ping(ctx); err != nil {
 			s.Logger.Error("health: database does not answer", "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Version: s.Version, DB: "error"})
+			writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Version: s.Version, DB: "error", Backend: s.Store.Backend()})
 			return
 		}
-		writeJSON(w, http.StatusOK, healthResponse{Status: "ok", Version: s.Version, DB: "ok"})
+		writeJSON(w, http.StatusOK, healthResponse{Status: "ok", Version: s.Version, DB: "ok", Backend: s.Store.Backend()})
 	})
 }
 

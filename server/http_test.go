@@ -55,7 +55,7 @@ func TestSecurityHeaders(t *testing.T) {
 func TestHealthAndRobots(t *testing.T) {
 	e := newEnv(t)
 	m := e.request("GET", "/health", nil).want(200).json()
-	if m["status"] != "ok" || m["db"] != "ok" || m["version"] == "" {
+	if m["status"] != "ok" || m["db"] != "ok" || m["version"] == "" || m["backend"] != "sqlite" {
 		t.Fatalf("health = %v", m)
 	}
 	for _, p := range []string{"/robots", "/robots.txt"} {
@@ -119,4 +119,16 @@ func TestNoSecretInLogsOrDatabase(t *testing.T) {
 			t.Errorf("secret %q appears in the database file", secret)
 		}
 	}
+}
+
+// Text holding the NUL character cannot be stored (PostgreSQL's text has
+// no room for it): a 400 naming it, nothing counted, on either backend.
+func TestStoredTextWithNULIsABadRequest(t *testing.T) {
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanStarter)
+	e.post("/api/v1/suggestion", map[string]string{"message": "a\x00b"}, "X-API-Key", key).wantError(400, "invalid_request")
+	if m := e.post("/api/v1/user_info", nil, "X-API-Key", key).want(200).json(); m["api_usage"] != float64(0) {
+		t.Fatalf("user_info after a refused suggestion: %v", m)
+	}
+	e.post("/login", map[string]string{"email": "a\x00b@example.com", "password": testPassword}).wantError(401, "invalid_credentials")
 }

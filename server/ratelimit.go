@@ -97,7 +97,9 @@ func (l *limiter) dropIdle(now time.Time) {
 
 // throttle applies the per-client limiter and, when account is not empty,
 // the per-(client, account) limiter and then the per-account one; it
-// returns a 429 error carrying Retry-After. The per-(client, account)
+// returns a 429 error carrying Retry-After. The two buckets keyed by
+// account are kept in the database, shared by every server on it (the
+// per-client one stays in this server's memory). The per-(client, account)
 // bucket is the tight one: a guesser on another network spends it long
 // before the looser per-account bucket runs dry, so the owner's own
 // network can still log in. An email longer than any address is a 400
@@ -111,11 +113,15 @@ func (s *Server) throttle(w http.ResponseWriter, r *http.Request, perClient *lim
 	now := time.Now()
 	client := clientKey(r)
 	ok, wait := perClient.allow(client, now)
+	var err error
 	if ok && account != "" {
-		ok, wait = s.clientAccountLimiter.allow(client+" "+account, now)
+		ok, wait, err = s.clientAccountLimiter.allow(r.Context(), client+" "+account)
 	}
-	if ok && account != "" {
-		ok, wait = s.accountLimiter.allow(account, now)
+	if ok && err == nil && account != "" {
+		ok, wait, err = s.accountLimiter.allow(r.Context(), account)
+	}
+	if err != nil {
+		return err
 	}
 	if ok {
 		return nil

@@ -128,8 +128,8 @@ var DefaultLimits = Limits{
 type Server struct {
 	Deps
 	ipLimiter            *limiter
-	clientAccountLimiter *limiter
-	accountLimiter       *limiter
+	clientAccountLimiter sharedLimiter
+	accountLimiter       sharedLimiter
 	publicLimiter        *limiter
 	rangeLimiter         *limiter
 	pages                *pages
@@ -200,8 +200,8 @@ func newServer(d Deps) (*Server, error) {
 	s := &Server{
 		Deps:                 d,
 		ipLimiter:            newLimiter(limits.PerIP),
-		clientAccountLimiter: newLimiter(limits.PerClientAccount),
-		accountLimiter:       newLimiter(limits.PerAccount),
+		clientAccountLimiter: sharedLimiter{buckets: d.Store, name: "client account", rate: limits.PerClientAccount},
+		accountLimiter:       sharedLimiter{buckets: d.Store, name: "account", rate: limits.PerAccount},
 		publicLimiter:        newLimiter(limits.PublicHash),
 		rangeLimiter:         newLimiter(limits.Range),
 		allowedHosts:         hostSet(d.AllowedHosts),

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Plans an account can be on.
@@ -80,25 +78,21 @@ func (s *Store) CreateAccount(ctx context.Context, n NewAccount) (int64, error) 
 }
 
 // insertAccount is CreateAccount on db, a connection or a transaction.
-func insertAccount(ctx context.Context, db execer, n NewAccount, now time.Time) (int64, error) {
+func insertAccount(ctx context.Context, db querier, n NewAccount, now time.Time) (int64, error) {
 	if n.Plan == "" {
 		n.Plan = PlanStarter
 	}
-	res, err := db.ExecContext(ctx,
-		`INSERT INTO accounts (email, password_hash, plan, verified, admin, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		strings.TrimSpace(n.Email), n.PasswordHash, n.Plan, n.Verified, n.Admin, unix(now))
-	if violates(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) { // email is the only unique column
+	if hasNUL(n.Email, n.PasswordHash, n.Plan) {
+		return 0, ErrInvalidText
+	}
+	var id int64
+	err := db.QueryRowContext(ctx,
+		`INSERT INTO accounts (email, password_hash, plan, verified, admin, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+		strings.TrimSpace(n.Email), n.PasswordHash, n.Plan, n.Verified, n.Admin, unix(now)).Scan(&id)
+	if violates(err, uniqueViolation) { // email is the only unique column
 		return 0, ErrEmailTaken
 	}
-	if err != nil {
-		return 0, err
-	}
-	return res.LastInsertId()
-}
-
-// execer is what *sql.DB and *sql.Tx share for statements without rows.
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	return id, err
 }
 
 const accountColumns = `id, email, password_hash, plan, usage_cap, paid_until, verified, admin, disabled, created_at`
@@ -139,15 +133,31 @@ func scanAccount(row interface{ Scan(...any) error }, lead ...any) (*Account, er
 
 // AccountByEmail finds an account by email, case-insensitively.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
+	if hasNUL(email) {
+		return nil, ErrNotFound // no account can have it
+	}
 	a, err := scanAccount(s.read.QueryRowContext(ctx,
-		`SELECT `+accountColumns+` FROM accounts WHERE email = ?`, strings.TrimSpace(email)))
+		`SELECT `+accountColumns+` FROM accounts WHERE email = $1`, strings.TrimSpace(email)))
 	return a, wrap("account by email", err)
 }
 
 // AccountByID finds an account by id.
 func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
-	a, err := scanAccount(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id))
+	a, err := scanAccount(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = $1`, id))
 	return a, wrap("account by id", err)
+}
+
+// lockAccount locks the account's row until the transaction ends, so that
+// two transactions about one account (on two servers) take turns; it
+// reports whether the account exists. SQLite's write transaction already
+// holds the whole file.
+func (s *Store) lockAccount(ctx context.Context, tx *sql.Tx, accountID int64) (bool, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = $1`+s.forUpdate, accountID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // SetPassword replaces an account's password hash and ends all its
@@ -157,16 +167,16 @@ func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
 func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash string, revokeKeys bool) error {
 	defer s.auth.invalidate()
 	return wrap("set password", s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = ? WHERE id = ?`, passwordHash, accountID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1 WHERE id = $2`, passwordHash, accountID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ?`, accountID); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1`, accountID); err != nil {
 			return err
 		}
 		if !revokeKeys {
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = ?`, accountID)
+		_, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = $1`, accountID)
 		return err
 	}))
 }
@@ -174,7 +184,7 @@ func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash s
 // MarkVerified activates an account.
 func (s *Store) MarkVerified(ctx context.Context, accountID int64) error {
 	defer s.auth.invalidate()
-	_, err := s.write.ExecContext(ctx, `UPDATE accounts SET verified = 1 WHERE id = ?`, accountID)
+	_, err := s.write.ExecContext(ctx, `UPDATE accounts SET verified = TRUE WHERE id = $1`, accountID)
 	return wrap("mark verified", err)
 }
 
@@ -188,7 +198,7 @@ func (s *Store) SetPlan(ctx context.Context, accountID int64, plan string, paidU
 	if usageCap != nil {
 		cap = *usageCap
 	}
-	res, err := s.write.ExecContext(ctx, `UPDATE accounts SET plan = ?, paid_until = ?, usage_cap = ? WHERE id = ?`, plan, paid, cap, accountID)
+	res, err := s.write.ExecContext(ctx, `UPDATE accounts SET plan = $1, paid_until = $2, usage_cap = $3 WHERE id = $4`, plan, paid, cap, accountID)
 	if err != nil {
 		return wrap("set plan", err)
 	}

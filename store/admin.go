@@ -98,6 +98,11 @@ func (s *Store) CreateFirstAdmin(ctx context.Context, tokenHash []byte, n NewAcc
 	n.Admin = true
 	var id int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		// On PostgreSQL, a concurrent use of the link waits here for this
+		// one, and then finds an administrator.
+		if _, err := tx.ExecContext(ctx, `SELECT 1 FROM settings WHERE name = $1`+s.forUpdate, setupTokenSetting); err != nil {
+			return err
+		}
 		if err := checkSetupToken(ctx, tx, tokenHash); err != nil {
 			return err
 		}
@@ -114,6 +119,17 @@ func (s *Store) CreateFirstAdmin(ctx context.Context, tokenHash []byte, n NewAcc
 // spareLastAdmin ends a WHERE clause on accounts so that it never matches
 // the only enabled administrator.
 const spareLastAdmin = ` AND NOT (admin = TRUE AND disabled = FALSE AND (SELECT count(*) FROM accounts WHERE admin = TRUE AND disabled = FALSE) = 1)`
+
+// lockAdmins locks the enabled administrators' rows on PostgreSQL, where
+// two servers could otherwise each demote one of the last two, each
+// counting two; on SQLite the write transaction holds the lock already.
+func (s *Store) lockAdmins(ctx context.Context, tx *sql.Tx) error {
+	if s.backend != Postgres {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT id FROM accounts WHERE admin = TRUE AND disabled = FALSE FOR UPDATE`)
+	return err
+}
 
 // changeAccount runs query, a statement on the account with id whose only
 // argument is that id, and tells why it changed no row: ErrNotFound, or
@@ -142,7 +158,12 @@ func (s *Store) SetAdmin(ctx context.Context, accountID int64, admin bool) error
 	if !admin {
 		query = `UPDATE accounts SET admin = FALSE WHERE id = $1` + spareLastAdmin
 	}
-	return wrap("set admin", s.inTx(ctx, func(tx *sql.Tx) error { return changeAccount(ctx, tx, query, accountID) }))
+	return wrap("set admin", s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockAdmins(ctx, tx); err != nil {
+			return err
+		}
+		return changeAccount(ctx, tx, query, accountID)
+	}))
 }
 
 // SetDisabled disables or enables an account. Disabling ends its sessions,
@@ -155,6 +176,9 @@ func (s *Store) SetDisabled(ctx context.Context, accountID int64, disabled bool)
 		if !disabled {
 			return changeAccount(ctx, tx, `UPDATE accounts SET disabled = FALSE WHERE id = $1`, accountID)
 		}
+		if err := s.lockAdmins(ctx, tx); err != nil {
+			return err
+		}
 		if err := changeAccount(ctx, tx, `UPDATE accounts SET disabled = TRUE WHERE id = $1`+spareLastAdmin, accountID); err != nil {
 			return err
 		}
@@ -165,24 +189,37 @@ func (s *Store) SetDisabled(ctx context.Context, accountID int64, disabled bool)
 
 // DeleteAccount deletes an account with its keys, sessions, codes and
 // usage; its suggestions and audit events stay, without the link. The last
-// enabled administrator cannot be deleted (ErrLastAdmin). The meter does
-// it, as it caches the account's usage count.
+// enabled administrator cannot be deleted (ErrLastAdmin). A charge of the
+// account still under way then fails with ErrNotFound.
 func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
 	defer s.auth.invalidate()
-	_, err := s.meter.submit(ctx, Charge{AccountID: accountID, op: opDeleteAccount})
-	return wrap("delete account", err)
-}
-
-// deleteAccount is the meter's part of DeleteAccount.
-func deleteAccount(ctx context.Context, tx *sql.Tx, accountID int64) error {
-	return changeAccount(ctx, tx, `DELETE FROM accounts WHERE id = $1`+spareLastAdmin, accountID)
+	return wrap("delete account", s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockAdmins(ctx, tx); err != nil {
+			return err
+		}
+		return changeAccount(ctx, tx, `DELETE FROM accounts WHERE id = $1`+spareLastAdmin, accountID)
+	}))
 }
 
 // ResetUsage sets the account's count of metered calls this month to 0.
-// The meter does it, as it caches the count.
+// It moves the auth generation, which makes every server's meter read the
+// count again rather than trust the one it last saw.
 func (s *Store) ResetUsage(ctx context.Context, accountID int64) error {
-	_, err := s.meter.submit(ctx, Charge{AccountID: accountID, op: opResetUsage})
-	return wrap("reset usage", err)
+	defer s.auth.invalidate()
+	return wrap("reset usage", s.inTx(ctx, func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE id = $1`+s.forUpdate, accountID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `UPDATE usage SET count = 0 WHERE account_id = $1 AND period = $2`, accountID, Period(s.now()))
+		}
+		if err == nil {
+			err = s.bumpAuthGeneration(ctx, tx)
+		}
+		return err
+	}))
 }
 
 // CreateInvite stores a one-time registration invite whose token hashes to

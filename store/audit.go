@@ -35,6 +35,9 @@ type AuditEvent struct {
 
 // AddAudit records an event.
 func (s *Store) AddAudit(ctx context.Context, e AuditEvent) error {
+	if hasNUL(e.Kind, e.Email, e.SealedIP, e.Detail) {
+		return wrap("add audit event", ErrInvalidText)
+	}
 	var account, email, sealed any
 	if e.AccountID != 0 {
 		account = e.AccountID
@@ -47,8 +50,8 @@ func (s *Store) AddAudit(ctx context.Context, e AuditEvent) error {
 	}
 	_, err := s.write.ExecContext(ctx,
 		`INSERT INTO audit_events (at, kind, account_id, email, sealed_ip, detail)
-		 VALUES (?, ?, ?, coalesce(?, (SELECT email FROM accounts WHERE id = ?)), ?, ?)`,
-		unix(s.now()), e.Kind, account, email, account, sealed, e.Detail)
+		 VALUES ($1, $2, $3, coalesce($4, (SELECT email FROM accounts WHERE id = $3)), $5, $6)`,
+		unix(s.now()), e.Kind, account, email, sealed, e.Detail)
 	return wrap("add audit event", err)
 }
 
@@ -61,7 +64,7 @@ func (s *Store) AuditEvents(ctx context.Context, limit, offset int) ([]AuditEven
 func (s *Store) auditEvents(ctx context.Context, limit, offset int) ([]AuditEvent, error) {
 	rows, err := s.read.QueryContext(ctx,
 		`SELECT id, at, kind, coalesce(account_id, 0), coalesce(email, ''), coalesce(sealed_ip, ''), detail
-		   FROM audit_events ORDER BY id DESC LIMIT ? OFFSET ?`,
+		   FROM audit_events ORDER BY id DESC LIMIT $1 OFFSET $2`,
 		limit, offset)
 	if err != nil {
 		return nil, err
@@ -83,7 +86,7 @@ func (s *Store) auditEvents(ctx context.Context, limit, offset int) ([]AuditEven
 // Setting returns the setting called name, nil when there is none.
 func (s *Store) Setting(ctx context.Context, name string) ([]byte, error) {
 	var v []byte
-	err := s.write.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&v)
+	err := s.write.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = $1`, name).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -94,8 +97,13 @@ func (s *Store) Setting(ctx context.Context, name string) ([]byte, error) {
 // value in the database files: SQLite's secure_delete overwrites the freed
 // bytes, and a checkpoint moves the change into the main file and empties
 // the write-ahead log, which held the old page. It is for secrets moving
-// out of the database (the server key).
+// out of the database (the server key). On PostgreSQL the row is deleted;
+// the old row version stays on disk until a vacuum reuses its space.
 func (s *Store) DeleteSetting(ctx context.Context, name string) error {
+	if s.backend == Postgres {
+		_, err := s.write.ExecContext(ctx, `DELETE FROM settings WHERE name = $1`, name)
+		return wrap("delete setting "+name, err)
+	}
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
 		return wrap("delete setting "+name, err)
@@ -103,7 +111,7 @@ func (s *Store) DeleteSetting(ctx context.Context, name string) error {
 	defer conn.Close()
 	_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = ON`)
 	if err == nil {
-		_, err = conn.ExecContext(ctx, `DELETE FROM settings WHERE name = ?`, name)
+		_, err = conn.ExecContext(ctx, `DELETE FROM settings WHERE name = $1`, name)
 	}
 	if err == nil {
 		_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = OFF`)

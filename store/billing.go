@@ -22,13 +22,13 @@ type Product struct {
 // CreateProduct stores a product and returns its id. Validation is the
 // caller's; the table's CHECKs are the last line.
 func (s *Store) CreateProduct(ctx context.Context, p Product) (int64, error) {
-	res, err := s.write.ExecContext(ctx,
-		`INSERT INTO products (name, plan, price_cents, currency, interval, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		p.Name, p.Plan, p.PriceCents, p.Currency, p.Interval, unix(s.now()))
-	if err != nil {
-		return 0, wrap("create product", err)
+	if hasNUL(p.Name, p.Plan, p.Currency, p.Interval) {
+		return 0, ErrInvalidText
 	}
-	id, err := res.LastInsertId()
+	var id int64
+	err := s.write.QueryRowContext(ctx,
+		`INSERT INTO products (name, plan, price_cents, currency, interval, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+		p.Name, p.Plan, p.PriceCents, p.Currency, p.Interval, unix(s.now())).Scan(&id)
 	return id, wrap("create product", err)
 }
 
@@ -37,7 +37,7 @@ func (s *Store) ProductForPlan(ctx context.Context, plan string) (*Product, erro
 	var p Product
 	var created int64
 	err := s.read.QueryRowContext(ctx,
-		`SELECT id, name, plan, price_cents, currency, interval, created_at FROM products WHERE plan = ? ORDER BY id DESC LIMIT 1`, plan).
+		`SELECT id, name, plan, price_cents, currency, interval, created_at FROM products WHERE plan = $1 ORDER BY id DESC LIMIT 1`, plan).
 		Scan(&p.ID, &p.Name, &p.Plan, &p.PriceCents, &p.Currency, &p.Interval, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -81,11 +81,14 @@ type PaymentResult struct {
 }
 
 // ApplyPaymentEvent records the event id and applies its change in one
-// transaction. The id is inserted first, with INSERT OR IGNORE: of any
+// transaction. The id is inserted first, doing nothing on a conflict: of any
 // number of concurrent deliveries of one event exactly one inserts it and
 // applies the change; the others see a duplicate. Every event is recorded,
 // also an ignored one, so an id means the same thing forever.
 func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (PaymentResult, error) {
+	if hasNUL(ev.ID, ev.Type) || ev.Change != nil && hasNUL(ev.Change.Plan) {
+		return PaymentResult{}, ErrInvalidText
+	}
 	defer s.auth.invalidate() // the event may change a plan the auth cache holds
 	var result PaymentResult
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -95,8 +98,10 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 		switch {
 		case ev.Change == nil:
 			result.Outcome = PaymentIgnored
+		case hasNUL(ev.Email): // no account can have it
+			result.Outcome = PaymentUnknownAccount
 		default:
-			account, err = scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = ?`, strings.TrimSpace(ev.Email)))
+			account, err = scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = $1`+s.forUpdate, strings.TrimSpace(ev.Email)))
 			switch {
 			case errors.Is(err, ErrNotFound):
 				result.Outcome = PaymentUnknownAccount
@@ -106,7 +111,7 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 				result.Outcome = PaymentApplied
 			}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO webhook_events (id, type, outcome, received_at) VALUES (?, ?, ?, ?)`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO webhook_events (id, type, outcome, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`,
 			ev.ID, ev.Type, result.Outcome, unix(s.now()))
 		if err != nil {
 			return err
@@ -134,7 +139,7 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 		if account.UsageCap != nil {
 			usageCap = *account.UsageCap
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET plan = ?, paid_until = ?, usage_cap = ? WHERE id = ?`,
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET plan = $1, paid_until = $2, usage_cap = $3 WHERE id = $4`,
 			plan, paid, usageCap, account.ID); err != nil {
 			return err
 		}
@@ -160,8 +165,8 @@ func (s *Store) Accounts(ctx context.Context, limit, offset int) ([]AccountUsage
 func (s *Store) accounts(ctx context.Context, limit, offset int) ([]AccountUsage, error) {
 	rows, err := s.read.QueryContext(ctx,
 		`SELECT coalesce(u.count, 0), `+accountColumnsOf("a")+` FROM accounts a
-		 LEFT JOIN usage u ON u.account_id = a.id AND u.period = ?
-		 ORDER BY a.id LIMIT ? OFFSET ?`, Period(s.now()), limit, offset)
+		 LEFT JOIN usage u ON u.account_id = a.id AND u.period = $1
+		 ORDER BY a.id LIMIT $2 OFFSET $3`, Period(s.now()), limit, offset)
 	if err != nil {
 		return nil, err
 	}

@@ -11,119 +11,127 @@ import (
 )
 
 func TestProductForPlanIsTheNewest(t *testing.T) {
-	ctx := context.Background()
-	s, _ := mustOpenStore(t)
-	if _, err := s.ProductForPlan(ctx, store.PlanPro); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("got %v, want ErrNotFound", err)
-	}
-	for _, price := range []int64{900, 1200} {
-		if _, err := s.CreateProduct(ctx, store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: price, Currency: "EUR", Interval: "month"}); err != nil {
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		if _, err := s.ProductForPlan(ctx, store.PlanPro); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("got %v, want ErrNotFound", err)
+		}
+		for _, price := range []int64{900, 1200} {
+			if _, err := s.CreateProduct(ctx, store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: price, Currency: "EUR", Interval: "month"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, err := s.ProductForPlan(ctx, store.PlanPro)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	p, err := s.ProductForPlan(ctx, store.PlanPro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := p.PriceCents, int64(1200); got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
+		if got, want := p.PriceCents, int64(1200); got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	})
 }
 
 func TestApplyPaymentEventOutcomes(t *testing.T) {
-	ctx := context.Background()
-	s, _ := mustOpenStore(t)
-	id := mustAccount(t, s, "a@example.com", store.PlanStarter)
-	until := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
-	activate := store.PaymentEvent{ID: "evt_1", Type: "subscription.activated", Email: "A@example.com",
-		Change: &store.PlanChange{Plan: store.PlanPro, PaidUntil: &until}}
-	tests := []struct {
-		name string
-		ev   store.PaymentEvent
-		want string
-	}{
-		{"first delivery", activate, store.PaymentApplied},
-		{"replay", activate, store.PaymentDuplicate},
-		{"unknown type", store.PaymentEvent{ID: "evt_2", Type: "invoice.paid"}, store.PaymentIgnored},
-		{"unknown email", store.PaymentEvent{ID: "evt_3", Type: "subscription.canceled", Email: "nobody@example.com", Change: &store.PlanChange{Plan: store.PlanStarter}}, store.PaymentUnknownAccount},
-		{"unknown email replayed", store.PaymentEvent{ID: "evt_3", Type: "subscription.canceled", Email: "a@example.com", Change: &store.PlanChange{Plan: store.PlanStarter}}, store.PaymentDuplicate},
-	}
-	for _, tt := range tests {
-		res, err := s.ApplyPaymentEvent(ctx, tt.ev)
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", store.PlanStarter)
+		until := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+		activate := store.PaymentEvent{ID: "evt_1", Type: "subscription.activated", Email: "A@example.com",
+			Change: &store.PlanChange{Plan: store.PlanPro, PaidUntil: &until}}
+		tests := []struct {
+			name string
+			ev   store.PaymentEvent
+			want string
+		}{
+			{"first delivery", activate, store.PaymentApplied},
+			{"replay", activate, store.PaymentDuplicate},
+			{"unknown type", store.PaymentEvent{ID: "evt_2", Type: "invoice.paid"}, store.PaymentIgnored},
+			{"unknown email", store.PaymentEvent{ID: "evt_3", Type: "subscription.canceled", Email: "nobody@example.com", Change: &store.PlanChange{Plan: store.PlanStarter}}, store.PaymentUnknownAccount},
+			{"unknown email replayed", store.PaymentEvent{ID: "evt_3", Type: "subscription.canceled", Email: "a@example.com", Change: &store.PlanChange{Plan: store.PlanStarter}}, store.PaymentDuplicate},
+		}
+		for _, tt := range tests {
+			res, err := s.ApplyPaymentEvent(ctx, tt.ev)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if got := res.Outcome; got != tt.want {
+				t.Fatalf("%s: got %v, want %v", tt.name, got, tt.want)
+			}
+		}
+		a, err := s.AccountByID(ctx, id)
 		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
+			t.Fatal(err)
 		}
-		if got := res.Outcome; got != tt.want {
-			t.Fatalf("%s: got %v, want %v", tt.name, got, tt.want)
+		if a.Plan != store.PlanPro || a.PaidUntil == nil || !a.PaidUntil.Equal(until) {
+			t.Fatalf("account after events: plan %s, paid_until %v", a.Plan, a.PaidUntil)
 		}
-	}
-	a, err := s.AccountByID(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Plan != store.PlanPro || a.PaidUntil == nil || !a.PaidUntil.Equal(until) {
-		t.Fatalf("account after events: plan %s, paid_until %v", a.Plan, a.PaidUntil)
-	}
+	})
 }
 
 func TestConcurrentDeliveriesApplyOnce(t *testing.T) {
-	ctx := context.Background()
-	s, _ := mustOpenStore(t)
-	mustAccount(t, s, "a@example.com", store.PlanStarter)
-	until := time.Now().Add(30 * 24 * time.Hour)
-	ev := store.PaymentEvent{ID: "evt_once", Type: "subscription.activated", Email: "a@example.com",
-		Change: &store.PlanChange{Plan: store.PlanPro, PaidUntil: &until}}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	outcomes := map[string]int{}
-	for i := 0; i < 20; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := s.ApplyPaymentEvent(ctx, ev)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			mu.Lock()
-			outcomes[res.Outcome]++
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	if outcomes[store.PaymentApplied] != 1 || outcomes[store.PaymentDuplicate] != 19 {
-		t.Fatalf("outcomes %v, want 1 applied and 19 duplicates", outcomes)
-	}
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		mustAccount(t, s, "a@example.com", store.PlanStarter)
+		until := time.Now().Add(30 * 24 * time.Hour)
+		ev := store.PaymentEvent{ID: "evt_once", Type: "subscription.activated", Email: "a@example.com",
+			Change: &store.PlanChange{Plan: store.PlanPro, PaidUntil: &until}}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		outcomes := map[string]int{}
+		for i := 0; i < 20; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res, err := s.ApplyPaymentEvent(ctx, ev)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				outcomes[res.Outcome]++
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		if outcomes[store.PaymentApplied] != 1 || outcomes[store.PaymentDuplicate] != 19 {
+			t.Fatalf("outcomes %v, want 1 applied and 19 duplicates", outcomes)
+		}
+	})
 }
 
 func TestAccountsListsUsageThisMonth(t *testing.T) {
-	ctx := context.Background()
-	s, _ := mustOpenStore(t)
-	a := mustAccount(t, s, "a@example.com", store.PlanStarter)
-	mustAccount(t, s, "b@example.com", store.PlanPro)
-	for i := 0; i < 3; i++ {
-		if _, err := s.CommitUsage(ctx, store.Charge{AccountID: a}); err != nil {
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		a := mustAccount(t, s, "a@example.com", store.PlanStarter)
+		mustAccount(t, s, "b@example.com", store.PlanPro)
+		for i := 0; i < 3; i++ {
+			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: a}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, err := s.Accounts(ctx, 10, 0)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	list, err := s.Accounts(ctx, 10, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := len(list), 2; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	if got, want := list[0].Usage, 3; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	if got, want := list[1].Usage, 0; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	page, err := s.Accounts(ctx, 1, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(page) != 1 || page[0].Email != "b@example.com" {
-		t.Fatalf("second page %+v", page)
-	}
+		if got, want := len(list), 2; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		if got, want := list[0].Usage, 3; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		if got, want := list[1].Usage, 0; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		page, err := s.Accounts(ctx, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) != 1 || page[0].Email != "b@example.com" {
+			t.Fatalf("second page %+v", page)
+		}
+	})
 }

@@ -46,7 +46,7 @@ type codeLimits struct {
 func (s *Store) limitsOf(ctx context.Context, tx *sql.Tx, accountID int64) (codeLimits, error) {
 	now := unix(s.now())
 	var l codeLimits
-	err := tx.QueryRowContext(ctx, `SELECT window_start, codes, failures FROM code_limits WHERE account_id = ?`,
+	err := tx.QueryRowContext(ctx, `SELECT window_start, codes, failures FROM code_limits WHERE account_id = $1`,
 		accountID).Scan(&l.windowStart, &l.codes, &l.tries)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && l.windowStart <= now-int64(codeWindow.Seconds())) {
 		return codeLimits{windowStart: now}, nil
@@ -56,7 +56,7 @@ func (s *Store) limitsOf(ctx context.Context, tx *sql.Tx, accountID int64) (code
 
 func saveLimits(ctx context.Context, tx *sql.Tx, accountID int64, l codeLimits) error {
 	_, err := tx.ExecContext(ctx,
-		`INSERT INTO code_limits (account_id, window_start, codes, failures) VALUES (?, ?, ?, ?)
+		`INSERT INTO code_limits (account_id, window_start, codes, failures) VALUES ($1, $2, $3, $4)
 		 ON CONFLICT (account_id) DO UPDATE SET window_start = excluded.window_start, codes = excluded.codes, failures = excluded.failures`,
 		accountID, l.windowStart, l.codes, l.tries)
 	return err
@@ -67,6 +67,14 @@ func saveLimits(ctx context.Context, tx *sql.Tx, accountID int64, l codeLimits) 
 // hour (ErrTooManyCodes).
 func (s *Store) SetCode(ctx context.Context, accountID int64, purpose string, codeHash []byte, ttl time.Duration) error {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		// The account first, so that its code limits count exactly when
+		// requests for it reach several servers at once.
+		if found, err := s.lockAccount(ctx, tx, accountID); !found {
+			if err == nil {
+				err = ErrNotFound
+			}
+			return err
+		}
 		limits, err := s.limitsOf(ctx, tx, accountID)
 		if err != nil {
 			return err
@@ -79,12 +87,12 @@ func (s *Store) SetCode(ctx context.Context, accountID int64, purpose string, co
 			return err
 		}
 		_, err = tx.ExecContext(ctx,
-			`INSERT INTO verification_codes (account_id, purpose, code_hash, expires_at, attempts) VALUES (?, ?, ?, ?, 0)
+			`INSERT INTO verification_codes (account_id, purpose, code_hash, expires_at, attempts) VALUES ($1, $2, $3, $4, 0)
 			 ON CONFLICT (account_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at, attempts = 0`,
 			accountID, purpose, codeHash, unix(s.now().Add(ttl)))
 		return err
 	})
-	return wrap("set code", accountMissing(err))
+	return wrap("set code", err)
 }
 
 // ConsumeCode checks codeHash against the stored code. A match deletes the
@@ -94,6 +102,9 @@ func (s *Store) SetCode(ctx context.Context, accountID int64, purpose string, co
 func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string, codeHash []byte) error {
 	var matched bool
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if found, err := s.lockAccount(ctx, tx, accountID); !found {
+			return err // no account, no code
+		}
 		limits, err := s.limitsOf(ctx, tx, accountID)
 		if err != nil || limits.tries >= MaxCodeTriesPerHour {
 			return err
@@ -102,7 +113,7 @@ func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string
 		var expires int64
 		var attempts int
 		err = tx.QueryRowContext(ctx,
-			`SELECT code_hash, expires_at, attempts FROM verification_codes WHERE account_id = ? AND purpose = ?`,
+			`SELECT code_hash, expires_at, attempts FROM verification_codes WHERE account_id = $1 AND purpose = $2`,
 			accountID, purpose).Scan(&stored, &expires, &attempts)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -111,12 +122,12 @@ func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string
 			return err
 		}
 		if expires <= unix(s.now()) || attempts >= MaxCodeAttempts {
-			_, err := tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = ? AND purpose = ?`, accountID, purpose)
+			_, err := tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = $1 AND purpose = $2`, accountID, purpose)
 			return err
 		}
 		if subtle.ConstantTimeCompare(stored, codeHash) == 1 {
 			matched = true
-			_, err := tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = ? AND purpose = ?`, accountID, purpose)
+			_, err := tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = $1 AND purpose = $2`, accountID, purpose)
 			return err
 		}
 		limits.tries++
@@ -124,7 +135,7 @@ func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string
 			return err
 		}
 		_, err = tx.ExecContext(ctx,
-			`UPDATE verification_codes SET attempts = attempts + 1 WHERE account_id = ? AND purpose = ?`, accountID, purpose)
+			`UPDATE verification_codes SET attempts = attempts + 1 WHERE account_id = $1 AND purpose = $2`, accountID, purpose)
 		return err
 	})
 	if err != nil {
@@ -142,10 +153,10 @@ func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string
 // them keeps the tables small.
 func (s *Store) DeleteExpiredCodes(ctx context.Context) (int64, error) {
 	n, err := s.deleteWhere(ctx, "delete expired codes",
-		`DELETE FROM verification_codes WHERE expires_at <= ? OR attempts >= ?`, unix(s.now()), MaxCodeAttempts)
+		`DELETE FROM verification_codes WHERE expires_at <= $1 OR attempts >= $2`, unix(s.now()), MaxCodeAttempts)
 	if err == nil {
 		_, err = s.deleteWhere(ctx, "delete expired code limits",
-			`DELETE FROM code_limits WHERE window_start <= ?`, unix(s.now().Add(-codeWindow)))
+			`DELETE FROM code_limits WHERE window_start <= $1`, unix(s.now().Add(-codeWindow)))
 	}
 	return n, err
 }

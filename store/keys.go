@@ -28,10 +28,22 @@ type Key struct {
 // IssueKey stores a key under name for the account, replacing (and so
 // revoking) any previous key of that name.
 func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash []byte, hint string) error {
+	if hasNUL(name, hint) {
+		return ErrInvalidText
+	}
 	defer s.auth.invalidate()
 	return wrap("issue key", s.inTx(ctx, func(tx *sql.Tx) error {
+		// The account first, so that two issuances for it (on two servers)
+		// take turns: the key limit and the name's replacement then hold
+		// whatever the timing.
+		if found, err := s.lockAccount(ctx, tx, accountID); !found {
+			if err == nil {
+				err = ErrNotFound
+			}
+			return err
+		}
 		res, err := tx.ExecContext(ctx,
-			`UPDATE api_keys SET hash = ?, hint = ?, created_at = ?, last_used_at = NULL WHERE account_id = ? AND name = ?`,
+			`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE account_id = $4 AND name = $5`,
 			hash, hint, unix(s.now()), accountID, name)
 		if err != nil {
 			return err
@@ -40,16 +52,16 @@ func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash
 			return nil
 		}
 		var count int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE account_id = ?`, accountID).Scan(&count); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE account_id = $1`, accountID).Scan(&count); err != nil {
 			return err
 		}
 		if count >= MaxKeysPerAccount {
 			return ErrTooManyKeys
 		}
 		_, err = tx.ExecContext(ctx,
-			`INSERT INTO api_keys (account_id, name, hash, hint, created_at) VALUES (?, ?, ?, ?, ?)`,
+			`INSERT INTO api_keys (account_id, name, hash, hint, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			accountID, name, hash, hint, unix(s.now()))
-		return accountMissing(err)
+		return err
 	}))
 }
 
@@ -59,7 +71,7 @@ func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash
 func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []byte, newHint string) error {
 	defer s.auth.invalidate()
 	res, err := s.write.ExecContext(ctx,
-		`UPDATE api_keys SET hash = ?, hint = ?, created_at = ?, last_used_at = NULL WHERE id = ? AND hash = ?`,
+		`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE id = $4 AND hash = $5`,
 		newHash, newHint, unix(s.now()), keyID, oldHash)
 	if err != nil {
 		return wrap("rotate key", err)
@@ -74,10 +86,13 @@ func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []b
 // account's days, moved to key 0, so a later key that gets the same id
 // does not inherit them.
 func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) error {
+	if hasNUL(name) {
+		return ErrNotFound // no key can have it
+	}
 	defer s.auth.invalidate()
 	return wrap("revoke key", s.inTx(ctx, func(tx *sql.Tx) error {
 		var keyID int64
-		err := tx.QueryRowContext(ctx, `DELETE FROM api_keys WHERE account_id = ? AND name = ? RETURNING id`, accountID, name).Scan(&keyID)
+		err := tx.QueryRowContext(ctx, `DELETE FROM api_keys WHERE account_id = $1 AND name = $2 RETURNING id`, accountID, name).Scan(&keyID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -85,11 +100,11 @@ func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) err
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO usage_days (account_id, day, key_id, count)
-			SELECT account_id, day, 0, count FROM usage_days WHERE account_id = ? AND key_id = ?
+			SELECT account_id, day, 0, count FROM usage_days WHERE account_id = $1 AND key_id = $2
 			ON CONFLICT (account_id, day, key_id) DO UPDATE SET count = usage_days.count + excluded.count`, accountID, keyID); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM usage_days WHERE account_id = ? AND key_id = ?`, accountID, keyID)
+		_, err = tx.ExecContext(ctx, `DELETE FROM usage_days WHERE account_id = $1 AND key_id = $2`, accountID, keyID)
 		return err
 	}))
 }
@@ -124,7 +139,7 @@ func (s *Store) keyByHash(ctx context.Context, hash []byte) (*Key, *Account, err
 	)
 	row := s.read.QueryRowContext(ctx,
 		`SELECT k.id, k.name, k.hint, k.hash, k.created_at, k.last_used_at, `+accountColumnsOf("a")+`
-		   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`, hash)
+		   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1`, hash)
 	a, err := scanAccount(row, &k.ID, &k.Name, &k.Hint, &stored, &created, &lastUsed)
 	if err != nil {
 		return nil, nil, err
@@ -163,8 +178,8 @@ func (s *Store) Keys(ctx context.Context, accountID int64) ([]Key, error) {
 func (s *Store) keys(ctx context.Context, accountID int64) ([]Key, error) {
 	rows, err := s.read.QueryContext(ctx,
 		`SELECT k.id, k.account_id, k.name, k.hint, k.created_at, k.last_used_at,
-		        coalesce((SELECT sum(d.count) FROM usage_days d WHERE d.account_id = k.account_id AND d.key_id = k.id AND d.day >= ?), 0)
-		   FROM api_keys k WHERE k.account_id = ? ORDER BY k.name`, Period(s.now())+"-01", accountID)
+		        coalesce((SELECT sum(d.count) FROM usage_days d WHERE d.account_id = k.account_id AND d.key_id = k.id AND d.day >= $1), 0)
+		   FROM api_keys k WHERE k.account_id = $2 ORDER BY k.name`, Period(s.now())+"-01", accountID)
 	if err != nil {
 		return nil, err
 	}

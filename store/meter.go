@@ -1,27 +1,38 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"math"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // ErrClosed is returned for a charge submitted after Close.
 var ErrClosed = errors.New("store closed")
 
-// meter commits usage increments by group commit: one goroutine owns the
-// usage writes, and every charge that queues while a transaction commits
-// goes into the next transaction together. Under load this turns N commits
-// into one, with no added delay when idle. A charge's caller is answered
-// only after its transaction has committed.
+// meter commits usage increments by group commit: one goroutine owns this
+// server's usage writes, and every charge that queues while a transaction
+// commits goes into the next transaction together. Under load this turns N
+// commits into one, with no added delay when idle. A charge's caller is
+// answered only after its transaction has committed.
 //
-// The meter also keeps each account's count for the current period in
-// memory, so neither the pre-check before a metered call nor a batch reads
-// the database for an account it has seen this period: the meter is the
-// only writer of usage.
+// The database is the authority on counts. Each transaction adds an
+// account's calls with one conditional update of its usage row, which
+// grants only what the cap leaves, under the row's lock, so several
+// servers sharing a PostgreSQL database never pass a cap between them. The
+// meter also remembers the last count it saw of each account, a floor the
+// true count can only have grown from: with the reservations of this
+// server's calls under way, enough to refuse a call before its work, never
+// to allow one past the cap.
 type meter struct {
 	s       *Store
 	wake    chan struct{} // one token per new pending batch
@@ -29,10 +40,9 @@ type meter struct {
 	stopped chan struct{}
 	once    sync.Once
 
-	readStmt     *sql.Stmt
-	writeStmt    *sql.Stmt
-	dayStmt      *sql.Stmt
-	lastUsedStmt *sql.Stmt
+	// stmts are meterSQL prepared on SQLite's writer; PostgreSQL's driver
+	// caches its prepared statements itself.
+	stmts [len(meterSQL)]*sql.Stmt
 
 	// queueMu guards pending and closed. Charges join the pending batch
 	// under a mutex rather than through a channel each: a caller then costs
@@ -44,8 +54,17 @@ type meter struct {
 
 	observer atomic.Pointer[MeterObserver] // told of each transaction (stats.go)
 
-	mu     sync.Mutex
-	counts map[int64]periodCount
+	// committing is held for writing from a batch's commit to the
+	// publication of its outcome (the floors raised, the counted calls'
+	// reservations ended), and for reading by a reservation that reads an
+	// account's count from the database: that read then sees a batch
+	// together with its publication, or neither. Seeing the commit alone
+	// would count its calls twice, as committed and as reserved, and refuse
+	// a call the account still has.
+	committing sync.RWMutex
+
+	mu     sync.Mutex // guards floors and reserved
+	floors map[int64]floor
 	// reserved is, per account, the calls holding a Reservation: under way,
 	// not yet committed or released.
 	reserved map[int64]int
@@ -54,9 +73,14 @@ type meter struct {
 	lastUsed map[int64]time.Time
 }
 
-type periodCount struct {
-	period string
-	count  int
+// floor is a count of an account's calls in period that the meter saw in
+// the database, under the auth cache's generation. A later generation (an
+// account deleted, its usage reset, on any server) makes it untrustworthy,
+// and the meter reads the count again.
+type floor struct {
+	period     string
+	count      int
+	generation uint64
 }
 
 // batch is the charges of one group commit. committed is closed once
@@ -84,15 +108,16 @@ func startMeter(ctx context.Context, s *Store) (*meter, error) {
 		wake:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
 		stopped:  make(chan struct{}),
-		counts:   make(map[int64]periodCount),
+		floors:   make(map[int64]floor),
 		reserved: make(map[int64]int),
 		lastUsed: make(map[int64]time.Time),
 	}
-	statements := map[**sql.Stmt]string{&m.readStmt: readSQL, &m.writeStmt: writeSQL, &m.dayStmt: daySQL, &m.lastUsedStmt: lastUsedSQL}
-	for stmt, query := range statements {
-		var err error
-		if *stmt, err = s.write.PrepareContext(ctx, query); err != nil {
-			return nil, err
+	if s.backend == SQLite {
+		for i, query := range meterSQL {
+			var err error
+			if m.stmts[i], err = s.write.PrepareContext(ctx, query); err != nil {
+				return nil, err
+			}
 		}
 	}
 	go m.run()
@@ -108,10 +133,11 @@ func (m *meter) stop() {
 		m.queueMu.Unlock()
 		close(m.done)
 		<-m.stopped
-		m.readStmt.Close()
-		m.writeStmt.Close()
-		m.dayStmt.Close()
-		m.lastUsedStmt.Close()
+		for _, stmt := range m.stmts {
+			if stmt != nil {
+				stmt.Close()
+			}
+		}
 	})
 }
 
@@ -189,196 +215,50 @@ func (m *meter) answer(b *batch) {
 	close(b.committed)
 }
 
-// commit applies a batch in one transaction and puts each charge's outcome
-// in results. Charges are grouped by account, so a batch costs one read and
-// one write per account, and one write of the day's count per key used (or
-// session), however many calls it holds. Each charge still gets its own cap decision, in arrival
-// order: the batch never lets an account past its cap. The meter is the
-// only writer of usage, and the transaction holds SQLite's write lock, so
-// the count read here cannot change before the write.
-func (m *meter) commit(batch []Charge, results []chargeResult) {
-	ctx := context.Background() // a client that hung up must not abort others' charges
-	now := m.s.now()
-	period, day := Period(now), Day(now)
-	counts := map[int64]int{}
-	daily := map[dayCount]int{} // the calls this batch adds to each account's and key's day
-	touched := map[int64]bool{}
-	var deleted []int64
-	apply := func(tx *sql.Tx) error {
-		for i, c := range batch {
-			switch c.op {
-			case opResetUsage:
-				counts[c.AccountID] = 0
-				continue
-			case opDeleteAccount:
-				if results[i].err = deleteAccount(ctx, tx, c.AccountID); results[i].err == nil {
-					delete(counts, c.AccountID)
-					deleted = append(deleted, c.AccountID)
-				}
-				continue
-			}
-			count, seen := counts[c.AccountID]
-			if !seen {
-				var known bool
-				if count, known = m.cachedCount(c.AccountID, period); !known {
-					err := tx.StmtContext(ctx, m.readStmt).QueryRowContext(ctx, c.AccountID, period).Scan(&count)
-					if err != nil && !errors.Is(err, sql.ErrNoRows) {
-						return err
-					}
-				}
-			}
-			if c.Cap != nil && count >= *c.Cap {
-				results[i].err = ErrQuotaExceeded
-				counts[c.AccountID] = count
-				continue
-			}
-			if c.Suggestion != nil {
-				// A failed INSERT changes nothing (SQLite undoes the statement),
-				// so only this charge fails.
-				if err := insertSuggestion(ctx, tx, *c.Suggestion, now); err != nil {
-					results[i].err = err
-					counts[c.AccountID] = count
-					continue
-				}
-			}
-			counts[c.AccountID] = count + 1
-			results[i].count = count + 1
-			daily[dayCount{c.AccountID, c.KeyID}]++
-			if c.KeyID != 0 && now.Sub(m.lastUsed[c.KeyID]) >= time.Minute {
-				touched[c.KeyID] = true
-			}
-		}
-		// Statements are bound to the transaction only when used: most batches
-		// read nothing and touch no key.
-		write := tx.StmtContext(ctx, m.writeStmt)
-		for account, count := range counts {
-			_, err := write.ExecContext(ctx, account, period, count)
-			if accountMissing(err) == ErrNotFound {
-				// Deleted while its call ran: only its charges fail (SQLite
-				// undid just this statement).
-				failCharges(batch, results, account, ErrNotFound)
-				delete(counts, account)
-				for d := range daily {
-					if d.account == account {
-						delete(daily, d)
-					}
-				}
-				continue
-			}
-			if err != nil {
-				return err
-			}
-		}
-		for d, n := range daily {
-			if _, err := tx.StmtContext(ctx, m.dayStmt).ExecContext(ctx, d.account, day, d.key, n); err != nil {
-				return err
-			}
-		}
-		for key := range touched {
-			if _, err := tx.StmtContext(ctx, m.lastUsedStmt).ExecContext(ctx, unix(now), key, unix(now)-60); err != nil {
-				return err
-			}
-		}
-		return nil
+// commit applies charges in one transaction and puts each one's outcome in
+// results. When the transaction fails as a whole, each charge is tried in
+// a transaction of its own, so that one that cannot be stored (PostgreSQL
+// aborts the whole transaction at a failed statement) fails alone.
+func (m *meter) commit(charges []Charge, results []chargeResult) {
+	if err := m.commitTx(charges, results); err == nil || len(charges) == 1 {
+		return
 	}
-	tx, err := m.s.write.BeginTx(ctx, nil)
-	if err == nil {
-		if err = apply(tx); err != nil {
-			tx.Rollback()
-		}
+	for i := range charges {
+		m.commitTx(charges[i:i+1], results[i:i+1])
 	}
-	// The commit and the counts it publishes happen together under m.mu, so
-	// a reservation never reads the new count from the database while this
-	// batch's reservations are still held (it would count those calls twice
-	// and refuse a call the account still has).
-	m.mu.Lock()
-	if err == nil {
-		err = tx.Commit()
-	}
-	if err != nil {
-		for i := range results {
-			results[i] = chargeResult{err: err}
-		}
-	}
-	if err == nil {
-		for account, count := range counts {
-			m.counts[account] = periodCount{period: period, count: count}
-		}
-		// A committed call's reservation becomes part of the count in the
-		// same step, so committed plus reserved never dips and lets a
-		// reservation slip past the cap.
-		for i, c := range batch {
-			if results[i].err == nil && c.Reservation != nil && c.Reservation.held.CompareAndSwap(true, false) {
-				m.unreserve(c.AccountID)
-			}
-		}
-		for key := range touched {
-			m.lastUsed[key] = now
-		}
-		for _, account := range deleted {
-			delete(m.counts, account) // SQLite may give its id to the next new account
-		}
-	}
-	m.mu.Unlock()
-}
-
-// failCharges gives err to the counts and resets of account that have no
-// outcome yet (a deletion in the same batch keeps its own).
-func failCharges(batch []Charge, results []chargeResult, account int64, err error) {
-	for i, c := range batch {
-		if c.AccountID == account && c.op != opDeleteAccount && results[i].err == nil {
-			results[i] = chargeResult{err: err}
-		}
-	}
-}
-
-const (
-	readSQL  = `SELECT count FROM usage WHERE account_id = ? AND period = ?`
-	writeSQL = `INSERT INTO usage (account_id, period, count) VALUES (?, ?, ?)
-		ON CONFLICT (account_id, period) DO UPDATE SET count = excluded.count`
-)
-
-// dayCount names a row of usage_days: an account's calls with a key (0 for
-// a session) on a day.
-type dayCount struct{ account, key int64 }
-
-// daySQL adds a batch's calls to an account's and key's count of the day.
-const daySQL = `INSERT INTO usage_days (account_id, day, key_id, count) VALUES (?, ?, ?, ?)
-	ON CONFLICT (account_id, day, key_id) DO UPDATE SET count = usage_days.count + excluded.count`
-
-// last_used_at is shown on the dashboard at minute precision; writing it at
-// most once a minute keeps most batches to one row change per account.
-const lastUsedSQL = `UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`
-
-// cachedCount returns the account's count for period if the meter knows it.
-func (m *meter) cachedCount(accountID int64, period string) (int, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	pc, ok := m.counts[accountID]
-	if !ok || pc.period != period {
-		return 0, false
-	}
-	return pc.count, true
 }
 
 // reserve holds a call for the account when its committed calls (the
-// cached count, or used as read when the meter has none) and its
-// reservations leave one under limit.
+// floor, or the count as read when the meter has none) and this server's
+// reservations leave one under limit. Other servers' calls can only make
+// the true count higher: the grant at commit has the last word.
+//
+// Only the first call of an account (in a period, or since the auth
+// generation moved) reads the database; it waits for a batch being
+// committed, the others never do.
 func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period string) (*Reservation, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	var used int
-	if pc, ok := m.counts[accountID]; ok && pc.period == period {
-		used = pc.count
-	} else {
-		// Read under m.mu: a batch commits and publishes its counts under it
-		// too, so this read sees a batch together with its reservations'
-		// release, or neither.
-		err := m.s.read.QueryRowContext(ctx, readSQL, accountID, period).Scan(&used)
+	_, known := m.floor(accountID, period)
+	m.mu.Unlock()
+	var read int
+	if !known {
+		m.committing.RLock()
+		defer m.committing.RUnlock()
+		seen := m.s.auth.generation.Load()
+		err := m.s.read.QueryRowContext(ctx, countSQL, accountID, period).Scan(&read)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, err
 		}
+		m.mu.Lock()
+		m.raiseFloor(accountID, period, read, seen)
+		m.mu.Unlock()
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// The floor as it is now: a batch published since the look above ended
+	// reservations that its raised floor now counts.
+	used, _ := m.floor(accountID, period)
+	used = max(used, read)
 	if used+m.reserved[accountID] >= limit {
 		return nil, ErrQuotaExceeded
 	}
@@ -388,9 +268,296 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 	return r, nil
 }
 
+// floor returns the account's floor in period, when the meter has one
+// under the current auth generation. m.mu must be held.
+func (m *meter) floor(accountID int64, period string) (int, bool) {
+	f, ok := m.floors[accountID]
+	if !ok || f.period != period || f.generation != m.s.auth.generation.Load() {
+		return 0, false
+	}
+	return f.count, true
+}
+
+// countSQL reads an account's count in a period.
+const countSQL = `SELECT count FROM usage WHERE account_id = $1 AND period = $2`
+
 // unreserve ends one of the account's reservations; m.mu is held.
 func (m *meter) unreserve(accountID int64) {
 	if m.reserved[accountID]--; m.reserved[accountID] <= 0 {
 		delete(m.reserved, accountID)
+	}
+}
+
+// grant is one conditional update of a usage row: the calls of one account
+// with one key (or session) and one cap in a batch, in arrival order. The
+// database grants the first of them that fit under the cap. Grouping by
+// key changes which calls of one batch get an account's last calls, never
+// how many.
+type grant struct {
+	account int64
+	key     int64 // 0 for calls with a session
+	cap     int64 // noCap when the plan has none
+	charges []int // indices into the batch, in arrival order
+	// Set by the database:
+	count   int // the account's count after the update
+	granted int // how many of charges it granted
+}
+
+// noCap stands for "no cap" in grantSQL.
+const noCap = math.MaxInt64
+
+// meterSQL are the statements of a batch's transaction, by their index.
+var meterSQL = [...]string{grantSQL, daySQL, suggestionSQL, lastUsedSQL}
+
+const (
+	grantStatement = iota
+	dayStatement
+	suggestionStatement
+	lastUsedStatement
+)
+
+// grantSQL adds up to $3 calls to the account's count in period $2, as many
+// as the cap $4 leaves room for, and returns the new count and how many it
+// added (granted): count - granted is the count before, which RETURNING
+// alone cannot tell. The update runs under the row's lock on the latest
+// committed count, so a concurrent transaction of another server waits and
+// then sees this one's calls. Both databases evaluate every SET expression
+// on the row as it was.
+const grantSQL = `INSERT INTO usage (account_id, period, count, granted)
+	VALUES ($1, $2, CASE WHEN CAST($4 AS BIGINT) < CAST($3 AS BIGINT) THEN $4 ELSE $3 END,
+	                CASE WHEN CAST($4 AS BIGINT) < CAST($3 AS BIGINT) THEN $4 ELSE $3 END)
+	ON CONFLICT (account_id, period) DO UPDATE SET
+		granted = CASE WHEN usage.count >= $4 THEN 0 WHEN $4 - usage.count < $3 THEN $4 - usage.count ELSE $3 END,
+		count = usage.count + CASE WHEN usage.count >= $4 THEN 0 WHEN $4 - usage.count < $3 THEN $4 - usage.count ELSE $3 END
+	RETURNING count, granted`
+
+// daySQL adds the calls the grant just made on the account's row to the
+// day's count of the account and key $3 (0: a session). The decision stays
+// in the database, so a batch's statements can go to it all at once.
+const daySQL = `INSERT INTO usage_days (account_id, day, key_id, count)
+	SELECT account_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), granted FROM usage
+	WHERE account_id = $1 AND period = $4 AND granted > 0
+	ON CONFLICT (account_id, day, key_id) DO UPDATE SET count = usage_days.count + excluded.count`
+
+// suggestionSQL stores the suggestion of the $7th call of the grant just
+// made on the account's row, if that grant reached it.
+const suggestionSQL = `INSERT INTO suggestions (account_id, email, message, created_at)
+	SELECT CAST($1 AS BIGINT), CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BIGINT)
+	FROM usage WHERE account_id = $5 AND period = $6 AND granted >= $7`
+
+// last_used_at is shown on the dashboard at minute precision; writing it at
+// most once a minute keeps most batches to one row change per account.
+const lastUsedSQL = `UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)`
+
+// asyncCommitSQL lets the transaction it runs in commit without waiting for
+// the disk (see execPostgres).
+const asyncCommitSQL = `SELECT set_config('synchronous_commit', 'off', true)`
+
+// step is one statement of a batch's transaction: meterSQL[statement] with
+// args; grant, when set, receives a grantStatement's result.
+type step struct {
+	statement int
+	args      []any
+	grant     *grant
+}
+
+// commitTx applies charges in one transaction: first the keys' last_used_at,
+// then, in the order of account ids and keys, so that two servers'
+// transactions take row locks in the same order and never deadlock (a key's
+// revocation, too, locks its api_keys row first), a grant per account, key
+// and cap, followed by the day's count and the suggestions it granted. It
+// then hands each charge its outcome: the first granted calls of a grant,
+// in arrival order, are counted, the rest refused.
+//
+// The commit and what it publishes (the floors, the end of the counted
+// calls' reservations) happen together under m.committing (see there).
+func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
+	now := m.s.now()
+	period := Period(now)
+	seen := m.s.auth.generation.Load()
+	grants, steps, keys := m.plan(charges, now, period)
+	publish := func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for _, g := range grants {
+			before := g.count - g.granted
+			for k, i := range g.charges {
+				if k < g.granted {
+					results[i] = chargeResult{count: before + k + 1}
+					// The counted call's reservation becomes part of the count
+					// in the same step, so committed plus reserved never dips
+					// and lets a reservation slip past the cap.
+					if r := charges[i].Reservation; r != nil && r.held.CompareAndSwap(true, false) {
+						m.unreserve(g.account)
+					}
+				} else {
+					results[i] = chargeResult{err: ErrQuotaExceeded}
+				}
+			}
+			m.raiseFloor(g.account, period, g.count, seen)
+		}
+	}
+	var err error
+	if m.s.backend == Postgres {
+		err = m.execPostgres(steps, publish)
+	} else {
+		err = m.execSQLite(steps, publish)
+	}
+	if err != nil {
+		// A charge alone fails with ErrNotFound when its account was deleted
+		// while its call ran.
+		for i := range results {
+			results[i] = chargeResult{err: accountMissing(err)}
+		}
+		return err
+	}
+	for _, key := range keys {
+		m.lastUsed[key] = now
+	}
+	return nil
+}
+
+// plan groups the charges into grants and lists the transaction's steps,
+// and the keys whose last_used_at they write.
+func (m *meter) plan(charges []Charge, now time.Time, period string) ([]*grant, []step, []int64) {
+	order := make([]int, len(charges))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(charges[a].AccountID, charges[b].AccountID), cmp.Compare(charges[a].KeyID, charges[b].KeyID))
+	})
+	var grants []*grant
+	var keys []int64
+	for _, i := range order {
+		c := charges[i]
+		limit := int64(noCap)
+		if c.Cap != nil {
+			limit = int64(*c.Cap)
+		}
+		if n := len(grants); n == 0 || grants[n-1].account != c.AccountID || grants[n-1].key != c.KeyID || grants[n-1].cap != limit {
+			grants = append(grants, &grant{account: c.AccountID, key: c.KeyID, cap: limit})
+		}
+		g := grants[len(grants)-1]
+		g.charges = append(g.charges, i)
+		if c.KeyID != 0 && now.Sub(m.lastUsed[c.KeyID]) >= time.Minute {
+			keys = append(keys, c.KeyID)
+		}
+	}
+	keys = slices.Compact(keys) // sorted already, as the charges are
+	var steps []step
+	for _, key := range keys {
+		steps = append(steps, step{statement: lastUsedStatement, args: []any{unix(now), key, unix(now) - 60}})
+	}
+	day := Day(now)
+	for _, g := range grants {
+		steps = append(steps,
+			step{statement: grantStatement, args: []any{g.account, period, int64(len(g.charges)), g.cap}, grant: g},
+			step{statement: dayStatement, args: []any{g.account, day, g.key, period}})
+		for k, i := range g.charges {
+			if sg := charges[i].Suggestion; sg != nil {
+				var email any
+				if strings.TrimSpace(sg.Email) != "" {
+					email = sg.Email
+				}
+				steps = append(steps, step{statement: suggestionStatement,
+					args: []any{sg.AccountID, email, sg.Message, unix(now), g.account, period, int64(k + 1)}})
+			}
+		}
+	}
+	return grants, steps, keys
+}
+
+// execSQLite runs the steps in a transaction on the writer, one statement
+// after the other, and commits it and calls publish under m.committing.
+func (m *meter) execSQLite(steps []step, publish func()) error {
+	ctx := context.Background() // a client that hung up must not abort others' charges
+	tx, err := m.s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, st := range steps {
+		stmt := tx.StmtContext(ctx, m.stmts[st.statement])
+		if st.grant != nil {
+			err = stmt.QueryRowContext(ctx, st.args...).Scan(&st.grant.count, &st.grant.granted)
+		} else {
+			_, err = stmt.ExecContext(ctx, st.args...)
+		}
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	m.committing.Lock()
+	defer m.committing.Unlock()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	publish()
+	return nil
+}
+
+// execPostgres sends the steps to PostgreSQL in one round trip: a pipeline
+// of statements ended by one Sync, which PostgreSQL runs as one implicit
+// transaction, committed at the Sync or, at any failure, rolled back whole.
+// A batch then holds its rows' locks for one round trip, not one per
+// statement. That takes pgx's own batch API, on a connection of the
+// database/sql pool. m.committing is held through the round trip, whose
+// end is the commit, and publish called before it is released; reservations
+// of accounts the meter knows go on meanwhile.
+//
+// The transaction commits without waiting for its WAL to reach the disk
+// (synchronous_commit off, for this transaction only): the calls are
+// committed, and seen by every server, before they are answered, and are
+// on disk a fraction of a second later. This is SQLite's synchronous=NORMAL
+// here: a crash of secutil loses nothing it answered; a crash of
+// PostgreSQL or of the machine can lose the last fraction of a second of
+// counts. Waiting for the disk at every batch would hold the usage row's
+// lock through a disk flush each time, which caps one account's calls at a
+// few batches per flush.
+func (m *meter) execPostgres(steps []step, publish func()) error {
+	ctx := context.Background()
+	conn, err := m.s.write.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(driverConn any) error {
+		batch := &pgx.Batch{}
+		batch.Queue(asyncCommitSQL)
+		for _, st := range steps {
+			batch.Queue(meterSQL[st.statement], st.args...)
+		}
+		m.committing.Lock()
+		defer m.committing.Unlock()
+		results := driverConn.(*stdlib.Conn).Conn().SendBatch(ctx, batch)
+		_, err := results.Exec()
+		for _, st := range steps {
+			if err != nil {
+				break
+			}
+			if st.grant != nil {
+				err = results.QueryRow().Scan(&st.grant.count, &st.grant.granted)
+			} else {
+				_, err = results.Exec()
+			}
+		}
+		if err = errors.Join(err, results.Close()); err == nil {
+			publish()
+		}
+		return err
+	})
+}
+
+// raiseFloor records that the account's count in period has reached count,
+// as read under the auth generation seen before the read. A count read
+// before the generation moved (a reset, say) may be too high, and is not
+// kept. m.mu must be held.
+func (m *meter) raiseFloor(account int64, period string, count int, seen uint64) {
+	if seen != m.s.auth.generation.Load() {
+		return
+	}
+	if f, ok := m.floors[account]; !ok || f.period != period || f.generation != seen || f.count < count {
+		m.floors[account] = floor{period: period, count: count, generation: seen}
 	}
 }

@@ -32,31 +32,33 @@ func TestStats(t *testing.T) {
 // TestMeterObserver: the observer hears of every usage transaction, and
 // the charges it is told of add up to those committed.
 func TestMeterObserver(t *testing.T) {
-	s, _ := mustOpenStore(t)
-	id := mustAccount(t, s, "ann@example.com", store.PlanPro)
-	var mu sync.Mutex
-	charges, transactions := 0, 0
-	s.ObserveMeter(func(n int, took time.Duration) {
+	eachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		id := mustAccount(t, s, "ann@example.com", store.PlanPro)
+		var mu sync.Mutex
+		charges, transactions := 0, 0
+		s.ObserveMeter(func(n int, took time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			if n < 1 || took <= 0 {
+				t.Errorf("observed a transaction of %d charges taking %v", n, took)
+			}
+			charges += n
+			transactions++
+		})
+		var wg sync.WaitGroup
+		for range 50 {
+			wg.Go(func() {
+				if _, err := s.CommitUsage(context.Background(), store.Charge{AccountID: id}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
 		mu.Lock()
 		defer mu.Unlock()
-		if n < 1 || took <= 0 {
-			t.Errorf("observed a transaction of %d charges taking %v", n, took)
+		if charges != 50 || transactions < 1 || transactions > 50 {
+			t.Fatalf("observed %d charges in %d transactions, want 50", charges, transactions)
 		}
-		charges += n
-		transactions++
 	})
-	var wg sync.WaitGroup
-	for range 50 {
-		wg.Go(func() {
-			if _, err := s.CommitUsage(context.Background(), store.Charge{AccountID: id}); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	wg.Wait()
-	mu.Lock()
-	defer mu.Unlock()
-	if charges != 50 || transactions < 1 || transactions > 50 {
-		t.Fatalf("observed %d charges in %d transactions, want 50", charges, transactions)
-	}
 }

@@ -1,9 +1,14 @@
-// Package store keeps secutil's state in one SQLite file: accounts, keys,
-// sessions, codes, usage, suggestions and audit events.
+// Package store keeps secutil's state: accounts, keys, sessions, codes,
+// usage, suggestions, audit events and billing. It runs on one SQLite file
+// (the default) or on a PostgreSQL database that several servers share.
+// Both run the same SQL, written in the subset the two agree on ($1
+// placeholders, ON CONFLICT, RETURNING); each has its own numbered
+// migrations, which give the same tables in its own types.
 //
-// Writes go through a single connection (SQLite allows one writer; queuing
-// in Go is cheaper than SQLITE_BUSY retries) and reads through a pool, with
-// WAL so readers never wait for the writer.
+// On SQLite, writes go through a single connection (SQLite allows one
+// writer; queuing in Go is cheaper than SQLITE_BUSY retries) and reads
+// through a pool, with WAL so readers never wait for the writer. On
+// PostgreSQL one pool does both, and row locks order the writers.
 package store
 
 import (
@@ -12,16 +17,13 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"net/url"
-	"runtime"
+	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"secutil/store/internal/migrate"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrationFiles embed.FS
 
 // ErrNotFound is returned when a looked-up row does not exist.
@@ -31,55 +33,83 @@ var ErrNotFound = errors.New("not found")
 // secutil, whose schema this binary does not know.
 var ErrSchemaTooNew = migrate.ErrSchemaTooNew
 
-// Store is the database handle. It is safe for concurrent use.
-type Store struct {
-	write *sql.DB
-	read  *sql.DB
-	dsn   string
-	now   func() time.Time
-	auth  *authCache
-	meter *meter
+// The backends, as Backend names them.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// IsPostgres reports whether dsn names a PostgreSQL database, a
+// postgres:// or postgresql:// URL, rather than an SQLite file (a path, or
+// file: and a path).
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
-// Open opens (creating if needed) the database at path and migrates it.
-func Open(ctx context.Context, path string) (*Store, error) {
-	// busy_timeout comes first so that the pragmas after it wait for a lock
-	// held by another process (a running server during `secutil backup`).
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
-	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+// Store is the database handle. It is safe for concurrent use.
+type Store struct {
+	backend string
+	write   *sql.DB
+	read    *sql.DB // the same pool as write on PostgreSQL
+	dsn     string  // as the driver takes it
+	// forUpdate ends a SELECT whose rows a transaction goes on to change:
+	// PostgreSQL locks them against other servers; an SQLite write
+	// transaction already holds the whole file's lock.
+	forUpdate string
+	now       func() time.Time
+	auth      *authCache
+	meter     *meter
+	watching  chan struct{} // closed to stop watchAuth
+	watched   chan struct{} // closed when watchAuth has returned
+}
+
+// Open opens the database dsn names, creating and migrating it as needed:
+// an SQLite file at a path (or file: and a path), or a PostgreSQL database
+// at a postgres:// URL.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	var (
+		s   *Store
+		err error
+	)
+	if IsPostgres(dsn) {
+		s, err = openPostgres(ctx, dsn)
+	} else {
+		s, err = openSQLite(ctx, strings.TrimPrefix(dsn, "file:"))
+	}
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: %w", Describe(dsn), err)
 	}
-	write.SetMaxOpenConns(1)
-	write.SetConnMaxIdleTime(0)
-	write.SetConnMaxLifetime(0)
-	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	s.now = time.Now
+	s.auth = newAuthCache()
+	err = s.migrate(ctx)
+	if err == nil {
+		s.meter, err = startMeter(ctx, s)
+	}
+	if err == nil {
+		err = s.startWatchingAuth(ctx)
+	}
 	if err != nil {
-		write.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	read.SetMaxOpenConns(max(4, 2*runtime.NumCPU()))
-	read.SetMaxIdleConns(max(4, 2*runtime.NumCPU()))
-	s := &Store{write: write, read: read, dsn: dsn, now: time.Now, auth: newAuthCache()}
-	if err := s.migrate(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	if s.meter, err = startMeter(ctx, s); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: %w", Describe(dsn), err)
 	}
 	return s, nil
 }
 
-// Close stops the meter, after committing what it has queued, and closes
-// both pools.
+// Backend is SQLite or Postgres.
+func (s *Store) Backend() string { return s.backend }
+
+// Close stops the meter, after committing what it has queued, and the
+// auth watcher, and closes the pools.
 func (s *Store) Close() error {
 	if s.meter != nil {
 		s.meter.stop()
 	}
-	return wrap("close", errors.Join(s.read.Close(), s.write.Close()))
+	s.stopWatchingAuth()
+	err := s.write.Close()
+	if s.read != s.write {
+		err = errors.Join(s.read.Close(), err)
+	}
+	return wrap("close", err)
 }
 
 // Ping checks that the database answers a query.
@@ -94,36 +124,13 @@ func (s *Store) SetClock(now func() time.Time) { s.now = now }
 // Now is the store's clock in UTC.
 func (s *Store) Now() time.Time { return s.now().UTC() }
 
-// Backup writes a consistent copy of the database to path with VACUUM INTO,
-// which reads one snapshot and so works while the server keeps writing.
-// It uses a connection of its own: the readers are query_only, and the
-// writer must stay free for the server's writes during a long copy.
-func (s *Store) Backup(ctx context.Context, path string) error {
-	db, err := sql.Open("sqlite", s.dsn)
-	if err != nil {
-		return wrap("backup", err)
-	}
-	defer db.Close()
-	_, err = db.ExecContext(ctx, "VACUUM INTO ?", path)
-	return wrap("backup", err)
-}
-
-// IntegrityCheck runs PRAGMA integrity_check and returns nil when it says ok.
-func (s *Store) IntegrityCheck(ctx context.Context) error {
-	var result string
-	if err := s.read.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&result); err != nil {
-		return wrap("integrity check", err)
-	}
-	if result != "ok" {
-		return fmt.Errorf("store: integrity check: %s", result)
-	}
-	return nil
-}
-
 func (s *Store) migrate(ctx context.Context) error {
-	steps, err := migrate.FromFS(migrationFiles, "migrations/*.sql")
+	steps, err := migrate.FromFS(migrationFiles, "migrations/"+s.backend+"/*.sql")
 	if err != nil {
 		return err
+	}
+	if s.backend == Postgres {
+		return migrate.ApplyPostgres(ctx, s.write, steps)
 	}
 	return migrate.Apply(ctx, s.write, steps)
 }

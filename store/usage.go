@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -36,10 +35,6 @@ type Charge struct {
 	// Reservation, when set, is the one Reserve gave the call: committing
 	// the charge uses it up.
 	Reservation *Reservation
-	// op is what the meter does for the account: count a call (the zero
-	// value), or an administrator's reset or deletion (store/admin.go),
-	// which go through the meter because it caches the counts.
-	op chargeOp
 }
 
 // Reservation holds one of an account's remaining calls for a call that is
@@ -75,23 +70,11 @@ func (s *Store) Reserve(ctx context.Context, accountID int64, limit int) (*Reser
 	return r, err
 }
 
-type chargeOp int
-
-const (
-	opCount chargeOp = iota
-	opResetUsage
-	opDeleteAccount
-)
-
-// Usage returns the account's metered calls in the period containing now.
+// Usage returns the account's metered calls in the period containing now,
+// as the database has them: with several servers, every server's calls.
 func (s *Store) Usage(ctx context.Context, accountID int64) (int, error) {
-	period := Period(s.now())
-	if n, ok := s.meter.cachedCount(accountID, period); ok {
-		return n, nil
-	}
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT count FROM usage WHERE account_id = ? AND period = ?`,
-		accountID, period).Scan(&n)
+	err := s.read.QueryRowContext(ctx, countSQL, accountID, Period(s.now())).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -113,7 +96,7 @@ func (s *Store) usageByDay(ctx context.Context, accountID int64, from, to time.T
 		return nil, nil
 	}
 	counts := make([]int, days)
-	rows, err := s.read.QueryContext(ctx, `SELECT day, sum(count) FROM usage_days WHERE account_id = ? AND day BETWEEN ? AND ? GROUP BY day`,
+	rows, err := s.read.QueryContext(ctx, `SELECT day, sum(count) FROM usage_days WHERE account_id = $1 AND day BETWEEN $2 AND $3 GROUP BY day`,
 		accountID, Day(first), Day(to))
 	if err != nil {
 		return nil, err
@@ -137,10 +120,16 @@ func (s *Store) usageByDay(ctx context.Context, accountID int64, from, to time.T
 // CommitUsage counts one call against the account's current period, unless
 // that would pass c.Cap, in which case it changes nothing and returns
 // ErrQuotaExceeded (a charge with a reservation does not, unless the cap
-// was lowered meanwhile). The check and the increment are one statement run by
-// the meter's single goroutine, so concurrent calls can never overshoot the
-// cap. It returns once the count is committed, with the count after it.
+// was lowered meanwhile or, with several servers, another server's calls
+// took the account's last ones). The meter decides it with a conditional
+// update of the account's usage row, under the row's lock, so concurrent
+// calls, on this server or others sharing the database, can never
+// overshoot the cap. It returns once the count is committed, with the count
+// after it.
 func (s *Store) CommitUsage(ctx context.Context, c Charge) (int, error) {
+	if sg := c.Suggestion; sg != nil && hasNUL(sg.Email, sg.Message) {
+		return 0, ErrInvalidText // refused before it can fail a batch
+	}
 	n, err := s.meter.submit(ctx, c)
 	return n, wrap("commit usage", err)
 }
@@ -154,16 +143,6 @@ type Suggestion struct {
 	CreatedAt time.Time
 }
 
-func insertSuggestion(ctx context.Context, tx *sql.Tx, sg Suggestion, now time.Time) error {
-	var email any
-	if strings.TrimSpace(sg.Email) != "" {
-		email = sg.Email
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO suggestions (account_id, email, message, created_at) VALUES (?, ?, ?, ?)`,
-		sg.AccountID, email, sg.Message, unix(now))
-	return err
-}
-
 // Suggestions lists suggestions newest first, at most limit from offset.
 func (s *Store) Suggestions(ctx context.Context, limit, offset int) ([]Suggestion, error) {
 	suggestions, err := s.suggestions(ctx, limit, offset)
@@ -172,7 +151,7 @@ func (s *Store) Suggestions(ctx context.Context, limit, offset int) ([]Suggestio
 
 func (s *Store) suggestions(ctx context.Context, limit, offset int) ([]Suggestion, error) {
 	rows, err := s.read.QueryContext(ctx,
-		`SELECT id, coalesce(account_id, 0), coalesce(email, ''), message, created_at FROM suggestions ORDER BY id DESC LIMIT ? OFFSET ?`,
+		`SELECT id, coalesce(account_id, 0), coalesce(email, ''), message, created_at FROM suggestions ORDER BY id DESC LIMIT $1 OFFSET $2`,
 		limit, offset)
 	if err != nil {
 		return nil, err

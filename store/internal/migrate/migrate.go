@@ -1,7 +1,8 @@
-// Package migrate brings an SQLite file's schema up to date. Both of
-// secutil's files use it: the main database (store) and the hash index
-// (store/hashindex). The schema version is SQLite's PRAGMA user_version:
-// version n means the first n steps have run.
+// Package migrate brings a database's schema up to date: secutil's SQLite
+// files, the main database (store) and the hash index (store/hashindex),
+// and its PostgreSQL database. Version n means the first n steps have run.
+// SQLite keeps the version in PRAGMA user_version, PostgreSQL in a
+// one-row table, schema_version.
 package migrate
 
 import (
@@ -20,24 +21,62 @@ import (
 // and an older one must not guess at its tables.
 var ErrSchemaTooNew = errors.New("the database was written by a newer version of secutil")
 
-// Apply runs the steps the file at db has not run yet, in one transaction
-// with the version update, so a failed step leaves the file as it was.
-// steps[i] takes the schema from version i to version i+1. A file that is
-// up to date costs one read and takes no write lock, so opening it does not
-// wait for another process's writes.
+// Apply runs the steps the SQLite file at db has not run yet, in one
+// transaction with the version update, so a failed step leaves the file as
+// it was. steps[i] takes the schema from version i to version i+1. A file
+// that is up to date costs one read and takes no write lock, so opening it
+// does not wait for another process's writes.
 func Apply(ctx context.Context, db *sql.DB, steps []string) error {
-	if version, err := checkVersion(ctx, db, len(steps)); err != nil || version == len(steps) {
+	if version, err := checkVersion(ctx, db, sqlite, len(steps)); err != nil || version == len(steps) {
 		return err
 	}
+	// The write transaction (the caller's pool begins them IMMEDIATE) holds
+	// the file's write lock.
+	return applyInTx(ctx, db, sqlite, steps)
+}
+
+// ApplyPostgres is Apply for a PostgreSQL database. Several servers may
+// start together on one database: an advisory lock, held to the end of the
+// migration transaction, lets one migrate while the others wait and then
+// find nothing left to do.
+func ApplyPostgres(ctx context.Context, db *sql.DB, steps []string) error {
+	return applyInTx(ctx, db, postgres, steps)
+}
+
+// versioning is where a kind of database keeps its schema version.
+type versioning struct {
+	lock  string // run first in the migration transaction, when set
+	read  string // the version, one integer
+	write string // sets the version given as %d
+}
+
+var (
+	sqlite   = versioning{read: "PRAGMA user_version", write: "PRAGMA user_version = %d"}
+	postgres = versioning{
+		// The advisory lock's number is secutil's own ("secutil" in ASCII).
+		lock: `SELECT pg_advisory_xact_lock(32481100168456556);
+			CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL);
+			INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS (SELECT FROM schema_version)`,
+		read:  "SELECT version FROM schema_version",
+		write: "UPDATE schema_version SET version = %d",
+	}
+)
+
+func applyInTx(ctx context.Context, db *sql.DB, v versioning, steps []string) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	// Read again under the write lock: another process may have migrated
-	// the file since.
-	version, err := checkVersion(ctx, tx, len(steps))
-	if err != nil {
+	if v.lock != "" {
+		if _, err := tx.ExecContext(ctx, v.lock); err != nil {
+			return err
+		}
+	}
+	// Read the version again under the lock: another process may have
+	// migrated the database since.
+	version, err := checkVersion(ctx, tx, v, len(steps))
+	if err != nil || version == len(steps) {
 		return err
 	}
 	for ; version < len(steps); version++ {
@@ -45,18 +84,19 @@ func Apply(ctx context.Context, db *sql.DB, steps []string) error {
 			return fmt.Errorf("schema step %d: %w", version+1, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(v.write, version)); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-// checkVersion returns the file's schema version, refusing one above known.
+// checkVersion returns the database's schema version, refusing one above
+// known.
 func checkVersion(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, known int) (int, error) {
+}, v versioning, known int) (int, error) {
 	var version int
-	if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+	if err := q.QueryRowContext(ctx, v.read).Scan(&version); err != nil {
 		return 0, err
 	}
 	if version > known {

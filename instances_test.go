@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"secutil/store/pgtest"
+)
+
+// TestTwoInstancesOnePostgres runs two secutil processes on one PostgreSQL
+// database, as behind a load balancer, and checks what must not depend on
+// which one a call reaches: the plan's cap, revocation and the account's
+// brute-force limit, a disabled account.
+func TestTwoInstancesOnePostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two servers")
+	}
+	db := pgtest.URL(t)
+	bin := buildBinary(t)
+	const adminToken = "an-admin-token-of-enough-length"
+	for _, email := range []string{"cap@example.com", "keys@example.com", "guess@example.com"} {
+		if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", e2ePassword, "-plan", "starter"); err != nil {
+			t.Fatalf("user add: %v\n%s", err, out)
+		}
+	}
+	_, a, _, _ := startBinary(t, bin, db, "-admin-token", adminToken)
+	_, b, _, _ := startBinary(t, bin, db, "-admin-token", adminToken)
+	instances := []string{a, b}
+	if _, m := requestJSON(t, http.MethodGet, a+"/health", nil); m["backend"] != "postgres" {
+		t.Fatalf("health = %v", m)
+	}
+
+	t.Run("cap", func(t *testing.T) {
+		key := getKey(t, a, "cap@example.com", "default")
+		statuses := map[int]int{}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for i := range 300 {
+			wg.Go(func() {
+				status, _ := postJSON(t, instances[i%2]+"/api/v1/base64", key, map[string]string{"text": "x", "option": "encode"})
+				mu.Lock()
+				statuses[status]++
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		if statuses[200] != 100 || statuses[429] != 200 {
+			t.Fatalf("statuses %v; want exactly 100×200 and 200×429 from an account with 100 calls left", statuses)
+		}
+		for _, base := range instances {
+			if _, m := postJSON(t, base+"/api/v1/user_info", key, nil); m["api_usage"] != float64(100) {
+				t.Fatalf("user_info on %s: %v; want api_usage 100", base, m)
+			}
+		}
+	})
+
+	t.Run("revocation", func(t *testing.T) {
+		works := func(base, key string) bool {
+			status, _ := postJSON(t, base+"/api/v1/user_info", key, nil)
+			return status == http.StatusOK
+		}
+		stops := func(what, key string) {
+			t.Helper()
+			start := time.Now()
+			for works(b, key) {
+				if time.Since(start) > time.Second {
+					t.Fatalf("%s on %s: the old key still works on %s after a second", what, a, b)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			t.Logf("%s: refused on the other instance after %v", what, time.Since(start).Round(time.Millisecond))
+		}
+		old := getKey(t, a, "keys@example.com", "default")
+		works(b, old) // now in b's cache
+		status, m := postJSON(t, a+"/api/v1/new_api_key", old, nil)
+		if status != 200 {
+			t.Fatalf("new_api_key: %d %v", status, m)
+		}
+		stops("rotation", old)
+
+		rotated := m["api_key"].(string)
+		works(b, rotated)
+		getKey(t, a, "keys@example.com", "default") // issuing the name again revokes its key
+		stops("reissue", rotated)
+
+		starter := getKey(t, a, "keys@example.com", "default")
+		if _, m := postJSON(t, b+"/api/v1/user_info", starter, nil); m["plan"] != "starter" {
+			t.Fatalf("user_info: %v", m)
+		}
+		status, m = requestJSON(t, http.MethodPost, a+"/boss/accounts/set_plan", map[string]any{"email": "keys@example.com", "plan": "pro"}, "Authorization", "Bearer "+adminToken)
+		if status != 200 {
+			t.Fatalf("set_plan: %d %v", status, m)
+		}
+		start := time.Now()
+		for {
+			if _, m := postJSON(t, b+"/api/v1/user_info", starter, nil); m["plan"] == "pro" {
+				break
+			}
+			if time.Since(start) > time.Second {
+				t.Fatal("a plan changed on one instance is not seen on the other after a second")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+
+		works(b, starter)
+		status, m = requestJSON(t, http.MethodPost, a+"/boss/accounts/disable", map[string]any{"email": "keys@example.com"}, "Authorization", "Bearer "+adminToken)
+		if status != 200 {
+			t.Fatalf("disable: %d %v", status, m)
+		}
+		stops("disabling the account", starter)
+	})
+
+	t.Run("brute force", func(t *testing.T) {
+		// The per-account limit (10 tries a minute) is one bucket in the
+		// database: spreading the tries over both instances gains nothing.
+		statuses := make([]int, 12)
+		for i := range statuses {
+			statuses[i], _ = postJSON(t, instances[i%2]+"/login", "", map[string]string{"email": "guess@example.com", "password": "wrong guess number " + fmt.Sprint(i)})
+		}
+		for i, status := range statuses {
+			want := http.StatusUnauthorized
+			if i >= 10 {
+				want = http.StatusTooManyRequests
+			}
+			if status != want {
+				t.Fatalf("try %d answered %d, want %d (all: %v)", i+1, status, want, statuses)
+			}
+		}
+	})
+}
+
+func getKey(t *testing.T, base, email, name string) string {
+	t.Helper()
+	status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": e2ePassword, "name": name})
+	if status != 200 {
+		t.Fatalf("get_api_key: %d %v", status, m)
+	}
+	return m["api_key"].(string)
+}
+
+// TestImportWordlistWhileServing imports a wordlist into the hash index a
+// server is answering from, as a separate process, the way an operator
+// grows an instance's index in place: every lookup meanwhile answers (from
+// the batches committed so far), and the server finds the new words once
+// the import is done, without a restart.
+func TestImportWordlistWhileServing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "serve.db")
+	_, base, _, key := serveWithAccount(t, bin, db, "ann@example.com", "pro")
+	var list bytes.Buffer
+	for i := range 300_000 {
+		fmt.Fprintf(&list, "imported-word-%d\n", i)
+	}
+	words := filepath.Join(dir, "words.txt")
+	if err := os.WriteFile(words, list.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lookup := func(word string) (int, bool) {
+		sum := md5.Sum([]byte(word))
+		status, m := postJSON(t, base+"/api/v1/hash_lookup", key, map[string]string{"hashes": hex.EncodeToString(sum[:])})
+		results, _ := m["results"].([]any)
+		return status, len(results) == 1 && results[0].(map[string]any)["found"] == true
+	}
+
+	imported := make(chan error, 1)
+	go func() {
+		out, err := runCommand(bin, "import-wordlist", "-db", db, "-algorithms", "md5", words)
+		if err != nil {
+			err = fmt.Errorf("%v\n%s", err, out)
+		}
+		imported <- err
+	}()
+	lookups := 0
+	for done := false; !done; lookups++ {
+		select {
+		case err := <-imported:
+			if err != nil {
+				t.Fatalf("import-wordlist while serving: %v", err)
+			}
+			done = true
+		default:
+		}
+		if status, found := lookup("password"); status != 200 || !found {
+			t.Fatalf("lookup %d during the import: status %d, found %v", lookups, status, found)
+		}
+	}
+	if status, found := lookup("imported-word-299999"); status != 200 || !found {
+		t.Fatalf("after the import: status %d, found %v; want the new word found", status, found)
+	}
+	t.Logf("%d lookups answered during the import", lookups)
+}

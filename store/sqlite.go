@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+func openSQLite(ctx context.Context, path string) (*Store, error) {
+	// busy_timeout comes first so that the pragmas after it wait for a lock
+	// held by another process (a running server during `secutil backup`).
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
+	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	write.SetConnMaxIdleTime(0)
+	write.SetConnMaxLifetime(0)
+	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(max(4, 2*runtime.NumCPU()))
+	read.SetMaxIdleConns(max(4, 2*runtime.NumCPU()))
+	return &Store{backend: SQLite, write: write, read: read, dsn: dsn}, nil
+}
+
+// ErrBackupUnsupported is returned by Backup on PostgreSQL, whose own
+// pg_dump takes a consistent copy while servers keep writing.
+var ErrBackupUnsupported = errors.New("a PostgreSQL database is backed up with pg_dump")
+
+// Backup writes a consistent copy of an SQLite database to path with VACUUM
+// INTO, which reads one snapshot and so works while the server keeps
+// writing. It uses a connection of its own: the readers are query_only,
+// and the writer must stay free for the server's writes during a long copy.
+func (s *Store) Backup(ctx context.Context, path string) error {
+	if s.backend != SQLite {
+		return wrap("backup", ErrBackupUnsupported)
+	}
+	db, err := sql.Open("sqlite", s.dsn)
+	if err != nil {
+		return wrap("backup", err)
+	}
+	defer db.Close()
+	_, err = db.ExecContext(ctx, "VACUUM INTO $1", path)
+	return wrap("backup", err)
+}
+
+// IntegrityCheck runs SQLite's PRAGMA integrity_check and returns nil when
+// it says ok. On PostgreSQL, which checks its own pages, it only checks
+// that the database answers.
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	if s.backend != SQLite {
+		return s.Ping(ctx)
+	}
+	var result string
+	if err := s.read.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&result); err != nil {
+		return wrap("integrity check", err)
+	}
+	if result != "ok" {
+		return fmt.Errorf("store: integrity check: %s", result)
+	}
+	return nil
+}
