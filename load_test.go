@@ -38,12 +38,14 @@ type loadTarget struct {
 // SQLite always; PostgreSQL too when SECUTIL_TEST_POSTGRES names a database
 // (on the same machine, sharing its cores) and the binary serves it. Each
 // line also shows the server process's CPU time per request (user and
-// system, from /proc), which is steadier than the ratio on a busy machine. It is a measurement, not a unit
-// test: it runs only with SECUTIL_LOAD=1 (the command is in
-// docs/BENCHMARKS.md). SECUTIL_LOAD_SECONDS, SECUTIL_LOAD_ROUNDS and
-// SECUTIL_LOAD_CONNECTIONS tune it; SECUTIL_LOAD_PROFILE=DIR adds one round
-// per secutil server with a CPU profile taken through -pprof-addr, written
-// to DIR/<backend>.pprof.
+// system, from /proc), which is steadier than the ratio on a busy machine.
+// It is a measurement, not a unit test: it runs only with SECUTIL_LOAD=1
+// (the command is in docs/BENCHMARKS.md). SECUTIL_LOAD_SECONDS,
+// SECUTIL_LOAD_ROUNDS and SECUTIL_LOAD_CONNECTIONS tune it;
+// SECUTIL_LOAD_PROFILE=DIR adds one round per secutil server with a CPU
+// profile taken through -pprof-addr, written to DIR/<backend>.pprof;
+// SECUTIL_LOAD_COMPARE=BINARY drives another secutil binary on SQLite in
+// the same rounds, as "compared" (before and after a change, in one run).
 func TestLoadBinaryVsBare(t *testing.T) {
 	if os.Getenv("SECUTIL_LOAD") == "" {
 		t.Skip("load comparison: SECUTIL_LOAD=1 go test -count=1 -run TestLoadBinaryVsBare -v .")
@@ -65,30 +67,32 @@ func TestLoadBinaryVsBare(t *testing.T) {
 	bareURL, barePID := startLoadServer(t, exec.Command(bareBin, "127.0.0.1:0"), filepath.Join(dir, "bare.log"))
 	targets := []loadTarget{{name: "bare", url: bareURL + "/", pid: barePID}}
 	profilers := map[string]string{}
-	databases := map[string]string{"sqlite": filepath.Join(dir, "load.db")}
+	type server struct{ name, bin, db string }
+	servers := []server{{"sqlite", bin, filepath.Join(dir, "load.db")}}
 	if url := os.Getenv("SECUTIL_TEST_POSTGRES"); url != "" {
-		databases["postgres"] = url
+		servers = append(servers, server{"postgres", bin, url})
+	}
+	if other := os.Getenv("SECUTIL_LOAD_COMPARE"); other != "" {
+		servers = append(servers, server{"compared", other, filepath.Join(dir, "compared.db")})
 	}
 	// A fresh account each run: a PostgreSQL database outlives the test.
 	email := fmt.Sprintf("load-%d@example.com", time.Now().UnixNano())
-	for _, backend := range []string{"sqlite", "postgres"} {
-		db, ok := databases[backend]
-		if !ok {
-			continue
-		}
-		if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", e2ePassword, "-plan", "pro"); err != nil {
+	for _, sv := range servers {
+		if out, err := runCommand(sv.bin, "user", "add", "-db", sv.db, "-email", email, "-password", e2ePassword, "-plan", "pro"); err != nil {
 			t.Fatalf("user add: %v\n%s", err, out)
 		}
-		pprofAddr := freeLoopbackAddr(t)
-		cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-db", db, "-hash-db", filepath.Join(dir, backend+"-hashes.db"), "-pprof-addr", pprofAddr)
-		base, pid := startLoadServer(t, cmd, filepath.Join(dir, backend+"-access.log"))
+		args := []string{"serve", "-addr", "127.0.0.1:0", "-db", sv.db, "-hash-db", filepath.Join(dir, sv.name+"-hashes.db")}
+		if sv.bin == bin {
+			profilers[sv.name] = freeLoopbackAddr(t)
+			args = append(args, "-pprof-addr", profilers[sv.name])
+		}
+		base, pid := startLoadServer(t, exec.Command(sv.bin, args...), filepath.Join(dir, sv.name+"-access.log"))
 		status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": e2ePassword})
 		if status != http.StatusOK {
 			t.Fatalf("get_api_key: %d %v", status, m)
 		}
-		target := map[string]float64{"sqlite": 0.70, "postgres": 0.40}[backend]
-		targets = append(targets, loadTarget{name: backend, url: base + "/api/v1/base64", key: m["api_key"].(string), pid: pid, target: target})
-		profilers[backend] = pprofAddr
+		target := map[string]float64{"sqlite": 0.70, "postgres": 0.40}[sv.name]
+		targets = append(targets, loadTarget{name: sv.name, url: base + "/api/v1/base64", key: m["api_key"].(string), pid: pid, target: target})
 	}
 
 	for _, tg := range targets { // warm up: connections, caches, the meter
@@ -96,12 +100,14 @@ func TestLoadBinaryVsBare(t *testing.T) {
 	}
 	fmt.Printf("load: %d connections, %d rounds of %d s per server; load average %s\n", connections, rounds, seconds, loadAverage())
 	ratios := map[string][]float64{}
+	cpuPerRequest := map[string][]float64{} // µs of the server's CPU
 	acknowledged := map[string]int{}
 	for round := 1; round <= rounds; round++ {
 		results := map[string]wrkResult{}
 		for _, tg := range targets {
 			results[tg.name] = wrk(t, dir, tg, connections, seconds)
 			acknowledged[tg.name] += results[tg.name].requests
+			cpuPerRequest[tg.name] = append(cpuPerRequest[tg.name], results[tg.name].cpuPerRequest())
 		}
 		fmt.Printf("round %d\n", round)
 		for _, tg := range targets {
@@ -114,22 +120,26 @@ func TestLoadBinaryVsBare(t *testing.T) {
 			fmt.Println(line)
 		}
 	}
+	fmt.Printf("bare: median server CPU %.1f µs/req\n", median(cpuPerRequest["bare"]))
 	for _, tg := range targets[1:] {
 		status, m := postJSON(t, strings.TrimSuffix(tg.url, "/base64")+"/user_info", tg.key, nil)
 		if used, _ := m["api_usage"].(float64); status != http.StatusOK || int(used) < acknowledged[tg.name] {
 			t.Errorf("%s: usage %v is below the %d calls answered 200", tg.name, m["api_usage"], acknowledged[tg.name])
 		}
-		r := slices.Sorted(slices.Values(ratios[tg.name]))
-		median := r[len(r)/2]
-		fmt.Printf("%s: median ratio %.2f of bare over %d rounds (target %.2f); rounds %.2f\n", tg.name, median, rounds, tg.target, ratios[tg.name])
-		if median < tg.target {
-			t.Errorf("%s: metered throughput is %.2f of bare, want ≥ %.2f", tg.name, median, tg.target)
+		ratio := median(ratios[tg.name])
+		fmt.Printf("%s: median ratio %.2f of bare over %d rounds (target %.2f); rounds %.2f; median server CPU %.1f µs/req\n",
+			tg.name, ratio, rounds, tg.target, ratios[tg.name], median(cpuPerRequest[tg.name]))
+		if ratio < tg.target { // the compared binary has no target
+			t.Errorf("%s: metered throughput is %.2f of bare, want ≥ %.2f", tg.name, ratio, tg.target)
 		}
 	}
 	fmt.Printf("load average after: %s\n", loadAverage())
 
 	if profileDir != "" {
 		for _, tg := range targets[1:] {
+			if profilers[tg.name] == "" {
+				continue
+			}
 			path := filepath.Join(profileDir, tg.name+".pprof")
 			done := make(chan error, 1)
 			go func() { done <- fetchProfile(profilers[tg.name], seconds, path) }()
@@ -182,7 +192,16 @@ type wrkResult struct {
 
 func (r wrkResult) String() string {
 	return fmt.Sprintf("%8.0f req/s  p50 %-8s p99 %-8s server CPU %5.1f µs/req (%d requests)",
-		r.perSec, r.p50, r.p99, float64(r.cpu.Microseconds())/float64(max(r.requests, 1)), r.requests)
+		r.perSec, r.p50, r.p99, r.cpuPerRequest(), r.requests)
+}
+
+func (r wrkResult) cpuPerRequest() float64 {
+	return float64(r.cpu.Microseconds()) / float64(max(r.requests, 1))
+}
+
+func median(xs []float64) float64 {
+	sorted := slices.Sorted(slices.Values(xs))
+	return sorted[len(sorted)/2]
 }
 
 var (

@@ -365,7 +365,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 	if err != nil {
 		return err
 	}
-	logger, err := newLogger(c.logFormat, stderr)
+	logOut := newLogBuffer(stderr)
+	defer logOut.Close()
+	logger, err := newLogger(c.logFormat, logOut)
 	if err != nil {
 		return err
 	}
@@ -495,6 +497,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 		Store:            st,
 		Assets:           assets,
 		Logger:           logger,
+		AccessLog:        logOut,
+		LogFormat:        c.logFormat,
 		Mailer:           sender,
 		Version:          build.version,
 		SecureCookies:    c.tlsCert != "",
