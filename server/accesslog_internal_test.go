@@ -20,6 +20,9 @@ func TestAccessLineIsSlogs(t *testing.T) {
 		time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),                // no fraction
 		time.Date(2026, 6, 30, 12, 0, 0, 9_000_000, berlin),        // leading zero, an offset
 		time.Date(2026, 12, 31, 23, 59, 59, 999_999_999, time.UTC), // rounds down, not up
+		time.Date(2026, 12, 31, 23, 59, 59, 120_000_000, time.UTC), // the same second again
+		time.Date(2026, 12, 31, 23, 59, 59, 120_000_000, berlin),   // the same second elsewhere
+		time.Date(2026, 12, 31, 23, 59, 59, 100, time.UTC),
 	}
 	requests := []struct{ method, path string }{
 		{"POST", "/api/v1/base64"}, {"GET", "/"}, {"GET", "/static/app.css"}, {"PATCH", "/api/keys/{id}"},
