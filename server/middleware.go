@@ -83,6 +83,11 @@ func (b clientBody) Read(p []byte) (int, error) {
 // up its caller's program counter on every call: the line always comes
 // from here.
 func (s *Server) accessLog(r *http.Request, status int, start time.Time) {
+	ctx := r.Context()
+	h := s.Logger.Handler()
+	if !h.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
 	now := time.Now()
 	took := float64(now.Sub(start).Microseconds()) / 1000
 	if s.AccessLog != nil && plainLogText(r.Method) && plainLogText(r.URL.Path) {
@@ -90,11 +95,6 @@ func (s *Server) accessLog(r *http.Request, status int, start time.Time) {
 		buf.Write(appendAccessLine(buf.AvailableBuffer(), s.LogFormat == "json", now, r.Method, r.URL.Path, status, took))
 		s.AccessLog.Write(buf.Bytes()) // as in Logger.LogAttrs, a failed log write fails nothing
 		putBuffer(buf)
-		return
-	}
-	ctx := r.Context()
-	h := s.Logger.Handler()
-	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
 	line := slog.NewRecord(now, slog.LevelInfo, "request", 0)
