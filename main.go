@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/netip"
 	"net/url"
 	"os"
@@ -317,6 +318,7 @@ type serveConfig struct {
 	adminToken, billingSecret, checkoutURL                   string
 	trustedProxies, allowedHosts                             string
 	metricsToken, metricsAddr                                string
+	pprofAddr                                                string
 	registration                                             string
 }
 
@@ -351,6 +353,7 @@ func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.metricsToken, "metrics-token", "", "token that opens GET /metrics as \"Authorization: Bearer <token>\" (default: /metrics is off on -addr; prefer SECUTIL_METRICS_TOKEN)")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address of a separate listener serving GET /metrics without a token, e.g. 127.0.0.1:9090 (default: none)")
 	fs.StringVar(&c.checkoutURL, "checkout-url", "", "hosted-checkout URL template, e.g. https://pay.example/checkout?product={product_id}&email={email}&ref={ref} (default: no checkout)")
+	fs.StringVar(&c.pprofAddr, "pprof-addr", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default: off)")
 	return fs
 }
 
@@ -363,7 +366,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 	if err != nil {
 		return err
 	}
-	logger, err := newLogger(c.logFormat, stderr)
+	logOut := newLogBuffer(stderr)
+	defer logOut.Close()
+	logger, err := newLogger(c.logFormat, logOut)
 	if err != nil {
 		return err
 	}
@@ -379,6 +384,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 	}
 	if c.registration == "" {
 		c.registration = defaultRegistration(c.addr)
+	}
+	if _, loopback := loopbackHost(c.pprofAddr); c.pprofAddr != "" && !loopback {
+		return fmt.Errorf("%w: -pprof-addr must be a loopback address such as 127.0.0.1:6060: the profiler shows the program's memory", errUsage)
 	}
 	if r := c.registration; r != server.RegistrationOpen && r != server.RegistrationClosed && r != server.RegistrationInvite {
 		return fmt.Errorf("%w: -registration must be open, closed or invite", errUsage)
@@ -443,6 +451,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 		}
 		defer metricsLn.Close()
 	}
+	var pprofLn net.Listener
+	if c.pprofAddr != "" {
+		if pprofLn, err = net.Listen("tcp", c.pprofAddr); err != nil {
+			return fmt.Errorf("-pprof-addr: %w", err)
+		}
+		defer pprofLn.Close()
+	}
 	scheme := "http"
 	if tlsConfig != nil {
 		ln = tls.NewListener(ln, tlsConfig)
@@ -483,6 +498,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 		Store:            st,
 		Assets:           assets,
 		Logger:           logger,
+		AccessLog:        logOut,
+		LogFormat:        c.logFormat,
 		Mailer:           sender,
 		Version:          build.version,
 		SecureCookies:    c.tlsCert != "",
@@ -525,6 +542,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", metricsLn.Addr())
 		go func() { errc <- msrv.Serve(metricsLn) }()
 	}
+	if pprofLn != nil {
+		psrv := newHTTPServer(profiler(), logger)
+		psrv.WriteTimeout = 0 // a CPU profile or trace streams for as long as it was asked to
+		servers = append(servers, psrv)
+		fmt.Fprintf(stdout, "profiler on http://%s/debug/pprof/\n", pprofLn.Addr())
+		go func() { errc <- psrv.Serve(pprofLn) }()
+	}
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
@@ -541,6 +565,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 		errs = append(errs, s.Shutdown(shutdownCtx))
 	}
 	return errors.Join(errs...)
+}
+
+// profiler serves net/http/pprof's handlers on a mux of its own, never
+// the API's: -pprof-addr is a separate listener, on loopback only.
+func profiler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }
 
 // newHTTPServer has the timeouts every listener gets. Slow-client

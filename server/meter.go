@@ -107,10 +107,13 @@ func quotaError(w http.ResponseWriter, limit int, now time.Time) error {
 	return newError(codePlanLimitReached, "your plan's limit of %d calls this month is used up; it resets at %s", limit, store.PeriodEnd(now).Format(time.RFC3339))
 }
 
+// setRateLimitHeaders sets the RateLimit-* headers of a capped account's
+// call. The keys are written in the canonical form Header.Set would make
+// (and net/http sends): Set would canonicalize them again on every call.
 func setRateLimitHeaders(h http.Header, limit, remaining int, now time.Time) {
-	h.Set("RateLimit-Limit", strconv.Itoa(limit))
-	h.Set("RateLimit-Remaining", strconv.Itoa(max(remaining, 0)))
-	h.Set("RateLimit-Reset", strconv.Itoa(secondsUntilReset(now)))
+	h["Ratelimit-Limit"] = []string{strconv.Itoa(limit)}
+	h["Ratelimit-Remaining"] = []string{strconv.Itoa(max(remaining, 0))}
+	h["Ratelimit-Reset"] = []string{strconv.Itoa(secondsUntilReset(now))}
 }
 
 func secondsUntilReset(now time.Time) int {

@@ -73,6 +73,12 @@ func checkPresent(body []byte, v any) error {
 	if len(names) == 0 {
 		return nil
 	}
+	if missing, ok := firstMissing(body, names); ok {
+		if missing == "" {
+			return nil
+		}
+		return missingField(missing)
+	}
 	var present map[string]json.RawMessage
 	if err := json.Unmarshal(body, &present); err != nil {
 		return jsonDecodeError(err)
@@ -89,4 +95,91 @@ func checkPresent(body []byte, v any) error {
 // or blank, on every route.
 func missingField(name string) *apiError {
 	return newError(codeMissingField, "field %q is required", name)
+}
+
+// firstMissing is checkPresent's answer read straight off the body, without
+// decoding it into a map (which cost more than the rest of a metered call's
+// decoding): the first of names the top-level object leaves out or sets to
+// null, "" when none, the last of repeated keys counting, as in a map. body
+// must be JSON that json.Unmarshal accepted. ok is false, and the caller
+// asks encoding/json, when there are more than 8 names or a key holds an
+// escape.
+func firstMissing(body []byte, names []string) (missing string, ok bool) {
+	if len(names) > 8 {
+		return "", false
+	}
+	var set [8]bool // set[j]: names[j] is present and not null
+	i := skipJSONSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return "", false
+	}
+	for i = skipJSONSpace(body, i+1); i < len(body) && body[i] != '}'; i = skipJSONSpace(body, i) {
+		if body[i] == ',' {
+			i = skipJSONSpace(body, i+1)
+		}
+		if i >= len(body) || body[i] != '"' {
+			return "", false
+		}
+		end := i + 1
+		for end < len(body) && body[end] != '"' {
+			if body[end] == '\\' {
+				return "", false
+			}
+			end++
+		}
+		key := body[i+1 : min(end, len(body))]
+		i = skipJSONSpace(body, end+1)
+		if i >= len(body) || body[i] != ':' {
+			return "", false
+		}
+		start := skipJSONSpace(body, i+1)
+		i = skipJSONValue(body, start)
+		for j, name := range names {
+			if string(key) == name {
+				set[j] = string(body[start:min(i, len(body))]) != "null"
+			}
+		}
+	}
+	for j, name := range names {
+		if !set[j] {
+			return name, true
+		}
+	}
+	return "", true
+}
+
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipJSONValue returns the index just past the valid JSON value at b[i:]:
+// where a ',', '}', ']' or space at its own level ends it.
+func skipJSONValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return i
 }

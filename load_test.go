@@ -1,0 +1,304 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// loadBody is the request of the load comparison: a small base64 encode.
+const loadBody = `{"text":"The quick brown fox jumps over the lazy dog","option":"encode"}`
+
+// loadTarget is a server the load comparison drives.
+type loadTarget struct {
+	name   string
+	url    string // the URL wrk posts to
+	key    string // X-API-Key, for secutil
+	pid    int    // the server's process, whose CPU time is read around each run
+	target float64
+}
+
+// TestLoadBinaryVsBare measures throughput the way users run secutil: the
+// built binary as its own process, writing its access log to a file, driven
+// over loopback by wrk (another process: Debian's package) against a bare
+// net/http server doing the same JSON work (testdata/loadbare), with the
+// same body, 32 connections. Each round drives every server in turn for
+// the same time; the figure is the median over the rounds of metered/bare.
+// SQLite always; PostgreSQL too when SECUTIL_TEST_POSTGRES names a database
+// (on the same machine, sharing its cores) and the binary serves it. Each
+// line also shows the server process's CPU time per request (user and
+// system, from /proc), which is steadier than the ratio on a busy machine.
+// It is a measurement, not a unit test: it runs only with SECUTIL_LOAD=1
+// (the command is in docs/BENCHMARKS.md). SECUTIL_LOAD_SECONDS,
+// SECUTIL_LOAD_ROUNDS and SECUTIL_LOAD_CONNECTIONS tune it;
+// SECUTIL_LOAD_PROFILE=DIR adds one round per secutil server with a CPU
+// profile taken through -pprof-addr, written to DIR/<backend>.pprof;
+// SECUTIL_LOAD_COMPARE=BINARY drives another secutil binary on SQLite in
+// the same rounds, as "compared" (before and after a change, in one run).
+func TestLoadBinaryVsBare(t *testing.T) {
+	if os.Getenv("SECUTIL_LOAD") == "" {
+		t.Skip("load comparison: SECUTIL_LOAD=1 go test -count=1 -run TestLoadBinaryVsBare -v .")
+	}
+	if _, err := exec.LookPath("wrk"); err != nil {
+		t.Fatal("the load comparison needs wrk (apt-get install wrk)")
+	}
+	seconds := envInt("SECUTIL_LOAD_SECONDS", 5)
+	rounds := envInt("SECUTIL_LOAD_ROUNDS", 5)
+	connections := envInt("SECUTIL_LOAD_CONNECTIONS", 32)
+	profileDir := os.Getenv("SECUTIL_LOAD_PROFILE")
+
+	dir := t.TempDir()
+	bin := buildBinary(t)
+	bareBin := filepath.Join(dir, "loadbare")
+	if out, err := exec.Command("go", "build", "-o", bareBin, "./testdata/loadbare").CombinedOutput(); err != nil {
+		t.Fatalf("go build loadbare: %v\n%s", err, out)
+	}
+	bareURL, barePID := startLoadServer(t, exec.Command(bareBin, "127.0.0.1:0"), filepath.Join(dir, "bare.log"))
+	targets := []loadTarget{{name: "bare", url: bareURL + "/", pid: barePID}}
+	profilers := map[string]string{}
+	type server struct{ name, bin, db string }
+	servers := []server{{"sqlite", bin, filepath.Join(dir, "load.db")}}
+	if url := os.Getenv("SECUTIL_TEST_POSTGRES"); url != "" {
+		servers = append(servers, server{"postgres", bin, url})
+	}
+	if other := os.Getenv("SECUTIL_LOAD_COMPARE"); other != "" {
+		servers = append(servers, server{"compared", other, filepath.Join(dir, "compared.db")})
+	}
+	// A fresh account each run: a PostgreSQL database outlives the test.
+	email := fmt.Sprintf("load-%d@example.com", time.Now().UnixNano())
+	for _, sv := range servers {
+		if out, err := runCommand(sv.bin, "user", "add", "-db", sv.db, "-email", email, "-password", e2ePassword, "-plan", "pro"); err != nil {
+			t.Fatalf("user add: %v\n%s", err, out)
+		}
+		args := []string{"serve", "-addr", "127.0.0.1:0", "-db", sv.db, "-hash-db", filepath.Join(dir, sv.name+"-hashes.db")}
+		if sv.bin == bin {
+			profilers[sv.name] = freeLoopbackAddr(t)
+			args = append(args, "-pprof-addr", profilers[sv.name])
+		}
+		base, pid := startLoadServer(t, exec.Command(sv.bin, args...), filepath.Join(dir, sv.name+"-access.log"))
+		status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": e2ePassword})
+		if status != http.StatusOK {
+			t.Fatalf("get_api_key: %d %v", status, m)
+		}
+		target := map[string]float64{"sqlite": 0.70, "postgres": 0.40}[sv.name]
+		targets = append(targets, loadTarget{name: sv.name, url: base + "/api/v1/base64", key: m["api_key"].(string), pid: pid, target: target})
+	}
+
+	for _, tg := range targets { // warm up: connections, caches, the meter
+		wrk(t, dir, tg, connections, 1)
+	}
+	fmt.Printf("load: %d connections, %d rounds of %d s per server; load average %s\n", connections, rounds, seconds, loadAverage())
+	ratios := map[string][]float64{}
+	cpuPerRequest := map[string][]float64{} // µs of the server's CPU
+	acknowledged := map[string]int{}
+	for round := 1; round <= rounds; round++ {
+		results := map[string]wrkResult{}
+		for _, tg := range targets {
+			results[tg.name] = wrk(t, dir, tg, connections, seconds)
+			acknowledged[tg.name] += results[tg.name].requests
+			cpuPerRequest[tg.name] = append(cpuPerRequest[tg.name], results[tg.name].cpuPerRequest())
+		}
+		fmt.Printf("round %d\n", round)
+		for _, tg := range targets {
+			line := fmt.Sprintf("  %-8s %v", tg.name, results[tg.name])
+			if tg.name != "bare" {
+				ratio := results[tg.name].perSec / results["bare"].perSec
+				ratios[tg.name] = append(ratios[tg.name], ratio)
+				line += fmt.Sprintf("  ratio %.2f", ratio)
+			}
+			fmt.Println(line)
+		}
+	}
+	fmt.Printf("bare: median server CPU %.1f µs/req\n", median(cpuPerRequest["bare"]))
+	for _, tg := range targets[1:] {
+		status, m := postJSON(t, strings.TrimSuffix(tg.url, "/base64")+"/user_info", tg.key, nil)
+		if used, _ := m["api_usage"].(float64); status != http.StatusOK || int(used) < acknowledged[tg.name] {
+			t.Errorf("%s: usage %v is below the %d calls answered 200", tg.name, m["api_usage"], acknowledged[tg.name])
+		}
+		ratio := median(ratios[tg.name])
+		fmt.Printf("%s: median ratio %.2f of bare over %d rounds (target %.2f); rounds %.2f; median server CPU %.1f µs/req\n",
+			tg.name, ratio, rounds, tg.target, ratios[tg.name], median(cpuPerRequest[tg.name]))
+		if ratio < tg.target { // the compared binary has no target
+			t.Errorf("%s: metered throughput is %.2f of bare, want ≥ %.2f", tg.name, ratio, tg.target)
+		}
+	}
+	fmt.Printf("load average after: %s\n", loadAverage())
+
+	if profileDir != "" {
+		for _, tg := range targets[1:] {
+			if profilers[tg.name] == "" {
+				continue
+			}
+			path := filepath.Join(profileDir, tg.name+".pprof")
+			done := make(chan error, 1)
+			go func() { done <- fetchProfile(profilers[tg.name], seconds, path) }()
+			fmt.Printf("profiled round: %-8s %v\n", tg.name, wrk(t, dir, tg, connections, seconds))
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			fmt.Printf("CPU profile: %s (go tool pprof -top %s %s)\n", path, bin, path)
+		}
+	}
+}
+
+// startLoadServer starts cmd with its standard error, the access log, going
+// to the file logPath (as a service writes its log), and returns the URL
+// from its "listening on" line and its process ID.
+func startLoadServer(t *testing.T, cmd *exec.Cmd, logPath string) (string, int) {
+	t.Helper()
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logFile.Close() // the child has its own descriptor
+	cmd.Stderr = logFile
+	cmd.Dir = t.TempDir()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		if m := listenLine.FindStringSubmatch(lines.Text()); m != nil {
+			go io.Copy(io.Discard, stdout)
+			return m[1], cmd.Process.Pid
+		}
+	}
+	t.Fatalf("%s did not say where it listens; see %s", cmd.Path, logPath)
+	return "", 0
+}
+
+type wrkResult struct {
+	requests int
+	perSec   float64
+	p50, p99 string
+	cpu      time.Duration // the server process's CPU time during the run
+}
+
+func (r wrkResult) String() string {
+	return fmt.Sprintf("%8.0f req/s  p50 %-8s p99 %-8s server CPU %5.1f µs/req (%d requests)",
+		r.perSec, r.p50, r.p99, r.cpuPerRequest(), r.requests)
+}
+
+func (r wrkResult) cpuPerRequest() float64 {
+	return float64(r.cpu.Microseconds()) / float64(max(r.requests, 1))
+}
+
+func median(xs []float64) float64 {
+	sorted := slices.Sorted(slices.Values(xs))
+	return sorted[len(sorted)/2]
+}
+
+var (
+	wrkRequests = regexp.MustCompile(`(\d+) requests in`)
+	wrkPerSec   = regexp.MustCompile(`Requests/sec:\s+([\d.]+)`)
+	wrkLatency  = regexp.MustCompile(`(?m)^\s+(50|99)%\s+(\S+)`)
+)
+
+// wrk posts loadBody to tg for seconds over connections keep-alive
+// connections (two threads, one per core) and fails the test on any answer
+// but 200.
+func wrk(t *testing.T, dir string, tg loadTarget, connections, seconds int) wrkResult {
+	t.Helper()
+	script := filepath.Join(dir, tg.name+".lua")
+	lua := fmt.Sprintf("wrk.method = \"POST\"\nwrk.body = %q\nwrk.headers[\"Content-Type\"] = \"application/json\"\n", loadBody)
+	if tg.key != "" {
+		lua += fmt.Sprintf("wrk.headers[\"X-API-Key\"] = %q\n", tg.key)
+	}
+	if err := os.WriteFile(script, []byte(lua), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cpuBefore := processCPU(t, tg.pid)
+	out, err := exec.Command("wrk", "-t2", fmt.Sprintf("-c%d", connections), fmt.Sprintf("-d%ds", seconds), "--latency", "-s", script, tg.url).CombinedOutput()
+	cpu := processCPU(t, tg.pid) - cpuBefore
+	if err != nil {
+		t.Fatalf("wrk: %v\n%s", err, out)
+	}
+	text := string(out)
+	if strings.Contains(text, "Non-2xx") || strings.Contains(text, "Socket errors") {
+		t.Fatalf("%s answered errors:\n%s", tg.name, text)
+	}
+	r := wrkResult{cpu: cpu}
+	if m := wrkRequests.FindStringSubmatch(text); m != nil {
+		r.requests, _ = strconv.Atoi(m[1])
+	}
+	if m := wrkPerSec.FindStringSubmatch(text); m != nil {
+		r.perSec, _ = strconv.ParseFloat(m[1], 64)
+	}
+	for _, m := range wrkLatency.FindAllStringSubmatch(text, -1) {
+		if m[1] == "50" {
+			r.p50 = m[2]
+		} else {
+			r.p99 = m[2]
+		}
+	}
+	if r.perSec == 0 {
+		t.Fatalf("no throughput in wrk's output:\n%s", text)
+	}
+	return r
+}
+
+// processCPU is the user and system CPU time process pid has used, from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux).
+func processCPU(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The command name, field 2, is in parentheses and may hold spaces.
+	fields := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
+	utime, _ := strconv.Atoi(fields[11])
+	stime, _ := strconv.Atoi(fields[12])
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+func fetchProfile(addr string, seconds int, path string) error {
+	res, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, seconds))
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, res.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// freeLoopbackAddr returns a loopback address with a port free a moment ago.
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func envInt(name string, fallback int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return fallback
+}
