@@ -39,6 +39,27 @@ func BenchmarkCommitUsage(b *testing.B) {
 	}
 }
 
+// BenchmarkCommitUsageAlone is one call at a time, each its own batch: the
+// meter's fixed cost per transaction, which the batches of a busy server
+// share between their calls.
+func BenchmarkCommitUsageAlone(b *testing.B) {
+	for _, backend := range []string{store.SQLite, store.Postgres} {
+		b.Run(backend, func(b *testing.B) {
+			s := newTestDB(b, backend).open(b)
+			id, err := s.CreateAccount(context.Background(), store.NewAccount{Email: "bench@example.com", PasswordHash: "x", Plan: store.PlanPro, Verified: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.CommitUsage(context.Background(), store.Charge{AccountID: id, KeyID: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // processCPU is the CPU time this process has used, user and system.
 func processCPU() time.Duration {
 	var ru syscall.Rusage

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"math"
 	"slices"
@@ -40,9 +41,10 @@ type meter struct {
 	stopped chan struct{}
 	once    sync.Once
 
-	// stmts are meterSQL prepared on SQLite's writer; PostgreSQL's driver
-	// caches its prepared statements itself.
-	stmts [len(meterSQL)]*sql.Stmt
+	// prepared are meterSQL prepared on SQLite's writer connection; only
+	// the meter goroutine touches them. PostgreSQL's driver caches its
+	// prepared statements itself.
+	prepared preparedStatements
 
 	// queueMu guards pending and closed. Charges join the pending batch
 	// under a mutex rather than through a channel each: a caller then costs
@@ -102,7 +104,7 @@ const maxBatch = 512
 // gatherWindow is how long the meter collects charges before committing.
 const gatherWindow = 300 * time.Microsecond
 
-func startMeter(ctx context.Context, s *Store) (*meter, error) {
+func startMeter(s *Store) *meter {
 	m := &meter{
 		s:        s,
 		wake:     make(chan struct{}, 1),
@@ -112,16 +114,8 @@ func startMeter(ctx context.Context, s *Store) (*meter, error) {
 		reserved: make(map[int64]int),
 		lastUsed: make(map[int64]time.Time),
 	}
-	if s.backend == SQLite {
-		for i, query := range meterSQL {
-			var err error
-			if m.stmts[i], err = s.write.PrepareContext(ctx, query); err != nil {
-				return nil, err
-			}
-		}
-	}
 	go m.run()
-	return m, nil
+	return m
 }
 
 // stop refuses new charges, commits those already queued and waits for the
@@ -133,11 +127,7 @@ func (m *meter) stop() {
 		m.queueMu.Unlock()
 		close(m.done)
 		<-m.stopped
-		for _, stmt := range m.stmts {
-			if stmt != nil {
-				stmt.Close()
-			}
-		}
+		m.closeStatements()
 	})
 }
 
@@ -470,31 +460,148 @@ func (m *meter) plan(charges []Charge, now time.Time, period string) ([]*grant, 
 
 // execSQLite runs the steps in a transaction on the writer, one statement
 // after the other, and commits it and calls publish under m.committing.
+//
+// It drives the writer's connection through the driver's own interface
+// (BEGIN IMMEDIATE, the statements prepared once, COMMIT), not through
+// database/sql's Tx and Stmt: a batch is the meter's whole cost, and
+// database/sql's bookkeeping around each statement and the transaction
+// was about a third of it (BenchmarkCommitUsageAlone).
 func (m *meter) execSQLite(steps []step, publish func()) error {
 	ctx := context.Background() // a client that hung up must not abort others' charges
-	tx, err := m.s.write.BeginTx(ctx, nil)
+	conn, err := m.s.write.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	for _, st := range steps {
-		stmt := tx.StmtContext(ctx, m.stmts[st.statement])
-		if st.grant != nil {
-			err = stmt.QueryRowContext(ctx, st.args...).Scan(&st.grant.count, &st.grant.granted)
-		} else {
-			_, err = stmt.ExecContext(ctx, st.args...)
-		}
+	defer conn.Close()
+	return conn.Raw(func(driverConn any) error {
+		stmts, err := m.prepared.on(ctx, driverConn.(driver.ConnPrepareContext))
 		if err != nil {
-			tx.Rollback()
 			return err
 		}
+		if err := stmts.exec(ctx, beginStatement); err != nil {
+			return err
+		}
+		if err := stmts.run(ctx, steps); err != nil {
+			if rollbackErr := stmts.exec(ctx, rollbackStatement); rollbackErr != nil {
+				// A connection left inside a transaction must not go back
+				// to the pool: ErrBadConn makes database/sql close it.
+				return errors.Join(err, rollbackErr, driver.ErrBadConn)
+			}
+			return err
+		}
+		m.committing.Lock()
+		defer m.committing.Unlock()
+		if err := stmts.exec(ctx, commitStatement); err != nil {
+			stmts.exec(ctx, rollbackStatement) // a failed COMMIT (SQLITE_BUSY) can leave the transaction open
+			return err
+		}
+		publish()
+		return nil
+	})
+}
+
+// sqliteTxSQL are the transaction's own statements on SQLite, prepared
+// with meterSQL, after it: BEGIN IMMEDIATE takes the write lock at once,
+// so a batch never fails to upgrade a read lock.
+var sqliteTxSQL = [...]string{"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"}
+
+const (
+	beginStatement = len(meterSQL) + iota
+	commitStatement
+	rollbackStatement
+)
+
+// preparedStatements are meterSQL and sqliteTxSQL, in that order, prepared
+// on one driver connection.
+type preparedStatements struct {
+	conn  driver.ConnPrepareContext
+	stmts [len(meterSQL) + len(sqliteTxSQL)]driver.Stmt
+}
+
+// on returns the statements prepared on conn, preparing them the first
+// time. The writer keeps its one connection for the life of the store; if
+// database/sql ever replaces it (after the driver reported it broken), the
+// statements of the old one went with it and are prepared again.
+func (p *preparedStatements) on(ctx context.Context, conn driver.ConnPrepareContext) (*preparedStatements, error) {
+	if p.conn == conn {
+		return p, nil
 	}
-	m.committing.Lock()
-	defer m.committing.Unlock()
-	if err := tx.Commit(); err != nil {
-		return err
+	*p = preparedStatements{}
+	for i, query := range slices.Concat(meterSQL[:], sqliteTxSQL[:]) {
+		stmt, err := conn.PrepareContext(ctx, query)
+		if err != nil {
+			p.close()
+			return nil, err
+		}
+		p.stmts[i] = stmt
 	}
-	publish()
+	p.conn = conn
+	return p, nil
+}
+
+// exec runs one statement that takes no arguments.
+func (p *preparedStatements) exec(ctx context.Context, statement int) error {
+	_, err := p.stmts[statement].(driver.StmtExecContext).ExecContext(ctx, nil)
+	return err
+}
+
+// run runs a batch's steps in order; a grant's row goes into its grant.
+func (p *preparedStatements) run(ctx context.Context, steps []step) error {
+	var args [7]driver.NamedValue // the most any statement of meterSQL takes
+	var row [2]driver.Value
+	for _, st := range steps {
+		named := args[:len(st.args)]
+		for i, v := range st.args {
+			named[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
+		}
+		stmt := p.stmts[st.statement]
+		if st.grant == nil {
+			if _, err := stmt.(driver.StmtExecContext).ExecContext(ctx, named); err != nil {
+				return err
+			}
+			continue
+		}
+		rows, err := stmt.(driver.StmtQueryContext).QueryContext(ctx, named)
+		if err != nil {
+			return err
+		}
+		err = rows.Next(row[:])
+		rows.Close()
+		if err != nil {
+			return err
+		}
+		st.grant.count, st.grant.granted = int(row[0].(int64)), int(row[1].(int64))
+	}
 	return nil
+}
+
+// closeStatements finalizes the prepared statements while the writer's
+// connection is held, so that no other write uses it meanwhile.
+func (m *meter) closeStatements() {
+	if m.prepared.conn == nil {
+		return
+	}
+	conn, err := m.s.write.Conn(context.Background())
+	if err != nil {
+		return // the connection is gone, and its statements with it
+	}
+	defer conn.Close()
+	conn.Raw(func(driverConn any) error {
+		if driverConn == m.prepared.conn {
+			m.prepared.close()
+		}
+		return nil
+	})
+}
+
+// close finalizes the statements, before the connection closes.
+func (p *preparedStatements) close() {
+	for _, stmt := range p.stmts {
+		if stmt != nil {
+			stmt.Close()
+		}
+	}
+	*p = preparedStatements{}
 }
 
 // execPostgres sends the steps to PostgreSQL in one round trip: a pipeline

@@ -83,7 +83,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	s.auth = newAuthCache()
 	err = s.migrate(ctx)
 	if err == nil {
-		s.meter, err = startMeter(ctx, s)
+		s.meter = startMeter(s)
 	}
 	if err == nil {
 		err = s.startWatchingAuth(ctx)
