@@ -100,6 +100,9 @@ func (m *Metrics) ConnState(_ net.Conn, state http.ConnState) {
 	}
 }
 
+// openConnections is the number of open client connections.
+func (m *Metrics) openConnections() int { return int(m.openConns.Load()) }
+
 func counter[K comparable](set *sync.Map, key K) *atomic.Uint64 {
 	c, ok := set.Load(key)
 	if !ok {
@@ -199,6 +202,7 @@ func (s *Server) observe() {
 	s.Metrics.gauges.Store(&gauges)
 	s.Crypto.ObserveWait(s.Metrics.kdfWaited)
 	s.Store.ObserveMeter(s.Metrics.meterCommitted)
+	s.Store.SetClients(s.Metrics.openConnections)
 }
 
 // scrapeGauges writes the figures read when scraped: the build, the

@@ -55,6 +55,8 @@ type meter struct {
 	closed  bool
 
 	observer atomic.Pointer[MeterObserver] // told of each transaction (stats.go)
+	clients  atomic.Pointer[func() int]    // see Store.SetClients
+	timer    *time.Timer                   // the gather window; only the meter goroutine uses it
 
 	// committing is held for writing from a batch's commit to the
 	// publication of its outcome (the floors raised, the counted calls'
@@ -86,11 +88,14 @@ type floor struct {
 }
 
 // batch is the charges of one group commit. committed is closed once
-// results holds every charge's outcome.
+// results holds every charge's outcome; full once the batch holds half as
+// many charges as there are clients (see Store.SetClients).
 type batch struct {
 	charges   []Charge
 	results   []chargeResult
 	committed chan struct{}
+	full      chan struct{}
+	isFull    bool
 }
 
 type chargeResult struct {
@@ -101,7 +106,8 @@ type chargeResult struct {
 // maxBatch bounds one transaction, so a flood cannot hold the write lock long.
 const maxBatch = 512
 
-// gatherWindow is how long the meter collects charges before committing.
+// gatherWindow is how long the meter collects charges before committing,
+// unless the batch is full sooner.
 const gatherWindow = 300 * time.Microsecond
 
 func startMeter(s *Store) *meter {
@@ -113,7 +119,9 @@ func startMeter(s *Store) *meter {
 		floors:   make(map[int64]floor),
 		reserved: make(map[int64]int),
 		lastUsed: make(map[int64]time.Time),
+		timer:    time.NewTimer(time.Hour),
 	}
+	m.timer.Stop()
 	go m.run()
 	return m
 }
@@ -145,12 +153,16 @@ func (m *meter) submit(ctx context.Context, c Charge) (int, error) {
 	}
 	b := m.pending
 	if b == nil {
-		b = &batch{committed: make(chan struct{})}
+		b = &batch{committed: make(chan struct{}), full: make(chan struct{})}
 		m.pending = b
 		m.wake <- struct{}{} // never blocks: the meter takes a batch per token
 	}
 	i := len(b.charges)
 	b.charges = append(b.charges, c)
+	if target := m.batchTarget(); target > 0 && len(b.charges) >= target && !b.isFull {
+		b.isFull = true
+		close(b.full)
+	}
 	m.queueMu.Unlock()
 	<-b.committed
 	r := b.results[i]
@@ -180,16 +192,48 @@ func (m *meter) run() {
 			return
 		}
 		if busy {
-			// Under concurrency, let more charges join for gatherWindow, so
-			// one transaction carries many calls. The meter sleeps rather than
-			// waking for each arrival. A lone call is committed at once: no
-			// waiting when idle.
-			time.Sleep(gatherWindow)
+			m.gather()
 		}
 		b := m.take()
 		busy = len(b.charges) > 1
 		m.answer(b)
 	}
+}
+
+// gather lets more charges join the pending batch, so that one transaction
+// carries many calls, until the batch is full or gatherWindow has passed.
+// The meter waits rather than waking for each arrival. Only under
+// concurrency: a lone call is committed at once, with no waiting when idle.
+//
+// A full batch is committed at once because waiting longer would leave the
+// server idle: its clients' calls are then mostly waiting for this batch or
+// for the one before, with no other work to do. With 32 clients on two
+// cores, committing at 16 rather than at the end of the window took the
+// idle time during a load run from 20-28 % to 11-18 % at the same batch
+// size, and throughput up by a fifth (docs/BENCHMARKS.md).
+func (m *meter) gather() {
+	m.queueMu.Lock()
+	b := m.pending
+	m.queueMu.Unlock()
+	m.timer.Reset(gatherWindow)
+	select {
+	case <-b.full:
+		m.timer.Stop()
+	case <-m.timer.C:
+	}
+}
+
+// batchTarget is the number of charges that makes a batch full: half the
+// clients, or 0 when the meter does not know them. queueMu is held.
+func (m *meter) batchTarget() int {
+	clients := m.clients.Load()
+	if clients == nil || *clients == nil {
+		return 0
+	}
+	if n := (*clients)(); n >= 2 {
+		return n / 2
+	}
+	return 0
 }
 
 // answer commits a batch, at most maxBatch charges a transaction, and
