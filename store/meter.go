@@ -95,7 +95,6 @@ type batch struct {
 	results   []chargeResult
 	committed chan struct{}
 	full      chan struct{}
-	isFull    bool
 }
 
 type chargeResult struct {
@@ -159,9 +158,8 @@ func (m *meter) submit(ctx context.Context, c Charge) (int, error) {
 	}
 	i := len(b.charges)
 	b.charges = append(b.charges, c)
-	if target := m.batchTarget(); target > 0 && len(b.charges) >= target && !b.isFull {
-		b.isFull = true
-		close(b.full)
+	if target := m.batchTarget(); target > 0 && len(b.charges) >= target {
+		b.markFull()
 	}
 	m.queueMu.Unlock()
 	<-b.committed
@@ -197,6 +195,15 @@ func (m *meter) run() {
 		b := m.take()
 		busy = len(b.charges) > 1
 		m.answer(b)
+	}
+}
+
+// markFull closes b.full, once; queueMu is held.
+func (b *batch) markFull() {
+	select {
+	case <-b.full:
+	default:
+		close(b.full)
 	}
 }
 
