@@ -102,26 +102,36 @@ func backtickedIn(cell string) []string {
 	return spans
 }
 
-// TestReadmeConfigurationTableMatchesServeFlags holds the README's
-// configuration table to serve's flag set: one row per flag (or per group
-// of flags sharing a default), no row for a flag serve lacks, each flag's
-// environment variable in the same order, and its default as serve -h
-// gives it. A flag whose default is computed at start (its -h default is
-// empty) must not show a single literal as its default.
-func TestReadmeConfigurationTableMatchesServeFlags(t *testing.T) {
+// TestConfigurationTablesMatchServeFlags holds the configuration tables of
+// the README and of docs/CONFIGURATION.md to serve's flag set: one row per
+// flag (or per group of flags sharing a default), no row for a flag serve
+// lacks, each flag's environment variable in the same order, and its
+// default as serve -h gives it. A flag whose default is computed at start
+// (its -h default is empty) must not show a single literal as its default.
+func TestConfigurationTablesMatchServeFlags(t *testing.T) {
 	t.Parallel()
 	flags := map[string]serveFlag{}
 	for _, f := range serveFlags(t) {
 		flags[f.name] = f
 	}
+	guide, err := os.ReadFile("docs/CONFIGURATION.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkConfigurationTable(t, "README.md", readmeSection(t, "Configuration"), flags)
+	checkConfigurationTable(t, "docs/CONFIGURATION.md", strings.Split(string(guide), "\n"), flags)
+}
+
+func checkConfigurationTable(t *testing.T, file string, lines []string, flags map[string]serveFlag) {
+	t.Helper()
 	inTable := map[string]bool{}
-	for _, line := range readmeSection(t, "Configuration") {
+	for _, line := range lines {
 		if !strings.HasPrefix(line, "| `-") {
 			continue
 		}
 		cells := strings.Split(strings.Trim(line, "| "), " | ")
 		if len(cells) != 4 {
-			t.Errorf("configuration row %q: want 4 cells (flag, variable, default, what it sets), have %d", line, len(cells))
+			t.Errorf("%s: configuration row %q: want 4 cells (flag, variable, default, meaning), have %d", file, line, len(cells))
 			continue
 		}
 		names, vars, def := backtickedIn(cells[0]), backtickedIn(cells[1]), cells[2]
@@ -133,20 +143,20 @@ func TestReadmeConfigurationTableMatchesServeFlags(t *testing.T) {
 			f, ok := flags[name]
 			switch {
 			case !ok:
-				t.Errorf("the README's configuration table lists -%s, which serve does not have", name)
+				t.Errorf("%s's configuration table lists -%s, which serve does not have", file, name)
 			case f.def != "" && !slices.Contains(backtickedIn(def), f.def):
-				t.Errorf("the README gives -%s the default %q; serve -h says %q", name, def, f.def)
+				t.Errorf("%s gives -%s the default %q; serve -h says %q", file, name, def, f.def)
 			case f.def == "" && strings.HasPrefix(def, "`") && strings.Count(def, "`") == 2 && strings.HasSuffix(def, "`"):
-				t.Errorf("the README gives -%s the default %s; serve -h gives it none (it is computed at start, or empty)", name, def)
+				t.Errorf("%s gives -%s the default %s; serve -h gives it none (it is computed at start, or empty)", file, name, def)
 			}
 		}
 		if !slices.Equal(vars, wantVars) {
-			t.Errorf("the README's variables for %s are %v, want %v", cells[0], vars, wantVars)
+			t.Errorf("%s's variables for %s are %v, want %v", file, cells[0], vars, wantVars)
 		}
 	}
 	for name := range flags {
 		if !inTable[name] {
-			t.Errorf("serve has -%s, which the README's configuration table does not list", name)
+			t.Errorf("serve has -%s, which %s's configuration table does not list", name, file)
 		}
 	}
 }
