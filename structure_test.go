@@ -259,7 +259,8 @@ func TestImportRules(t *testing.T) {
 
 // TestBinaryLinksOnlyNamedDependencies: the binary links this module's
 // main, server, store and tools packages, and every third-party module they
-// import is named in the README (its dependency notes say why it is there).
+// import is named in the README (its import rules list each with the reason
+// it is there).
 func TestBinaryLinksOnlyNamedDependencies(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
@@ -282,7 +283,7 @@ func TestBinaryLinksOnlyNamedDependencies(t *testing.T) {
 		for _, imp := range p.Imports {
 			mod, thirdParty := moduleOf[imp]
 			if thirdParty && mod != modulePath && !bytes.Contains(readme, []byte("`"+mod+"`")) {
-				t.Errorf("%s imports %s from the module %s, which the README's dependency notes do not name", p.ImportPath, imp, mod)
+				t.Errorf("%s imports %s from the module %s, which the README's import rules do not name", p.ImportPath, imp, mod)
 			}
 		}
 	}
