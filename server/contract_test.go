@@ -383,7 +383,7 @@ func TestContract(t *testing.T) {
 	bareSession := bare.adminSession("boss@example.com")
 	for _, tc := range []contractCase{
 		{method: "GET", path: "/metrics", want: 404},
-		{method: "GET", path: "/range/5BAA6", want: 404},
+		{method: "GET", path: "/range/5BAA6", want: 503},
 		{method: "POST", path: "/billing/create_checkout_session", body: map[string]string{"plan": "pro"}, headers: []string{"Cookie", bareSession}, want: 503},
 		{method: "POST", path: "/billing/payments/webhook", body: `{}`, want: 503},
 		{method: "POST", path: "/switch_tier", body: map[string]string{"plan": "pro"}, headers: []string{"Cookie", bareSession}, want: 503},
