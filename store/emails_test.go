@@ -16,6 +16,7 @@ import (
 // On PostgreSQL the email column's ICU collation let the look-alikes with
 // an invisible or a fullwidth character log in as the victim.
 func TestLookAlikeEmailsNeverMakeASecondAccount(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, email string
 		isVictim    bool // else refused: no account, and none can be made
@@ -35,6 +36,7 @@ func TestLookAlikeEmailsNeverMakeASecondAccount(t *testing.T) {
 		{"NUL", "victim@example.com\x00", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			eachBackend(t, func(t *testing.T, db testDB) {
 				ctx := context.Background()
 				s := db.open(t)
@@ -66,6 +68,7 @@ func TestLookAlikeEmailsNeverMakeASecondAccount(t *testing.T) {
 // whatever its case, and nothing for an email the policy now refuses, which
 // no lookup matches any more.
 func TestMigrationKeysExistingAccounts(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		driver, apply := "sqlite", migrate.Apply
