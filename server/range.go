@@ -16,7 +16,7 @@ import (
 )
 
 // RangeAccess says who may call GET /range/{prefix}, the Pwned Passwords
-// range API (README: Range API).
+// range API (docs/BREACH.md).
 type RangeAccess int
 
 const (

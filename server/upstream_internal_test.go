@@ -122,7 +122,9 @@ func TestBreaker(t *testing.T) {
 		t.Fatal("a released trial blocked the next")
 	}
 	b.record(nil, 0, again)
-	if !b.allow(again) || !b.allow(again) {
+	// allow counts as a trial when half-open: two calls in a row must both pass.
+	first, second := b.allow(again), b.allow(again)
+	if !first || !second {
 		t.Fatal("a successful trial must close the breaker")
 	}
 	// A 429's Retry-After opens it at once, for that long (capped).
