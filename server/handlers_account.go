@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/mail"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"secutil/store"
 	"secutil/tools/apikey"
+	"secutil/tools/emailaddr"
 	"secutil/tools/passhash"
 	"secutil/tools/passpolicy"
 )
@@ -184,19 +184,13 @@ type statusResponse struct {
 	Message string `json:"message"`
 }
 
-// CheckEmail accepts the email of a new account: a bare address (no
-// display name) of sane length with a dot in its domain, already trimmed.
-// The API and the command line share it; its error completes a sentence
-// that starts with the field's name.
+// CheckEmail accepts the email of a new account, as emailaddr.Canonical
+// does: an ASCII address, no look-alike characters. The API and the
+// command line share it; its error completes a sentence that starts with
+// the field's name.
 func CheckEmail(email string) error {
-	if len(email) > 254 {
-		return errors.New("is too long")
-	}
-	addr, err := mail.ParseAddress(email)
-	if err != nil || addr.Address != email || !strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".") {
-		return errors.New("must be an email address like name@example.com")
-	}
-	return nil
+	_, err := emailaddr.Canonical(email)
+	return err
 }
 
 // validEmail is CheckEmail as a 400 naming the field.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"secutil/tools/emailaddr"
 )
 
 // limiter is a set of token buckets keyed by client, account, or both. It
@@ -109,7 +111,7 @@ func (s *Server) throttle(w http.ResponseWriter, r *http.Request, perClient *lim
 	if len(account) > maxEmailBytes {
 		return badRequest("field \"email\" is longer than %d characters", maxEmailBytes)
 	}
-	account = strings.ToLower(account)
+	account = emailaddr.Key(account) // a look-alike of an address counts as that address
 	now := time.Now()
 	client := clientKey(r)
 	ok, wait := perClient.allow(client, now)
