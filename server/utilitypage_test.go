@@ -27,7 +27,7 @@ func testJWT(t testing.TB, claims map[string]any) string {
 	return enc([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." + enc(payload) + ".c2lnbmF0dXJl"
 }
 
-// panelOf returns the HTML of the tools page's panel with the given id.
+// panelOf returns the HTML of the utilities page's panel with the given id.
 func panelOf(t testing.TB, page []byte, id string) string {
 	t.Helper()
 	panel := regexp.MustCompile(`(?s)<section class="panel tool[^"]*" id="` + id + `".*?</section>`).Find(page)
@@ -37,10 +37,10 @@ func panelOf(t testing.TB, page []byte, id string) string {
 	return string(panel)
 }
 
-// TestToolsWorkWithoutJavaScript posts every tool's form as a browser
-// without JavaScript does and finds the answer in the tool's panel, with
+// TestUtilitiesWorkWithoutJavaScript posts every utility's form as a browser
+// without JavaScript does and finds the answer in the utility's panel, with
 // the input kept, on an HTML page: never JSON. Each call counts once.
-func TestToolsWorkWithoutJavaScript(t *testing.T) {
+func TestUtilitiesWorkWithoutJavaScript(t *testing.T) {
 	e := newEnv(t)
 	id := e.account("bench@example.com", store.PlanPro)
 	session := &http.Cookie{Name: "auth_session", Value: e.login("bench@example.com")}
@@ -117,9 +117,9 @@ func TestToolsWorkWithoutJavaScript(t *testing.T) {
 	})
 }
 
-// TestToolErrorsShowInTheirPanel: a refused input comes back on the page,
-// in its tool's panel, capitalised, with the error's status; nothing counts.
-func TestToolErrorsShowInTheirPanel(t *testing.T) {
+// TestUtilityErrorsShowInTheirPanel: a refused input comes back on the page,
+// in its utility's panel, capitalised, with the error's status; nothing counts.
+func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
 	e := newEnv(t)
 	id := e.account("bench@example.com", store.PlanStarter)
 	session := &http.Cookie{Name: "auth_session", Value: e.login("bench@example.com")}
@@ -189,9 +189,9 @@ func TestRootToolsStillAnswerJSON(t *testing.T) {
 	e.post("/base64", map[string]string{"text": "%%", "option": "decode"}, "X-API-Key", key).wantError(400, "invalid_input")
 }
 
-// TestEveryUtilityIsOnTheBench: every metered utility of the API has a
-// root-level route whose form is on the tools page.
-func TestEveryUtilityIsOnTheBench(t *testing.T) {
+// TestEveryUtilityIsOnThePage: every metered utility of the API has a
+// root-level route whose form is on the utilities page.
+func TestEveryUtilityIsOnThePage(t *testing.T) {
 	e := newEnv(t)
 	page := string(e.request("GET", "/tools", nil).want(200).body)
 	for _, path := range server.APIPaths() {
@@ -200,7 +200,7 @@ func TestEveryUtilityIsOnTheBench(t *testing.T) {
 			continue // account routes, and the public variant of /hash_lookup
 		}
 		if !regexp.MustCompile(`(action|formaction)="` + regexp.QuoteMeta(path) + `#tool-[a-z0-9]+"`).MatchString(page) {
-			t.Errorf("no form of the tools page posts to %s", path)
+			t.Errorf("no form of the utilities page posts to %s", path)
 		}
 		if res := e.post(path, map[string]string{}); res.status == http.StatusNotFound || res.status == http.StatusMethodNotAllowed {
 			t.Errorf("POST %s: %d; want the root-level route", path, res.status)
