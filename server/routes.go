@@ -8,8 +8,9 @@ import "net/http"
 // route that is not a utility has a routeAction (respond.go), which gets
 // the exchange too. Names: a function named handleX returns an
 // http.Handler (the adapters handleMetered, handleJSON, handleForm,
-// handleAdminForm and handleAdminList, and each route's own); an action is
-// named for what it does (convertBase64, login), never handleX.
+// handleDashboardForm, handleAdminForm and handleAdminList, and each
+// route's own); an action is named for what it does (convertBase64,
+// login), never handleX.
 
 // apiScopes are the two prefixes under which every API route is served
 // (the OpenAPI document's servers).
