@@ -151,7 +151,7 @@ func (s *Server) handleStrengthPreview() http.Handler {
 		if err != nil {
 			return nil, err
 		}
-		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), time.Now()); !ok {
+		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), s.Store.Now()); !ok {
 			secs := max(int(math.Ceil(wait.Seconds())), 1)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			return nil, newError(codeRateLimited, "the free preview pauses for %d seconds after %d answers a minute: press Check for a counted answer", secs, previewRate.Burst)
