@@ -191,23 +191,24 @@ func TestRootToolsStillAnswerJSON(t *testing.T) {
 }
 
 // TestEveryUtilityIsOnThePage: every metered utility of the API has a
-// root-level route whose form is on the utilities page.
+// root-level route whose form is in the panel its declaration names.
 func TestEveryUtilityIsOnThePage(t *testing.T) {
 	e := newEnv(t)
-	page := string(e.request("GET", "/tools", nil).want(200).body)
-	for _, path := range server.APIPaths() {
-		switch path {
-		case "/get_api_key", "/new_api_key", "/regenerate", "/user_info", "/hash_lookup_site":
-			continue // account routes, and the public variant of /hash_lookup
-		}
-		if !regexp.MustCompile(`(action|formaction)="` + regexp.QuoteMeta(path) + `#tool-[a-z0-9]+"`).MatchString(page) {
-			t.Errorf("no form of the utilities page posts to %s", path)
+	page := e.request("GET", "/tools", nil).want(200).body
+	panels := server.UtilityPanels()
+	if len(panels) == 0 {
+		t.Fatal("no utility declared")
+	}
+	for path, panel := range panels {
+		form := `(action|formaction)="` + regexp.QuoteMeta(path) + `#tool-` + panel + `"`
+		if !regexp.MustCompile(form).MatchString(panelOf(t, page, "tool-"+panel)) {
+			t.Errorf("no form of the utilities page's panel %s posts to %s", panel, path)
 		}
 		if res := e.post(path, map[string]string{}); res.status == http.StatusNotFound || res.status == http.StatusMethodNotAllowed {
 			t.Errorf("POST %s: %d; want the root-level route", path, res.status)
 		}
 	}
-	if got := regexp.MustCompile(`<option(?: selected)?>[a-z0-9_]+</option>`).FindAllString(page, -1); len(got) != 22 {
+	if got := regexp.MustCompile(`<option(?: selected)?>[a-z0-9_]+</option>`).FindAllString(string(page), -1); len(got) != 22 {
 		t.Errorf("the hash generator offers %d algorithms, want all 22", len(got))
 	}
 }
