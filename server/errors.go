@@ -22,8 +22,8 @@ import (
 
 // errorCode is one code of the API's error vocabulary and the status it
 // always comes with. /docs/errors is rendered from errorCodes, and the
-// OpenAPI document's Error schema lists the same codes (a test holds both
-// to this table).
+// OpenAPI document's Error schema lists the same codes (openapi.go makes
+// that list from this table).
 type errorCode struct {
 	Name   string
 	Status int

@@ -114,7 +114,7 @@ func (s *Server) issueKey(r *http.Request, accountID int64, name string) (string
 }
 
 // newAPIKey rotates the calling key: the old key stops working at once.
-func (s *Server) newAPIKey(_ http.ResponseWriter, r *http.Request) (apiKeyResponse, error) {
+func (s *Server) newAPIKey(_ http.ResponseWriter, r *http.Request, _ noRequest) (apiKeyResponse, error) {
 	who, err := s.keyCaller(r)
 	if err != nil {
 		return apiKeyResponse{}, err
@@ -132,7 +132,7 @@ func (s *Server) newAPIKey(_ http.ResponseWriter, r *http.Request) (apiKeyRespon
 }
 
 // regenerate rotates the session's account's "default" key.
-func (s *Server) regenerate(_ http.ResponseWriter, r *http.Request) (apiKeyResponse, error) {
+func (s *Server) regenerate(_ http.ResponseWriter, r *http.Request, _ noRequest) (apiKeyResponse, error) {
 	a, err := s.sessionAccount(r)
 	if err != nil {
 		return apiKeyResponse{}, err
@@ -154,7 +154,7 @@ type userInfoResponse struct {
 }
 
 // userInfo describes the calling key's account.
-func (s *Server) userInfo(_ http.ResponseWriter, r *http.Request) (userInfoResponse, error) {
+func (s *Server) userInfo(_ http.ResponseWriter, r *http.Request, _ noRequest) (userInfoResponse, error) {
 	who, err := s.keyCaller(r)
 	if err != nil {
 		return userInfoResponse{}, err
