@@ -92,6 +92,7 @@ var (
 	codeBillingNotConfigured = defineCode("billing_not_configured", http.StatusServiceUnavailable, "checkout on a server without <code>-checkout-url</code>, or a billing webhook on one without <code>-billing-secret</code>")
 	codeRangeAPIOff          = defineCode("range_api_off", http.StatusServiceUnavailable, "<code>GET /range</code> on a server started with <code>-range-api off</code>")
 	codeRangeNotConfigured   = defineCode("range_not_configured", http.StatusServiceUnavailable, "<code>GET /range</code> in a mode whose Pwned Passwords file is not configured (<code>-breach-file</code>, <code>-breach-file-ntlm</code>)")
+	codeDatabaseUnavailable  = defineCode("database_unavailable", http.StatusServiceUnavailable, "the database did not answer for a few seconds (PostgreSQL restarting or failing over); retry after <code>Retry-After</code> seconds. Nothing was counted or changed")
 	codeNoServerKey          = defineCode("no_server_key", http.StatusServiceUnavailable, "opening a sealed audit IP on a server that runs without a server key (admin)")
 )
 
@@ -132,6 +133,8 @@ var toolErrors = []struct {
 	// client gets the sentence of the error itself.
 	{is(store.ErrTooManyKeys), codeInvalidRequest, store.ErrTooManyKeys.Error()},
 	{is(store.ErrInvalidText), codeInvalidRequest, store.ErrInvalidText.Error()},
+	// The store retried for its whole budget and logged the outage once.
+	{is(store.ErrUnavailable), codeDatabaseUnavailable, "the database is unreachable for a moment; retry shortly"},
 	// The key derivation slots of /secure_encrypt and /secure_decrypt
 	// stayed taken until the request's context ended.
 	{is(context.DeadlineExceeded, context.Canceled), codeBusy, "the server is busy, retry shortly"},

@@ -12,9 +12,11 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"secutil/store"
 )
 
-// maxBodyBytes bounds every request body (README: The API).
+// maxBodyBytes bounds every request body (docs/API.md).
 const maxBodyBytes = 1 << 20
 
 // apiError is an error with the code (and so the status) the client should
@@ -54,6 +56,9 @@ type errorBody struct {
 // the detail goes to the log.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := s.publicError(r, err)
+	if ae.code == codeDatabaseUnavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(int(store.RetryAfter.Seconds())))
+	}
 	writeJSON(w, ae.status(), errorBody{Error: ae.msg, Code: ae.code.Name})
 }
 
