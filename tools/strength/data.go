@@ -30,9 +30,30 @@ const userInputsName = "user_inputs"
 // graphNames lists the keyboard graphs in zxcvbn's order.
 var graphNames = [...]string{"qwerty", "dvorak", "keypad", "mac_keypad"}
 
-// keyGraph maps a key to its neighbours by direction; "" marks no neighbour.
-// A neighbour string holds the unshifted character first, then the shifted one.
-type keyGraph map[rune][]string
+// keyGraph maps an ASCII key to its neighbours by direction. A neighbour
+// holds the unshifted character first, then the shifted one (0 on the
+// keypads); {0, 0} marks no neighbour.
+type keyGraph struct {
+	adjacent [128][][2]byte
+	keys     int
+}
+
+// neighbour returns the direction in which to is next to from, and whether
+// it is typed unshifted (0) or shifted (1); direction -1 means not adjacent.
+func (g *keyGraph) neighbour(from, to rune) (direction, shifted int) {
+	if from < 0 || from >= 128 || to <= 0 || to >= 128 {
+		return -1, 0
+	}
+	for dir, n := range g.adjacent[from] {
+		switch byte(to) {
+		case n[0]:
+			return dir, 0
+		case n[1]:
+			return dir, 1
+		}
+	}
+	return -1, 0
+}
 
 type tables struct {
 	words        *trie // all frequency lists, one rank slot per dictionaryNames entry
@@ -89,37 +110,40 @@ func decodeTables() (*tables, error) {
 		return nil, err
 	}
 	for gi, name := range graphNames {
-		g := keyGraph{}
+		g := &t.graphs[gi]
 		for key, neighbours := range graphs[name] {
-			keyRunes := []rune(key)
-			if len(keyRunes) != 1 {
+			if len(key) != 1 || key[0] == 0 || key[0] >= 128 {
 				return nil, fmt.Errorf("graph %s: bad key %q", name, key)
 			}
-			adj := make([]string, len(neighbours))
+			adj := make([][2]byte, len(neighbours))
 			for k, n := range neighbours {
-				if n != nil {
-					adj[k] = *n
+				if n == nil {
+					continue
 				}
+				if len(*n) < 1 || len(*n) > 2 || (*n)[0] == 0 || (*n)[0] >= 128 || (len(*n) == 2 && ((*n)[1] == 0 || (*n)[1] >= 128)) {
+					return nil, fmt.Errorf("graph %s: bad neighbour %q of %q", name, *n, key)
+				}
+				copy(adj[k][:], *n)
 			}
-			g[keyRunes[0]] = adj
+			g.adjacent[key[0]] = adj
+			g.keys++
 		}
-		t.graphs[gi] = g
 	}
-	t.keyboardAvg, t.keyboardKeys = averageDegree(t.graphs[0])
-	t.keypadAvg, t.keypadKeys = averageDegree(t.graphs[2])
+	t.keyboardAvg, t.keyboardKeys = averageDegree(&t.graphs[0])
+	t.keypadAvg, t.keypadKeys = averageDegree(&t.graphs[2])
 	return t, nil
 }
 
-func averageDegree(g keyGraph) (avg, keys float64) {
+func averageDegree(g *keyGraph) (avg, keys float64) {
 	total := 0
-	for _, adj := range g {
+	for _, adj := range g.adjacent {
 		for _, n := range adj {
-			if n != "" {
+			if n[0] != 0 {
 				total++
 			}
 		}
 	}
-	return float64(total) / float64(len(g)), float64(len(g))
+	return float64(total) / float64(g.keys), float64(g.keys)
 }
 
 func readList(name string) ([]string, error) {

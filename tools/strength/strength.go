@@ -50,13 +50,23 @@ const (
 // Estimate rates password. userInputs (names, e-mail, site name...) are
 // treated as one more dictionary, ranked in the order given.
 func Estimate(password string, userInputs ...string) Result {
-	runes := []rune(password)
+	s := getScratch()
+	defer putScratch(s)
+	runes := s.runes[:0]
+	for _, r := range password {
+		runes = append(runes, r)
+	}
+	s.runes = runes
 	analysed, extra := runes, 0
 	if len(runes) > MaxPasswordLength {
 		analysed, extra = runes[:MaxPasswordLength], len(runes)-MaxPasswordLength
 	}
-	a := newAnalysis(analysed, userInputTrie(userInputs))
-	guesses, seq := mostGuessableSequence(a, a.omnimatch())
+	a := s.analysis(analysed, userInputTrie(userInputs))
+	guesses, matches := a.mostGuessableSequence(a.omnimatch())
+	seq := make([]Match, len(matches))
+	for k := range matches {
+		seq[k] = a.public(&matches[k])
+	}
 	if extra > 0 {
 		guesses *= math.Pow(bruteforceCardinality, float64(extra))
 		if math.IsInf(guesses, 1) {
