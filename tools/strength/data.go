@@ -7,6 +7,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -166,45 +167,53 @@ func readList(name string) ([]string, error) {
 	return words, nil
 }
 
-// trie is a compact prefix tree over lower-cased words. Each node's edges are
-// contiguous and sorted by rune, so a walk needs no allocation.
+// trie is a compact prefix tree over the UTF-8 bytes of lower-cased words.
+// The children of a node are contiguous and sorted, and labels, the byte
+// leading to each node, is a parallel array, so finding a child scans a
+// few bytes that share a cache line, and a walk allocates nothing.
 type trie struct {
-	nodes []trieNode
-	edges []trieEdge
-	slots int     // rank slots per word (number of lists)
-	ranks []int32 // ranks[word*slots+list]; 0 = word absent from that list
+	nodes  []trieNode
+	labels []byte
+	slots  int      // rank slots per word (number of lists)
+	ranks  []uint16 // ranks[word*slots+list]; 0 = word absent from that list
 }
 
 type trieNode struct {
-	first, count int32 // edges[first : first+count]
-	word         int32 // word index, or -1
+	children uint32 // first child << childCountBits | number of children
+	word     int32  // word index, or -1
 }
 
-type trieEdge struct {
-	r     rune
-	child int32
-}
+const (
+	childCountBits = 9 // up to 256 children
+	maxTrieNodes   = 1 << (32 - childCountBits)
+)
+
+// maxRank is the largest rank a trie holds.
+const maxRank = math.MaxUint16
 
 // buildTrie indexes lists of words; a word's rank in a list is its 1-based
-// position there (the last occurrence when a list repeats a word, as zxcvbn).
+// position there (the last occurrence when a list repeats a word, as
+// zxcvbn). Lists longer than maxRank or words beyond maxTrieNodes nodes are
+// build defects: callers bound what they index.
 func buildTrie(lists [][]string) *trie {
 	t := &trie{slots: len(lists)}
 	ids := map[string]int32{}
 	var words []string
 	for li, list := range lists {
+		if len(list) > maxRank {
+			panic("strength: word list too long for the trie")
+		}
 		for pos, w := range list {
 			id, ok := ids[w]
 			if !ok {
 				id = int32(len(words))
 				ids[w] = id
 				words = append(words, w)
-				t.ranks = append(t.ranks, make([]int32, t.slots)...)
+				t.ranks = append(t.ranks, make([]uint16, t.slots)...)
 			}
-			t.ranks[int(id)*t.slots+li] = int32(pos + 1)
+			t.ranks[int(id)*t.slots+li] = uint16(pos + 1)
 		}
 	}
-	// Byte order of UTF-8 strings is code point order, so sorted keys
-	// group by their next rune at every depth.
 	order := make([]int32, len(words))
 	for k := range order {
 		order[k] = int32(k)
@@ -215,42 +224,41 @@ func buildTrie(lists [][]string) *trie {
 		keys[k] = words[id]
 	}
 	t.nodes = append(t.nodes, trieNode{word: -1})
+	t.labels = append(t.labels, 0)
 	t.fill(0, keys, order, 0, len(keys), 0)
+	if len(t.nodes) > maxTrieNodes {
+		panic("strength: too many trie nodes")
+	}
 	return t
 }
 
-// fill builds the subtree of node for keys[lo:hi], which are sorted and
-// share their first offset bytes; ids[k] is the word index of keys[k].
+// fill builds the subtree of node for keys[lo:hi], which are sorted,
+// distinct and share their first offset bytes; ids[k] is the word index of
+// keys[k].
 func (t *trie) fill(node int32, keys []string, ids []int32, lo, hi, offset int) {
 	if lo < hi && len(keys[lo]) == offset {
 		t.nodes[node].word = ids[lo]
 		lo++
 	}
-	first := int32(len(t.edges))
-	for k := lo; k < hi; {
-		r, _ := utf8.DecodeRuneInString(keys[k][offset:])
+	first := len(t.nodes)
+	for k := lo; k < hi; k = groupEnd(keys, k, hi, offset) {
 		t.nodes = append(t.nodes, trieNode{word: -1})
-		t.edges = append(t.edges, trieEdge{r: r, child: int32(len(t.nodes) - 1)})
-		k = groupEnd(keys, k, hi, offset)
+		t.labels = append(t.labels, keys[k][offset])
 	}
-	t.nodes[node].first, t.nodes[node].count = first, int32(len(t.edges))-first
-	for e, k := first, lo; k < hi; e++ {
+	t.nodes[node].children = uint32(first)<<childCountBits | uint32(len(t.nodes)-first)
+	child := int32(first)
+	for k := lo; k < hi; child++ {
 		end := groupEnd(keys, k, hi, offset)
-		_, size := utf8.DecodeRuneInString(keys[k][offset:])
-		t.fill(t.edges[e].child, keys, ids, k, end, offset+size)
+		t.fill(child, keys, ids, k, end, offset+1)
 		k = end
 	}
 }
 
-// groupEnd returns the end of the run of keys from k that share the rune at
+// groupEnd returns the end of the run of keys from k that share the byte at
 // offset.
 func groupEnd(keys []string, k, hi, offset int) int {
-	r, size := utf8.DecodeRuneInString(keys[k][offset:])
 	end := k + 1
-	for end < hi && len(keys[end]) >= offset+size {
-		if r2, _ := utf8.DecodeRuneInString(keys[end][offset:]); r2 != r {
-			break
-		}
+	for end < hi && keys[end][offset] == keys[k][offset] {
 		end++
 	}
 	return end
@@ -258,19 +266,29 @@ func groupEnd(keys []string, k, hi, offset int) int {
 
 // child returns the node reached from node over r, or -1.
 func (t *trie) child(node int32, r rune) int32 {
-	n := t.nodes[node]
-	edges := t.edges[n.first : n.first+n.count]
-	lo, hi := 0, len(edges)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if edges[mid].r < r {
-			lo = mid + 1
-		} else {
-			hi = mid
+	if r >= 0 && r < utf8.RuneSelf {
+		return t.childByte(node, byte(r))
+	}
+	var buf [utf8.UTFMax]byte
+	for _, b := range buf[:utf8.EncodeRune(buf[:], r)] {
+		if node = t.childByte(node, b); node < 0 {
+			return -1
 		}
 	}
-	if lo < len(edges) && edges[lo].r == r {
-		return edges[lo].child
+	return node
+}
+
+func (t *trie) childByte(node int32, b byte) int32 {
+	children := t.nodes[node].children
+	first := children >> childCountBits
+	k := bytes.IndexByte(t.labels[first:first+children&(1<<childCountBits-1)], b)
+	if k < 0 {
+		return -1
 	}
-	return -1
+	return int32(first) + int32(k)
+}
+
+// wordRanks returns the ranks of word w, one per list.
+func (t *trie) wordRanks(w int32) []uint16 {
+	return t.ranks[int(w)*t.slots : int(w+1)*t.slots]
 }

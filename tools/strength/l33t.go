@@ -268,13 +268,13 @@ func (s *l33tSearch) emit(w int32, i, j int) {
 		return
 	}
 	t := s.t
-	for slot, rank := range t.ranks[int(w)*t.slots : int(w+1)*t.slots] {
+	for slot, rank := range t.wordRanks(w) {
 		if rank == 0 {
 			continue
 		}
 		s.out = append(s.out, match{
 			kind: dictionaryPattern, i: int32(i), j: int32(j),
-			dict: uint8(s.firstDict + slot), rank: rank, sub: sub,
+			dict: uint8(s.firstDict + slot), rank: int32(rank), sub: sub,
 		})
 	}
 }

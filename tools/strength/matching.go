@@ -242,13 +242,13 @@ func walkWords(ms []match, t *trie, firstDict int, lower []rune, reversed bool) 
 			if w < 0 {
 				continue
 			}
-			for slot, rank := range t.ranks[int(w)*t.slots : int(w+1)*t.slots] {
+			for slot, rank := range t.wordRanks(w) {
 				if rank == 0 {
 					continue
 				}
 				ms = append(ms, match{
 					kind: dictionaryPattern, i: int32(i), j: int32(j),
-					dict: uint8(firstDict + slot), rank: rank, reversed: reversed,
+					dict: uint8(firstDict + slot), rank: int32(rank), reversed: reversed,
 				})
 			}
 		}
