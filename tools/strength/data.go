@@ -168,24 +168,31 @@ func readList(name string) ([]string, error) {
 }
 
 // trie is a compact prefix tree over the UTF-8 bytes of lower-cased words.
-// The children of a node are contiguous and sorted, and labels, the byte
-// leading to each node, is a parallel array, so finding a child scans a
-// few bytes that share a cache line, and a walk allocates nothing.
+// The children of a node are contiguous and sorted, and each node holds the
+// byte leading to it, so finding a child reads the children's 8-byte
+// records, usually one cache line that also holds the child found; the
+// root's children are a direct table. A walk allocates nothing.
 type trie struct {
-	nodes  []trieNode
-	labels []byte
-	slots  int      // rank slots per word (number of lists)
-	ranks  []uint16 // ranks[word*slots+list]; 0 = word absent from that list
+	nodes []trieNode
+	root  [256]int32 // child of the root by byte, or -1
+	slots int        // rank slots per word (number of lists)
+	ranks []uint16   // ranks[word*slots+list]; 0 = word absent from that list
 }
 
 type trieNode struct {
-	children uint32 // first child << childCountBits | number of children
-	word     int32  // word index, or -1
+	children  uint32 // first child << childCountBits | number of children
+	labelWord uint32 // the byte leading here << 24 | 1 + index of the word ending here, or 0
 }
+
+func (n trieNode) label() byte { return byte(n.labelWord >> 24) }
+
+// word returns the index of the word ending at n, or -1.
+func (n trieNode) word() int32 { return int32(n.labelWord&(1<<24-1)) - 1 }
 
 const (
 	childCountBits = 9 // up to 256 children
 	maxTrieNodes   = 1 << (32 - childCountBits)
+	maxTrieWords   = 1<<24 - 1
 )
 
 // maxRank is the largest rank a trie holds.
@@ -214,6 +221,9 @@ func buildTrie(lists [][]string) *trie {
 			t.ranks[int(id)*t.slots+li] = uint16(pos + 1)
 		}
 	}
+	if len(words) > maxTrieWords {
+		panic("strength: too many words for the trie")
+	}
 	order := make([]int32, len(words))
 	for k := range order {
 		order[k] = int32(k)
@@ -223,11 +233,13 @@ func buildTrie(lists [][]string) *trie {
 	for k, id := range order {
 		keys[k] = words[id]
 	}
-	t.nodes = append(t.nodes, trieNode{word: -1})
-	t.labels = append(t.labels, 0)
+	t.nodes = append(t.nodes, trieNode{})
 	t.fill(0, keys, order, 0, len(keys), 0)
 	if len(t.nodes) > maxTrieNodes {
 		panic("strength: too many trie nodes")
+	}
+	for b := range t.root {
+		t.root[b] = t.scanChildren(0, byte(b))
 	}
 	return t
 }
@@ -237,13 +249,12 @@ func buildTrie(lists [][]string) *trie {
 // keys[k].
 func (t *trie) fill(node int32, keys []string, ids []int32, lo, hi, offset int) {
 	if lo < hi && len(keys[lo]) == offset {
-		t.nodes[node].word = ids[lo]
+		t.nodes[node].labelWord |= uint32(ids[lo] + 1)
 		lo++
 	}
 	first := len(t.nodes)
 	for k := lo; k < hi; k = groupEnd(keys, k, hi, offset) {
-		t.nodes = append(t.nodes, trieNode{word: -1})
-		t.labels = append(t.labels, keys[k][offset])
+		t.nodes = append(t.nodes, trieNode{labelWord: uint32(keys[k][offset]) << 24})
 	}
 	t.nodes[node].children = uint32(first)<<childCountBits | uint32(len(t.nodes)-first)
 	child := int32(first)
@@ -279,13 +290,26 @@ func (t *trie) child(node int32, r rune) int32 {
 }
 
 func (t *trie) childByte(node int32, b byte) int32 {
-	children := t.nodes[node].children
-	first := children >> childCountBits
-	k := bytes.IndexByte(t.labels[first:first+children&(1<<childCountBits-1)], b)
-	if k < 0 {
-		return -1
+	if node == 0 {
+		return t.root[b]
 	}
-	return int32(first) + int32(k)
+	return t.scanChildren(node, b)
+}
+
+// scanChildren finds node's child over b in its sorted children.
+func (t *trie) scanChildren(node int32, b byte) int32 {
+	children := t.nodes[node].children
+	first := int32(children >> childCountBits)
+	kids := t.nodes[first : first+int32(children&(1<<childCountBits-1))]
+	for k := range kids {
+		switch label := kids[k].label(); {
+		case label == b:
+			return first + int32(k)
+		case label > b:
+			return -1
+		}
+	}
+	return -1
 }
 
 // wordRanks returns the ranks of word w, one per list.

@@ -141,7 +141,9 @@ type l33tSearch struct {
 	subs, tmp []uint64
 	words     int      // uint64s per subSet
 	agree     []uint64 // agree[(3c+o)*words:]: maps giving character c option o (0: as typed)
+	all       subSet   // every map
 	sets      []uint64 // sets[d*words:]: maps agreeing with the reading of the first d runes
+	nextL33t  []int32  // per start: where its first l33t character is, or the password's length
 	reading   [32]int8 // per l33t character: -1 unread, or the option read
 	t         *trie    // the trie being walked, its ranks for dictionaries firstDict...
 	firstDict int
@@ -177,29 +179,54 @@ func (a *analysis) l33tMatches(ms []match) []match {
 			}
 		}
 	}
-	depths := len(a.pw) + 1
-	s.sets = slices.Grow(s.sets[:0], depths*s.words)[:depths*s.words]
-	all := s.set(0)
-	clear(all)
+	n := len(a.pw)
+	s.sets = slices.Grow(s.sets[:0], (n+1)*s.words)[:(n+1)*s.words]
+	s.all = slices.Grow(s.all[:0], s.words)[:s.words]
+	clear(s.all)
 	for si := range s.subs {
-		all[si/64] |= 1 << (si % 64)
+		s.all[si/64] |= 1 << (si % 64)
 	}
 	for c := range s.reading {
 		s.reading[c] = -1
 	}
-	s.a, s.out = a, ms
-	s.t, s.firstDict = data().words, 0
-	for i := range a.pw {
-		s.walk(0, i, i)
-	}
-	if a.user != nil {
-		s.t, s.firstDict = a.user, userInputsDict
-		for i := range a.pw {
-			s.walk(0, i, i)
+	// nextL33t[i]: the first l33t character at or after i, or n.
+	s.nextL33t = slices.Grow(s.nextL33t[:0], n)[:n]
+	next := n
+	for i := n - 1; i >= 0; i-- {
+		if l33tCharOf(a.pw[i]) >= 0 {
+			next = i
 		}
+		s.nextL33t[i] = int32(next)
+	}
+	s.a, s.out = a, ms
+	s.search(data().words, 0)
+	if a.user != nil {
+		s.search(a.user, userInputsDict)
 	}
 	ms, s.out, s.a, s.t = s.out, nil, nil, nil
 	return ms
+}
+
+// search walks t from every start. A word before the start's first l33t
+// character substitutes nothing, so the walk goes there directly and
+// branches from that point on.
+func (s *l33tSearch) search(t *trie, firstDict int) {
+	s.t, s.firstDict = t, firstDict
+	lower := s.a.lower
+	for i := range lower {
+		next := int(s.nextL33t[i])
+		if next == len(lower) {
+			break
+		}
+		node := int32(0)
+		for j := i; j < next && node >= 0; j++ {
+			node = t.child(node, lower[j])
+		}
+		if node >= 0 {
+			copy(s.set(next-i), s.all)
+			s.walk(node, i, next)
+		}
+	}
 }
 
 func (s *l33tSearch) walk(node int32, i, j int) {
@@ -250,7 +277,7 @@ func (s *l33tSearch) step(node int32, i, j int, r rune, agreeing subSet) {
 	if next := s.set(depth); &next[0] != &agreeing[0] {
 		copy(next, agreeing)
 	}
-	if w := s.t.nodes[child].word; w >= 0 && depth > 1 {
+	if w := s.t.nodes[child].word(); w >= 0 && depth > 1 {
 		s.emit(w, i, j)
 	}
 	s.walk(child, i, j+1)

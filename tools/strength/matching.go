@@ -238,7 +238,7 @@ func walkWords(ms []match, t *trie, firstDict int, lower []rune, reversed bool) 
 			if node < 0 {
 				break
 			}
-			w := t.nodes[node].word
+			w := t.nodes[node].word()
 			if w < 0 {
 				continue
 			}
