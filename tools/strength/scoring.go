@@ -60,24 +60,21 @@ func (a *analysis) estimateGuesses(m *match) float64 {
 // log10 is computed like zxcvbn's (ln x / ln 10) so logged figures agree.
 func log10(x float64) float64 { return math.Log(x) / math.Ln10 }
 
-// bruteforcePowers caches 10^length for every analysed length.
-var bruteforcePowers = func() (p [MaxPasswordLength + 1]float64) {
-	for k := range p {
-		p[k] = math.Pow(bruteforceCardinality, float64(k))
+// bruteforceGuessesByLength is the guess count of a bruteforce run, per
+// length: 10^length, but at least one more than the smallest submatch
+// guesses, so that any other pattern over the same span wins.
+var bruteforceGuessesByLength = func() (g [MaxPasswordLength + 1]float64) {
+	for length := range g {
+		minGuesses := float64(minSubmatchGuessesMultiChar + 1)
+		if length == 1 {
+			minGuesses = minSubmatchGuessesSingleChar + 1
+		}
+		g[length] = math.Max(math.Pow(bruteforceCardinality, float64(length)), minGuesses)
 	}
-	return p
+	return g
 }()
 
-func bruteforceGuesses(length int) float64 {
-	g := bruteforcePowers[length]
-	// One more than the smallest submatch guesses, so that any other
-	// pattern over the same span wins.
-	minGuesses := float64(minSubmatchGuessesMultiChar + 1)
-	if length == 1 {
-		minGuesses = minSubmatchGuessesSingleChar + 1
-	}
-	return math.Max(g, minGuesses)
-}
+func bruteforceGuesses(length int) float64 { return bruteforceGuessesByLength[length] }
 
 func sequenceGuesses(token []rune, ascending bool) float64 {
 	first := token[0]
