@@ -6,7 +6,9 @@ import (
 	"compress/gzip"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"sort"
 	"sync"
@@ -14,11 +16,26 @@ import (
 )
 
 // The word lists and keyboard graphs come from zxcvbn 4.4.2 (MIT, Dropbox);
-// see data/README.md. They are gzipped to keep the binary lean and decoded
-// once, on first use.
+// see data/README.md. The frequency lists are indexed ahead of time into
+// data/words.trie, which only needs copying into memory on first use; the
+// generator is TestWordTrieIsCurrent, which also fails when the file is
+// stale. The common-password list is embedded as well, for
+// CommonPasswords.
 //
-//go:embed data/*.txt.gz data/adjacency_graphs.json
+//go:embed data/passwords.txt.gz data/adjacency_graphs.json
 var dataFS embed.FS
+
+// encodedWordTrie is data/words.trie; a string, so that it is decoded
+// straight from the binary's read-only data.
+//
+//go:generate go test -run TestWordTrieIsCurrent -regenerate .
+//go:embed data/words.trie
+var encodedWordTrie string
+
+const (
+	wordTrieFile  = "data/words.trie"
+	passwordsFile = "data/passwords.txt.gz"
+)
 
 // dictionaryNames lists the frequency lists in zxcvbn's order. The order is
 // observable: among equally good matches over the same span the first wins.
@@ -58,8 +75,6 @@ func (g *keyGraph) neighbour(from, to rune) (direction, shifted int) {
 
 type tables struct {
 	words        *trie // all frequency lists, one rank slot per dictionaryNames entry
-	common       map[string]int
-	commonList   []string
 	graphs       [len(graphNames)]keyGraph
 	keyboardAvg  float64 // average degree of the qwerty graph
 	keypadAvg    float64 // average degree of the keypad graph
@@ -87,19 +102,12 @@ func data() *tables {
 
 func decodeTables() (*tables, error) {
 	t := &tables{}
-	lists := make([][]string, len(dictionaryNames))
-	for d, name := range dictionaryNames {
-		words, err := readList("data/" + name + ".txt.gz")
-		if err != nil {
-			return nil, err
-		}
-		lists[d] = words
+	var err error
+	if t.words, err = decodeTrie(encodedWordTrie); err != nil {
+		return nil, fmt.Errorf("%s: %w", wordTrieFile, err)
 	}
-	t.words = buildTrie(lists)
-	t.commonList = lists[0]
-	t.common = make(map[string]int, len(lists[0]))
-	for rank, w := range lists[0] {
-		t.common[w] = rank + 1
+	if t.words.slots != len(dictionaryNames) {
+		return nil, fmt.Errorf("%s: %d lists, want %d", wordTrieFile, t.words.slots, len(dictionaryNames))
 	}
 
 	raw, err := dataFS.ReadFile("data/adjacency_graphs.json")
@@ -147,8 +155,9 @@ func averageDegree(g *keyGraph) (avg, keys float64) {
 	return float64(total) / float64(g.keys), float64(g.keys)
 }
 
-func readList(name string) ([]string, error) {
-	raw, err := dataFS.ReadFile(name)
+// readList reads a gzipped list of one word a line.
+func readList(fsys fs.FS, name string) ([]string, error) {
+	raw, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, err
 	}
@@ -238,10 +247,68 @@ func buildTrie(lists [][]string) *trie {
 	if len(t.nodes) > maxTrieNodes {
 		panic("strength: too many trie nodes")
 	}
+	t.indexRoot()
+	return t
+}
+
+func (t *trie) indexRoot() {
 	for b := range t.root {
 		t.root[b] = t.scanChildren(0, byte(b))
 	}
-	return t
+}
+
+// wordTrieMagic starts the encoded form of a trie: the magic, then
+// little-endian uint32 slots, node count and word count, each node's
+// children and labelWord as uint32s, and the ranks as uint16s.
+const wordTrieMagic = "strength trie 1\n"
+
+// decodeTrie reads a trie's encoded form, checking that every walk stays
+// inside it.
+func decodeTrie(b string) (*trie, error) {
+	const header = len(wordTrieMagic) + 3*4
+	if len(b) < header || b[:len(wordTrieMagic)] != wordTrieMagic {
+		return nil, errors.New("not an encoded trie")
+	}
+	p := b[len(wordTrieMagic):]
+	slots, nodeCount, wordCount := int(uint32At(p, 0)), int(uint32At(p, 4)), int(uint32At(p, 8))
+	p = p[12:]
+	if nodeCount < 1 || nodeCount > maxTrieNodes || wordCount > maxTrieWords || slots < 1 || slots > 64 ||
+		len(p) != nodeCount*8+wordCount*slots*2 {
+		return nil, errors.New("bad trie size")
+	}
+	t := &trie{slots: slots, nodes: make([]trieNode, nodeCount), ranks: make([]uint16, wordCount*slots)}
+	for k := range t.nodes {
+		n := trieNode{children: uint32At(p, 8*k), labelWord: uint32At(p, 8*k+4)}
+		first, count := int(n.children>>childCountBits), int(n.children&(1<<childCountBits-1))
+		if first+count > nodeCount || (count > 0 && first <= k) || int(n.word()) >= wordCount {
+			return nil, fmt.Errorf("bad trie node %d", k)
+		}
+		t.nodes[k] = n
+	}
+	p = p[8*nodeCount:]
+	for k := range t.ranks {
+		t.ranks[k] = uint16(p[2*k]) | uint16(p[2*k+1])<<8
+	}
+	t.indexRoot()
+	return t, nil
+}
+
+// uint32At reads the little-endian uint32 at s[off:].
+func uint32At(s string, off int) uint32 {
+	s = s[off : off+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// lookup returns the index of word in t, or -1.
+func (t *trie) lookup(word string) int32 {
+	node := int32(0)
+	for k := 0; k < len(word) && node >= 0; k++ {
+		node = t.childByte(node, word[k])
+	}
+	if node <= 0 {
+		return -1
+	}
+	return t.nodes[node].word()
 }
 
 // fill builds the subtree of node for keys[lo:hi], which are sorted,

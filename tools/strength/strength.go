@@ -236,16 +236,21 @@ func HumanDuration(seconds float64) string {
 // IsCommon reports whether password, as typed or lower-cased, is in the
 // embedded common-password list.
 func IsCommon(password string) bool {
-	common := data().common
-	if _, ok := common[password]; ok {
-		return true
+	words := data().words
+	for _, w := range [2]string{password, strings.ToLower(password)} {
+		if id := words.lookup(w); id >= 0 && words.wordRanks(id)[0] > 0 { // passwords is the first list
+			return true
+		}
 	}
-	_, ok := common[strings.ToLower(password)]
-	return ok
+	return false
 }
 
-// CommonPasswords returns a copy of the embedded common-password list
-// (zxcvbn's 30,000 passwords), most common first.
+// CommonPasswords returns the embedded common-password list (zxcvbn's
+// 30,000 passwords), most common first, decoded afresh on each call.
 func CommonPasswords() []string {
-	return append([]string(nil), data().commonList...)
+	list, err := readList(dataFS, passwordsFile)
+	if err != nil {
+		panic("strength: embedded data: " + err.Error()) // a build defect
+	}
+	return list
 }
