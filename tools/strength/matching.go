@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 	"unicode"
+	"unsafe"
 )
 
 // Match is one pattern found in the password, covering runes I..J inclusive.
@@ -119,16 +120,31 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// maxPooledMatches bounds the memory a pooled scratch keeps: an analysis
-// that found more matches (hostile input) lets its scratch go.
-const maxPooledMatches = 4096
+// maxPooledBytes bounds the memory a pooled scratch keeps: the analysis of
+// a hostile input (thousands of matches, long searches) lets its scratch go.
+const maxPooledBytes = 256 << 10
 
 func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 
 func putScratch(s *scratch) {
-	if cap(s.matches) <= maxPooledMatches && cap(s.l33t.sets) <= maxPooledMatches {
+	if s.bytes() <= maxPooledBytes {
 		scratchPool.Put(s)
 	}
+}
+
+// bytes approximates the memory s and its base scratches hold.
+func (s *scratch) bytes() int {
+	total := 0
+	for ; s != nil; s = s.base {
+		const matchSize, entrySize = int(unsafe.Sizeof(match{})), int(unsafe.Sizeof(dpEntry{}))
+		total += 4*(cap(s.runes)+cap(s.lower)+cap(s.reversedLower)+cap(s.byJ)+cap(s.jStart)+cap(s.l33t.nextL33t)) +
+			matchSize*(cap(s.matches)+cap(s.dates)+cap(s.seq)) +
+			8*(cap(s.l33t.subs)+cap(s.l33t.tmp)+cap(s.l33t.agree)+cap(s.l33t.all)+cap(s.l33t.sets))
+		for _, entries := range s.opt[:cap(s.opt)] {
+			total += entrySize * cap(entries)
+		}
+	}
+	return total
 }
 
 func (s *scratch) analysis(pw []rune, user *trie) *analysis {
