@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -106,8 +105,8 @@ func decodeTables() (*tables, error) {
 	if t.words, err = decodeTrie(encodedWordTrie); err != nil {
 		return nil, fmt.Errorf("%s: %w", wordTrieFile, err)
 	}
-	if t.words.slots != len(dictionaryNames) {
-		return nil, fmt.Errorf("%s: %d lists, want %d", wordTrieFile, t.words.slots, len(dictionaryNames))
+	if t.words.lists != len(dictionaryNames) {
+		return nil, fmt.Errorf("%s: %d lists, want %d", wordTrieFile, t.words.lists, len(dictionaryNames))
 	}
 
 	raw, err := dataFS.ReadFile("data/adjacency_graphs.json")
@@ -178,72 +177,65 @@ func readList(fsys fs.FS, name string) ([]string, error) {
 
 // trie is a compact prefix tree over the UTF-8 bytes of lower-cased words.
 // The children of a node are contiguous and sorted, and each node holds the
-// byte leading to it, so finding a child reads the children's 8-byte
-// records, usually one cache line that also holds the child found; the
-// root's children are a direct table. A walk allocates nothing.
+// byte leading to it and the list and rank of the word ending there, so
+// finding a child reads the children's 8-byte records, usually one cache
+// line that also holds the child found and its rank; the root's children
+// are a direct table. A walk allocates nothing.
 type trie struct {
 	nodes []trieNode
 	root  [256]int32 // child of the root by byte, or -1
-	slots int        // rank slots per word (number of lists)
-	ranks []uint16   // ranks[word*slots+list]; 0 = word absent from that list
+	lists int
 }
 
 type trieNode struct {
-	children  uint32 // first child << childCountBits | number of children
-	labelWord uint32 // the byte leading here << 24 | 1 + index of the word ending here, or 0
+	children uint32 // first child << childCountBits | number of children
+	entry    uint32 // the byte leading here << 24 | the list << 16 | the rank of the word ending here (0: none)
 }
 
-func (n trieNode) label() byte { return byte(n.labelWord >> 24) }
+func (n trieNode) label() byte { return byte(n.entry >> 24) }
 
-// word returns the index of the word ending at n, or -1.
-func (n trieNode) word() int32 { return int32(n.labelWord&(1<<24-1)) - 1 }
+// word returns the list and the rank of the word ending at n; rank 0 when
+// none does.
+func (n trieNode) word() (list int, rank int32) {
+	return int(n.entry >> 16 & 0xff), int32(n.entry & 0xffff)
+}
 
 const (
 	childCountBits = 9 // up to 256 children
 	maxTrieNodes   = 1 << (32 - childCountBits)
-	maxTrieWords   = 1<<24 - 1
+	maxTrieLists   = 0xff
+	maxRank        = 0xffff
 )
 
-// maxRank is the largest rank a trie holds.
-const maxRank = math.MaxUint16
-
-// buildTrie indexes lists of words; a word's rank in a list is its 1-based
-// position there (the last occurrence when a list repeats a word, as
-// zxcvbn). Lists longer than maxRank or words beyond maxTrieNodes nodes are
-// build defects: callers bound what they index.
+// buildTrie indexes lists of words; a word's rank in its list is its
+// 1-based position there (the last occurrence when a list repeats a word,
+// as zxcvbn). A word may be in one list only (zxcvbn's lists are disjoint);
+// that, too many lists, a list longer than maxRank or more than
+// maxTrieNodes nodes are build defects: callers bound what they index.
 func buildTrie(lists [][]string) *trie {
-	t := &trie{slots: len(lists)}
-	ids := map[string]int32{}
+	if len(lists) > maxTrieLists {
+		panic("strength: too many lists for the trie")
+	}
+	t := &trie{lists: len(lists)}
+	entries := map[string]uint32{} // word -> list << 16 | rank
 	var words []string
 	for li, list := range lists {
 		if len(list) > maxRank {
 			panic("strength: word list too long for the trie")
 		}
 		for pos, w := range list {
-			id, ok := ids[w]
+			old, ok := entries[w]
 			if !ok {
-				id = int32(len(words))
-				ids[w] = id
 				words = append(words, w)
-				t.ranks = append(t.ranks, make([]uint16, t.slots)...)
+			} else if int(old>>16) != li {
+				panic("strength: word in two lists: " + w)
 			}
-			t.ranks[int(id)*t.slots+li] = uint16(pos + 1)
+			entries[w] = uint32(li)<<16 | uint32(pos+1)
 		}
 	}
-	if len(words) > maxTrieWords {
-		panic("strength: too many words for the trie")
-	}
-	order := make([]int32, len(words))
-	for k := range order {
-		order[k] = int32(k)
-	}
-	sort.Slice(order, func(x, y int) bool { return words[order[x]] < words[order[y]] })
-	keys := make([]string, len(order))
-	for k, id := range order {
-		keys[k] = words[id]
-	}
+	sort.Strings(words)
 	t.nodes = append(t.nodes, trieNode{})
-	t.fill(0, keys, order, 0, len(keys), 0)
+	t.fill(0, words, entries, 0, len(words), 0)
 	if len(t.nodes) > maxTrieNodes {
 		panic("strength: too many trie nodes")
 	}
@@ -258,36 +250,31 @@ func (t *trie) indexRoot() {
 }
 
 // wordTrieMagic starts the encoded form of a trie: the magic, then
-// little-endian uint32 slots, node count and word count, each node's
-// children and labelWord as uint32s, and the ranks as uint16s.
-const wordTrieMagic = "strength trie 1\n"
+// little-endian uint32s: the number of lists, the number of nodes, and each
+// node's children and entry.
+const wordTrieMagic = "strength trie 2\n"
 
 // decodeTrie reads a trie's encoded form, checking that every walk stays
 // inside it.
 func decodeTrie(b string) (*trie, error) {
-	const header = len(wordTrieMagic) + 3*4
+	const header = len(wordTrieMagic) + 2*4
 	if len(b) < header || b[:len(wordTrieMagic)] != wordTrieMagic {
 		return nil, errors.New("not an encoded trie")
 	}
 	p := b[len(wordTrieMagic):]
-	slots, nodeCount, wordCount := int(uint32At(p, 0)), int(uint32At(p, 4)), int(uint32At(p, 8))
-	p = p[12:]
-	if nodeCount < 1 || nodeCount > maxTrieNodes || wordCount > maxTrieWords || slots < 1 || slots > 64 ||
-		len(p) != nodeCount*8+wordCount*slots*2 {
+	lists, nodeCount := int(uint32At(p, 0)), int(uint32At(p, 4))
+	p = p[8:]
+	if nodeCount < 1 || nodeCount > maxTrieNodes || lists > maxTrieLists || len(p) != nodeCount*8 {
 		return nil, errors.New("bad trie size")
 	}
-	t := &trie{slots: slots, nodes: make([]trieNode, nodeCount), ranks: make([]uint16, wordCount*slots)}
+	t := &trie{lists: lists, nodes: make([]trieNode, nodeCount)}
 	for k := range t.nodes {
-		n := trieNode{children: uint32At(p, 8*k), labelWord: uint32At(p, 8*k+4)}
+		n := trieNode{children: uint32At(p, 8*k), entry: uint32At(p, 8*k+4)}
 		first, count := int(n.children>>childCountBits), int(n.children&(1<<childCountBits-1))
-		if first+count > nodeCount || (count > 0 && first <= k) || int(n.word()) >= wordCount {
+		if list, rank := n.word(); first+count > nodeCount || (count > 0 && first <= k) || (rank > 0 && list >= lists) {
 			return nil, fmt.Errorf("bad trie node %d", k)
 		}
 		t.nodes[k] = n
-	}
-	p = p[8*nodeCount:]
-	for k := range t.ranks {
-		t.ranks[k] = uint16(p[2*k]) | uint16(p[2*k+1])<<8
 	}
 	t.indexRoot()
 	return t, nil
@@ -299,35 +286,34 @@ func uint32At(s string, off int) uint32 {
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
-// lookup returns the index of word in t, or -1.
-func (t *trie) lookup(word string) int32 {
+// lookup returns the list and rank of word in t; rank 0 when absent.
+func (t *trie) lookup(word string) (list int, rank int32) {
 	node := int32(0)
 	for k := 0; k < len(word) && node >= 0; k++ {
 		node = t.childByte(node, word[k])
 	}
 	if node <= 0 {
-		return -1
+		return 0, 0
 	}
 	return t.nodes[node].word()
 }
 
-// fill builds the subtree of node for keys[lo:hi], which are sorted,
-// distinct and share their first offset bytes; ids[k] is the word index of
-// keys[k].
-func (t *trie) fill(node int32, keys []string, ids []int32, lo, hi, offset int) {
-	if lo < hi && len(keys[lo]) == offset {
-		t.nodes[node].labelWord |= uint32(ids[lo] + 1)
+// fill builds the subtree of node for words[lo:hi], which are sorted,
+// distinct and share their first offset bytes.
+func (t *trie) fill(node int32, words []string, entries map[string]uint32, lo, hi, offset int) {
+	if lo < hi && len(words[lo]) == offset {
+		t.nodes[node].entry |= entries[words[lo]]
 		lo++
 	}
 	first := len(t.nodes)
-	for k := lo; k < hi; k = groupEnd(keys, k, hi, offset) {
-		t.nodes = append(t.nodes, trieNode{labelWord: uint32(keys[k][offset]) << 24})
+	for k := lo; k < hi; k = groupEnd(words, k, hi, offset) {
+		t.nodes = append(t.nodes, trieNode{entry: uint32(words[k][offset]) << 24})
 	}
 	t.nodes[node].children = uint32(first)<<childCountBits | uint32(len(t.nodes)-first)
 	child := int32(first)
 	for k := lo; k < hi; child++ {
-		end := groupEnd(keys, k, hi, offset)
-		t.fill(child, keys, ids, k, end, offset+1)
+		end := groupEnd(words, k, hi, offset)
+		t.fill(child, words, entries, k, end, offset+1)
 		k = end
 	}
 }
@@ -377,9 +363,4 @@ func (t *trie) scanChildren(node int32, b byte) int32 {
 		}
 	}
 	return -1
-}
-
-// wordRanks returns the ranks of word w, one per list.
-func (t *trie) wordRanks(w int32) []uint16 {
-	return t.ranks[int(w)*t.slots : int(w+1)*t.slots]
 }

@@ -145,7 +145,7 @@ type l33tSearch struct {
 	sets      []uint64 // sets[d*words:]: maps agreeing with the reading of the first d runes
 	nextL33t  []int32  // per start: where its first l33t character is, or the password's length
 	reading   [32]int8 // per l33t character: -1 unread, or the option read
-	t         *trie    // the trie being walked, its ranks for dictionaries firstDict...
+	t         *trie    // the trie being walked, its lists dictionaries firstDict...
 	firstDict int
 	out       []match
 }
@@ -277,13 +277,13 @@ func (s *l33tSearch) step(node int32, i, j int, r rune, agreeing subSet) {
 	if next := s.set(depth); &next[0] != &agreeing[0] {
 		copy(next, agreeing)
 	}
-	if w := s.t.nodes[child].word(); w >= 0 && depth > 1 {
-		s.emit(w, i, j)
+	if list, rank := s.t.nodes[child].word(); rank > 0 && depth > 1 {
+		s.emit(list, rank, i, j)
 	}
 	s.walk(child, i, j+1)
 }
 
-func (s *l33tSearch) emit(w int32, i, j int) {
+func (s *l33tSearch) emit(list int, rank int32, i, j int) {
 	var sub l33tReading
 	for c, option := range s.reading[:len(l33tChars)] {
 		if option > 0 {
@@ -294,14 +294,8 @@ func (s *l33tSearch) emit(w int32, i, j int) {
 	if sub.n == 0 { // no substitution: a plain dictionary match
 		return
 	}
-	t := s.t
-	for slot, rank := range t.wordRanks(w) {
-		if rank == 0 {
-			continue
-		}
-		s.out = append(s.out, match{
-			kind: dictionaryPattern, i: int32(i), j: int32(j),
-			dict: uint8(s.firstDict + slot), rank: int32(rank), sub: sub,
-		})
-	}
+	s.out = append(s.out, match{
+		kind: dictionaryPattern, i: int32(i), j: int32(j),
+		dict: uint8(s.firstDict + list), rank: rank, sub: sub,
+	})
 }

@@ -245,7 +245,7 @@ func (a *analysis) reversedMatches(ms []match) []match {
 }
 
 // walkWords appends a match for every substring of lower that is a word
-// of t; the trie's rank slots are dictionaries firstDict, firstDict+1...
+// of t; the trie's lists are dictionaries firstDict, firstDict+1...
 func walkWords(ms []match, t *trie, firstDict int, lower []rune, reversed bool) []match {
 	for i := range lower {
 		node := int32(0)
@@ -254,17 +254,10 @@ func walkWords(ms []match, t *trie, firstDict int, lower []rune, reversed bool) 
 			if node < 0 {
 				break
 			}
-			w := t.nodes[node].word()
-			if w < 0 {
-				continue
-			}
-			for slot, rank := range t.wordRanks(w) {
-				if rank == 0 {
-					continue
-				}
+			if list, rank := t.nodes[node].word(); rank > 0 {
 				ms = append(ms, match{
 					kind: dictionaryPattern, i: int32(i), j: int32(j),
-					dict: uint8(firstDict + slot), rank: int32(rank), reversed: reversed,
+					dict: uint8(firstDict + list), rank: rank, reversed: reversed,
 				})
 			}
 		}

@@ -238,7 +238,7 @@ func HumanDuration(seconds float64) string {
 func IsCommon(password string) bool {
 	words := data().words
 	for _, w := range [2]string{password, strings.ToLower(password)} {
-		if id := words.lookup(w); id >= 0 && words.wordRanks(id)[0] > 0 { // passwords is the first list
+		if list, rank := words.lookup(w); rank > 0 && list == 0 { // passwords is the first list
 			return true
 		}
 	}

@@ -15,15 +15,11 @@ var regenerate = flag.Bool("regenerate", false, "write "+wordTrieFile+" from the
 func encodeTrie(t *trie) []byte {
 	b := []byte(wordTrieMagic)
 	le := binary.LittleEndian
-	b = le.AppendUint32(b, uint32(t.slots))
+	b = le.AppendUint32(b, uint32(t.lists))
 	b = le.AppendUint32(b, uint32(len(t.nodes)))
-	b = le.AppendUint32(b, uint32(len(t.ranks)/t.slots))
 	for _, n := range t.nodes {
 		b = le.AppendUint32(b, n.children)
-		b = le.AppendUint32(b, n.labelWord)
-	}
-	for _, r := range t.ranks {
-		b = le.AppendUint16(b, r)
+		b = le.AppendUint32(b, n.entry)
 	}
 	return b
 }
@@ -54,56 +50,73 @@ func TestWordTrieIsCurrent(t *testing.T) {
 
 func TestTrieRoundTrip(t *testing.T) {
 	t.Parallel()
-	tests := [][][]string{
-		{{"a"}},
-		{{"password", "pass", "passwort", "ünïcödé", "日本語"}, {"pass", "zz"}},
-		{{"", "x"}},
+	type found struct {
+		list int
+		rank int32
 	}
-	for _, lists := range tests {
-		built := buildTrie(lists)
+	tests := []struct {
+		lists [][]string
+		want  map[string]found // words looked up; absent ones want rank 0
+	}{
+		{[][]string{{"a"}}, map[string]found{"a": {0, 1}, "b": {}, "": {}}},
+		{
+			[][]string{{"password", "pass", "passwort", "ünïcödé", "日本語", "pass"}, {"passe", "zz"}},
+			map[string]found{"pass": {0, 6}, "password": {0, 1}, "passe": {1, 1}, "zz": {1, 2}, "日本語": {0, 5}, "日本": {}, "passwords": {}},
+		},
+		{[][]string{{"", "x"}}, map[string]found{"x": {0, 2}}},
+	}
+	for _, tt := range tests {
+		built := buildTrie(tt.lists)
 		decoded, err := decodeTrie(string(encodeTrie(built)))
 		if err != nil {
-			t.Fatalf("%q: %v", lists, err)
+			t.Fatalf("%q: %v", tt.lists, err)
 		}
 		if !reflect.DeepEqual(decoded, built) {
-			t.Errorf("%q: decoded trie differs from the built one", lists)
+			t.Errorf("%q: decoded trie differs from the built one", tt.lists)
 		}
-		for _, list := range lists {
-			for _, w := range list {
-				if id := decoded.lookup(w); w != "" && id < 0 {
-					t.Errorf("%q: lookup(%q) = %d", lists, w, id)
-				}
+		for word, want := range tt.want {
+			if list, rank := decoded.lookup(word); list != want.list || rank != want.rank {
+				t.Errorf("%q: lookup(%q) = %d, %d; want %d, %d", tt.lists, word, list, rank, want.list, want.rank)
 			}
 		}
-		if id := decoded.lookup("absent"); id >= 0 {
-			t.Errorf("%q: lookup(absent) = %d", lists, id)
-		}
 	}
+}
+
+func TestBuildTrieRejectsAWordInTwoLists(t *testing.T) {
+	t.Parallel()
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	buildTrie([][]string{{"pass"}, {"pass"}})
 }
 
 func TestDecodeTrieRejectsDamage(t *testing.T) {
 	t.Parallel()
 	good := encodeTrie(buildTrie([][]string{{"abc", "abd", "b"}}))
-	header := len(wordTrieMagic) + 12
+	node := func(k int) int { return len(wordTrieMagic) + 8 + 8*k }
+	damaged := func(offset int, value uint32) []byte {
+		b := bytes.Clone(good)
+		binary.LittleEndian.PutUint32(b[offset:], value)
+		return b
+	}
 	tests := map[string][]byte{
-		"empty":     nil,
-		"magic":     append([]byte("x"), good[1:]...),
-		"truncated": good[:len(good)-1],
-		"child out of range": func() []byte {
-			b := bytes.Clone(good)
-			binary.LittleEndian.PutUint32(b[header:], 1000<<childCountBits|3)
-			return b
-		}(),
-		"word out of range": func() []byte {
-			b := bytes.Clone(good)
-			binary.LittleEndian.PutUint32(b[header+4:], 1000)
-			return b
-		}(),
+		"empty":              nil,
+		"magic":              append([]byte("x"), good[1:]...),
+		"truncated":          good[:len(good)-1],
+		"too many lists":     damaged(len(wordTrieMagic), 1000),
+		"child out of range": damaged(node(0), 1000<<childCountBits|3),
+		"child before node":  damaged(node(1), 0<<childCountBits|1),
+		"list out of range":  damaged(node(1)+4, 'a'<<24|5<<16|1),
 	}
 	for name, b := range tests {
 		if _, err := decodeTrie(string(b)); err == nil {
 			t.Errorf("%s: decoded without error", name)
 		}
+	}
+	if _, err := decodeTrie(string(good)); err != nil {
+		t.Errorf("undamaged: %v", err)
 	}
 }
 
