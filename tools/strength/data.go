@@ -73,7 +73,7 @@ func (g *keyGraph) neighbour(from, to rune) (direction, shifted int) {
 }
 
 type tables struct {
-	words        *trie // all frequency lists, one rank slot per dictionaryNames entry
+	words        *trie // all frequency lists, list k being dictionaryNames[k]
 	graphs       [len(graphNames)]keyGraph
 	keyboardAvg  float64 // average degree of the qwerty graph
 	keypadAvg    float64 // average degree of the keypad graph
