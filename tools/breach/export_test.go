@@ -25,3 +25,17 @@ func CountReads(f *File) func() (reads, bytes int64) {
 	f.r = c
 	return func() (int64, int64) { return c.reads.Load(), c.bytes.Load() }
 }
+
+// WaitSampled waits until f's background sampling is over and reports
+// whether it left a sample table for the search.
+func WaitSampled(f *File) bool {
+	<-f.sampled
+	return f.samples.Load() != nil
+}
+
+// DropSamples waits for f's sampling and throws its table away, so that
+// the search starts from the ends of the file, as before the table is built.
+func DropSamples(f *File) {
+	<-f.sampled
+	f.samples.Store(nil)
+}
