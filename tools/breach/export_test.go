@@ -29,7 +29,7 @@ func CountReads(f *File) func() (reads, bytes int64) {
 // WaitSampled waits until f's background sampling is over and reports
 // whether it left a sample table for the search.
 func WaitSampled(f *File) bool {
-	<-f.sampled
+	<-f.Sampled()
 	return f.samples.Load() != nil
 }
 

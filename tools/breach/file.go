@@ -145,6 +145,10 @@ func (f *File) Kind() Kind { return f.kind }
 func (f *File) Size() int64        { return f.size }
 func (f *File) ModTime() time.Time { return f.modTime }
 
+// Sampled is closed when the sampling that OpenFile starts in the
+// background has ended; lookups are faster from then on.
+func (f *File) Sampled() <-chan struct{} { return f.sampled }
+
 // Close closes the underlying file.
 func (f *File) Close() error { return f.f.Close() }
 

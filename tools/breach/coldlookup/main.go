@@ -3,9 +3,13 @@
 // random lookups of one kind and reports, per lookup, the read system
 // calls and the bytes the kernel read from disk (from /proc/self/io, Linux
 // only) and the wall-time percentiles. Drop the page cache first for a
-// cold start (as root: sync; echo 3 > /proc/sys/vm/drop_caches).
+// cold start (as root: sync; echo 3 > /proc/sys/vm/drop_caches); -drop
+// drops it again once the file's background sampling is over, so that the
+// lookups start cold too.
 //
-//	go run ./tools/breach/coldlookup -file /tmp/pwned-sha1.txt -op range -n 2000
+//	go run ./tools/breach/coldlookup -file /tmp/pwned-sha1.txt -op range -n 2000 -drop
+//go:build linux
+
 package main
 
 import (
@@ -17,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"secutil/tools/breach"
@@ -28,18 +33,19 @@ func main() {
 	op := flag.String("op", "range", "range (a 5-hex prefix's answer, as GET /range) or count (one digest, as /data_breach and password_check)")
 	n := flag.Int("n", 2000, "lookups")
 	seed := flag.Uint64("seed", 1, "random seed of the prefixes and digests")
+	drop := flag.Bool("drop", false, "drop the page cache before the lookups (needs root)")
 	flag.Parse()
 	kind := breach.KindSHA1
 	if *kindName == "ntlm" {
 		kind = breach.KindNTLM
 	}
-	if err := run(*path, kind, *op, *n, *seed); err != nil {
+	if err := run(*path, kind, *op, *n, *seed, *drop); err != nil {
 		fmt.Fprintln(os.Stderr, "coldlookup:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, kind breach.Kind, op string, n int, seed uint64) error {
+func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool) error {
 	start := time.Now()
 	f, err := breach.OpenFile(path, kind)
 	if err != nil {
@@ -47,6 +53,13 @@ func run(path string, kind breach.Kind, op string, n int, seed uint64) error {
 	}
 	defer f.Close()
 	opened := time.Since(start)
+	<-f.Sampled()
+	sampled := time.Since(start)
+	if drop {
+		if err := dropPageCache(); err != nil {
+			return err
+		}
+	}
 	r := rand.New(rand.NewPCG(seed, 0))
 	lookup := func() error {
 		_, err := f.AppendRange(nil, fmt.Sprintf("%05X", r.IntN(1<<20)), false)
@@ -82,12 +95,18 @@ func run(path string, kind breach.Kind, op string, n int, seed uint64) error {
 	}
 	slices.Sort(times)
 	at := func(q float64) time.Duration { return times[int(q*float64(n-1))] }
-	fmt.Printf("%s %s, %.1f GB: open %s; per lookup %.2f read calls, %.1f KB from disk; p50 %s p99 %s max %s\n",
-		kind, op, float64(f.Size())/1e9, opened.Round(time.Microsecond),
+	fmt.Printf("%s %s, %.1f GB: open %s, sampled %s; per lookup %.2f read calls, %.1f KB from disk; p50 %s p99 %s max %s\n",
+		kind, op, float64(f.Size())/1e9, opened.Round(time.Microsecond), sampled.Round(time.Millisecond),
 		float64(after["syscr"]-before["syscr"])/float64(n),
 		float64(after["read_bytes"]-before["read_bytes"])/float64(n)/1e3,
 		at(0.5).Round(time.Microsecond), at(0.99).Round(time.Microsecond), times[n-1].Round(time.Microsecond))
 	return nil
+}
+
+// dropPageCache writes the file's dirty pages back and empties the page cache.
+func dropPageCache() error {
+	syscall.Sync()
+	return os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0)
 }
 
 // procIO reads this process's I/O counters: syscr counts read system
