@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -20,8 +21,9 @@ const (
 	// kernel reads the file from disk.
 	pageSize = 4096
 	// bufSize is the pooled buffer, the largest single read: a whole range
-	// answer of the real corpus (about 43 KB) with room to spare.
-	bufSize = 64 << 10
+	// answer of the real corpus (about 43 KB) with the likely error of the
+	// guess of where it starts, and room to spare.
+	bufSize = 128 << 10
 	// scanWindow is where the search stops: the final read takes the
 	// window along with the answer.
 	scanWindow = 2 * pageSize
@@ -218,11 +220,12 @@ func (f *File) eachInRange(prefix string, fn func(suffix []byte, count int64)) e
 	target := targetBuf[:copy(targetBuf[:], p)]
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	// A range of a uniformly spread file holds about 1/2^20 of it; a
-	// sixteenth more and two lines cover its usual spread, so that one read
-	// mostly takes the whole answer and the line after it.
+	// A range of a uniformly spread file holds about 1/2^20 of it; with
+	// the margin the search adds for its own error, a thirty-second more
+	// and two lines cover the range's usual spread, so that one read mostly
+	// takes the whole answer and the line after it.
 	perPrefix := int(f.size >> (4 * PrefixLen))
-	s, err := f.seek(target, *bp, perPrefix+perPrefix/16+2*maxLineLen)
+	s, err := f.seek(target, *bp, perPrefix+perPrefix/32+2*maxLineLen)
 	if err != nil {
 		return err
 	}
@@ -292,9 +295,9 @@ func (f *File) eachInRangeUnsorted(prefix string, fn func(suffix []byte, count i
 // window is the search's candidate span of the file: every line starting
 // before lo is below the target; the first line starting at or after hi is
 // not, or there is none. loKey and hiKey are the positions in the hash
-// space (see hashKey) of the line ending at lo and of the line starting at
-// hi, 0 and 2^64 at the ends of the file: the interpolation draws a line
-// between (lo, loKey) and (hi, hiKey).
+// space (see hashKey) of the line that ends or starts at lo, below the
+// target, and of the line starting at hi, 0 and 2^64 at the ends of the
+// file: the interpolation draws a line between (lo, loKey) and (hi, hiKey).
 type window struct {
 	lo, hi       int64
 	loKey, hiKey float64
@@ -305,8 +308,10 @@ type window struct {
 // it, whose first read reaches answerLen bytes past it. Hashes are uniformly
 // spread, so the place of a hash in the file is about its place in the
 // hash space: each probe reads one page where the line between the
-// window's ends puts the target, and the window closes around it, in two
-// or three probes on a uniformly spread file of any size. On a skewed file
+// window's ends puts the target, and the window closes around it. The
+// window starts between two samples (see sample), or at the ends of the
+// file until they are read; a uniformly spread file of any size takes one
+// or two probes from samples, two or three from the ends. On a skewed file
 // the guesses miss, and after interpolationProbes of them the search
 // bisects. A small unsorted file is scanned from its start.
 func (f *File) seek(target, buf []byte, answerLen int) (*lineScanner, error) {
@@ -322,15 +327,15 @@ func (f *File) seek(target, buf []byte, answerLen int) (*lineScanner, error) {
 	var page []byte // the last probe's bytes, from file offset at
 	var at int64
 	for probes := 0; w.hi-w.lo > scanWindow; probes++ {
-		guess := w.lo + (w.hi-w.lo)/2
+		from, to := w.lo+(w.hi-w.lo)/2, int64(0) // bisection: one page
 		if probes < interpolationProbes && w.hiKey > w.loKey {
-			frac := min(max((t-w.loKey)/(w.hiKey-w.loKey), 0), 1)
-			guess = w.lo + int64(frac*float64(w.hi-w.lo))
+			from, to = f.guess(w, t, answerLen)
 		}
-		// The page holding the guess, inside the window so that a line
-		// starts in it before hi.
-		at = min(max(guess&^(pageSize-1), w.lo), w.hi-pageSize)
-		n, err := f.readAt(buf[:min(pageSize, f.size-at)], at)
+		// Whole pages, starting inside the window so that a line starts
+		// in them before hi.
+		at = min(max(from&^(pageSize-1), w.lo), w.hi-pageSize)
+		end := min(max((to+pageSize-1)&^(pageSize-1), at+pageSize), at+bufSize, f.size)
+		n, err := f.readAt(buf[:end-at], at)
 		if err != nil {
 			return nil, err
 		}
@@ -351,6 +356,35 @@ func (f *File) seek(target, buf []byte, answerLen int) (*lineScanner, error) {
 	return s, nil
 }
 
+// avgLineLen is about the average length of a line of a real Pwned
+// Passwords file of the kind: digits, ':', a count of one or two digits, CRLF.
+func (k Kind) avgLineLen() float64 { return float64(k.hexLen() + 5) }
+
+// probeSpread is how many standard deviations of the guess's error a wide
+// probe reads on either side of it.
+const probeSpread = 1.5
+
+// guess places a probe for the key t in the window w by interpolation and
+// returns the span to read, [from, to): the page of the guess, or, when
+// the guess is close enough that its likely error and the answer after it
+// fit in one read, probeSpread standard deviations either side of the
+// guess and answerLen more, so that one read takes the whole answer. (If n
+// hashes lie uniformly in the window, the number below the target has a
+// standard deviation of sqrt(n·p·(1-p)) for p the target's fraction of
+// the window's keys.)
+func (f *File) guess(w window, t float64, answerLen int) (from, to int64) {
+	p := min(max((t-w.loKey)/(w.hiKey-w.loKey), 0), 1)
+	width := float64(w.hi - w.lo)
+	at := w.lo + int64(p*width)
+	lineLen := f.kind.avgLineLen()
+	sigma := lineLen * math.Sqrt(max(width/lineLen*p*(1-p), 1))
+	margin := int64(probeSpread * sigma)
+	if 2*margin+int64(answerLen) > bufSize-2*pageSize {
+		return at, 0
+	}
+	return at - margin, at + margin + int64(answerLen)
+}
+
 // sample is a line of the file: where it starts and its hash's key.
 type sample struct {
 	off int64
@@ -362,7 +396,7 @@ const (
 	maxSamples = 1 << 16
 	// sampleSpacing is the distance between samples of a file too small
 	// to need maxSamples.
-	sampleSpacing = bufSize
+	sampleSpacing = 64 << 10
 )
 
 // sample reads the first line of a page every size/maxSamples bytes (or
