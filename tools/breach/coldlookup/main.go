@@ -34,18 +34,19 @@ func main() {
 	n := flag.Int("n", 2000, "lookups")
 	seed := flag.Uint64("seed", 1, "random seed of the prefixes and digests")
 	drop := flag.Bool("drop", false, "drop the page cache before the lookups (needs root)")
+	workers := flag.Int("c", 1, "lookups at once")
 	flag.Parse()
 	kind := breach.KindSHA1
 	if *kindName == "ntlm" {
 		kind = breach.KindNTLM
 	}
-	if err := run(*path, kind, *op, *n, *seed, *drop); err != nil {
+	if err := run(*path, kind, *op, max(*n, 1), *seed, *drop, max(*workers, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "coldlookup:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool) error {
+func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool, workers int) error {
 	start := time.Now()
 	f, err := breach.OpenFile(path, kind)
 	if err != nil {
@@ -60,47 +61,70 @@ func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool
 			return err
 		}
 	}
-	r := rand.New(rand.NewPCG(seed, 0))
-	lookup := func() error {
-		_, err := f.AppendRange(nil, fmt.Sprintf("%05X", r.IntN(1<<20)), false)
-		return err
-	}
-	if op == "count" {
-		digest := make([]byte, kind.DigestLen())
-		lookup = func() error {
-			for i := range digest {
-				digest[i] = byte(r.Uint32())
-			}
-			_, _, err := f.Count(digest)
-			return err
-		}
-	} else if op != "range" {
-		return fmt.Errorf("-op must be range or count, not %q", op)
-	}
 	before, err := procIO()
 	if err != nil {
 		return err
 	}
 	times := make([]time.Duration, n)
-	for i := range times {
-		t := time.Now()
-		if err := lookup(); err != nil {
+	errs := make(chan error, workers)
+	began := time.Now()
+	for w := range workers {
+		lookup, err := lookups(f, op, seed+uint64(w))
+		if err != nil {
 			return err
 		}
-		times[i] = time.Since(t)
+		go func() {
+			for i := w; i < n; i += workers {
+				t := time.Now()
+				if err := lookup(); err != nil {
+					errs <- err
+					return
+				}
+				times[i] = time.Since(t)
+			}
+			errs <- nil
+		}()
 	}
+	for range workers {
+		if err := <-errs; err != nil {
+			return err
+		}
+	}
+	elapsed := time.Since(began)
 	after, err := procIO()
 	if err != nil {
 		return err
 	}
 	slices.Sort(times)
 	at := func(q float64) time.Duration { return times[int(q*float64(n-1))] }
-	fmt.Printf("%s %s, %.1f GB: open %s, sampled %s; per lookup %.2f read calls, %.1f KB from disk; p50 %s p99 %s max %s\n",
-		kind, op, float64(f.Size())/1e9, opened.Round(time.Microsecond), sampled.Round(time.Millisecond),
+	fmt.Printf("%s %s, %.1f GB, %d at once: open %s, sampled %s; %.0f lookups/s; per lookup %.2f read calls, %.1f KB from disk; p50 %s p99 %s max %s\n",
+		kind, op, float64(f.Size())/1e9, workers, opened.Round(time.Microsecond), sampled.Round(time.Millisecond), float64(n)/elapsed.Seconds(),
 		float64(after["syscr"]-before["syscr"])/float64(n),
 		float64(after["read_bytes"]-before["read_bytes"])/float64(n)/1e3,
 		at(0.5).Round(time.Microsecond), at(0.99).Round(time.Microsecond), times[n-1].Round(time.Microsecond))
 	return nil
+}
+
+// lookups returns a function making random lookups of the kind op, from its own random source.
+func lookups(f *breach.File, op string, seed uint64) (func() error, error) {
+	r := rand.New(rand.NewPCG(seed, 0))
+	switch op {
+	case "range":
+		return func() error {
+			_, err := f.AppendRange(nil, fmt.Sprintf("%05X", r.IntN(1<<20)), false)
+			return err
+		}, nil
+	case "count":
+		digest := make([]byte, f.Kind().DigestLen())
+		return func() error {
+			for i := range digest {
+				digest[i] = byte(r.Uint32())
+			}
+			_, _, err := f.Count(digest)
+			return err
+		}, nil
+	}
+	return nil, fmt.Errorf("-op must be range or count, not %q", op)
 }
 
 // dropPageCache writes the file's dirty pages back and empties the page cache.
