@@ -307,13 +307,14 @@ type window struct {
 // begin and returns a scanner from a line start at most scanWindow before
 // it, whose first read reaches answerLen bytes past it. Hashes are uniformly
 // spread, so the place of a hash in the file is about its place in the
-// hash space: each probe reads one page where the line between the
-// window's ends puts the target, and the window closes around it. The
-// window starts between two samples (see sample), or at the ends of the
-// file until they are read; a uniformly spread file of any size takes one
-// or two probes from samples, two or three from the ends. On a skewed file
-// the guesses miss, and after interpolationProbes of them the search
-// bisects. A small unsorted file is scanned from its start.
+// hash space: each probe reads where the line between the window's ends
+// puts the target (a page, or the answer with the guess's likely error:
+// see guess), and the window closes around it. The window starts between
+// two samples (see sample), or at the ends of the file until they are
+// read; on a uniformly spread file of any size, one read mostly both finds
+// and takes the answer once the samples are read. On a skewed file the
+// guesses miss, and after interpolationProbes of them the search bisects.
+// A small unsorted file is scanned from its start.
 func (f *File) seek(target, buf []byte, answerLen int) (*lineScanner, error) {
 	if f.unsorted {
 		return f.scanFrom(0, buf), nil
