@@ -252,3 +252,40 @@ func TestUnsortedLargeFile(t *testing.T) {
 		t.Fatal("no lookup noticed the lines out of order")
 	}
 }
+
+// TestWriteUniform checks the generated file that the figures rest on:
+// sorted, distinct HASH:COUNT lines, as many and as long as reported, with
+// counts of at least 1 and most of them 1 (chance 1/2 of 2 or more).
+func TestWriteUniform(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []breach.Kind{breach.KindSHA1, breach.KindNTLM} {
+		var file bytes.Buffer
+		n, size, err := breachtest.WriteUniform(&file, 100_000, kind, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size != int64(file.Len()) || n < 99_000 || n > 101_000 {
+			t.Fatalf("%v: %d lines and %d bytes reported, %d bytes written, want about 100,000 lines", kind, n, size, file.Len())
+		}
+		lines := strings.Split(strings.TrimSuffix(file.String(), "\r\n"), "\r\n")
+		if int64(len(lines)) != n {
+			t.Fatalf("%v: %d lines, reported %d", kind, len(lines), n)
+		}
+		ones := 0
+		for i, l := range lines {
+			hash, count, ok := strings.Cut(l, ":")
+			if !ok || len(hash) != 2*kind.DigestLen() || strings.ToUpper(hash) != hash || count == "0" || strings.HasPrefix(count, "-") {
+				t.Fatalf("%v: malformed line %q", kind, l)
+			}
+			if i > 0 && lines[i-1] >= l {
+				t.Fatalf("%v: line %d (%s) not after the one before (%s)", kind, i, l, lines[i-1])
+			}
+			if count == "1" {
+				ones++
+			}
+		}
+		if frac := float64(ones) / float64(n); frac < 0.48 || frac > 0.52 {
+			t.Errorf("%v: %.3f of the counts are 1, want about 1/2", kind, frac)
+		}
+	}
+}

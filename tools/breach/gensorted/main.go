@@ -14,7 +14,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -35,18 +34,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gensorted: -kind must be sha1 or ntlm and -lines between 1 and 10^12")
 		os.Exit(2)
 	}
-	w := io.Writer(os.Stdout)
+	w := os.Stdout
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "gensorted:", err)
 			os.Exit(1)
 		}
-		defer f.Close()
 		w = f
 	}
 	start := time.Now()
 	n, size, err := breachtest.WriteUniform(w, *lines, k, *seed)
+	if err == nil {
+		err = w.Close()
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gensorted:", err)
 		os.Exit(1)
