@@ -36,6 +36,6 @@ func WaitSampled(f *File) bool {
 // DropSamples waits for f's sampling and throws its table away, so that
 // the search starts from the ends of the file, as before the table is built.
 func DropSamples(f *File) {
-	<-f.sampled
+	<-f.Sampled()
 	f.samples.Store(nil)
 }

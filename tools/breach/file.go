@@ -65,7 +65,8 @@ type File struct {
 	// line every sampleSpacing bytes or so: the search starts between
 	// the two around its target instead of the ends of the file.
 	samples atomic.Pointer[[]sample]
-	sampled chan struct{} // closed when sampling ends, with a table or not
+	sampled     chan struct{} // closed when sampling ends, with a table or not
+	startSample sync.Once
 }
 
 // OpenFile opens a Pwned Passwords file of the given kind and checks that
@@ -109,7 +110,6 @@ func OpenFile(path string, kind Kind) (*File, error) {
 	}
 	readRandomly(osf)
 	f.sampled = make(chan struct{})
-	go f.sample()
 	return f, nil
 }
 
@@ -147,9 +147,18 @@ func (f *File) Kind() Kind { return f.kind }
 func (f *File) Size() int64        { return f.size }
 func (f *File) ModTime() time.Time { return f.modTime }
 
-// Sampled is closed when the sampling that OpenFile starts in the
-// background has ended; lookups are faster from then on.
-func (f *File) Sampled() <-chan struct{} { return f.sampled }
+// Sampled starts the background sampling (see sample) if no lookup has
+// yet, and returns a channel closed when it has ended; lookups are faster
+// from then on.
+func (f *File) Sampled() <-chan struct{} {
+	f.startSampling()
+	return f.sampled
+}
+
+// startSampling starts the sampling once, at the first lookup rather than
+// at open: its 65,536 reads would otherwise queue beside the rest of a
+// server's start-up.
+func (f *File) startSampling() { f.startSample.Do(func() { go f.sample() }) }
 
 // Close closes the underlying file.
 func (f *File) Close() error { return f.f.Close() }
@@ -315,10 +324,11 @@ type window struct {
 // and takes the answer once the samples are read. On a skewed file the
 // guesses miss, and after interpolationProbes of them the search bisects.
 // A small unsorted file is scanned from its start.
-func (f *File) seek(target, buf []byte, answerLen int) (*lineScanner, error) {
+func (f *File) seek(target, buf []byte, answerLen int) (lineScanner, error) {
 	if f.unsorted {
 		return f.scanFrom(0, buf), nil
 	}
+	f.startSampling()
 	key := hashKey(target)
 	w := window{lo: 0, hi: f.size, loKey: 0, hiKey: 0x1p64}
 	if samples := f.samples.Load(); samples != nil {
@@ -338,12 +348,12 @@ func (f *File) seek(target, buf []byte, answerLen int) (*lineScanner, error) {
 		end := min(max((to+pageSize-1)&^(pageSize-1), at+pageSize), at+bufSize, f.size)
 		n, err := f.readAt(buf[:end-at], at)
 		if err != nil {
-			return nil, err
+			return lineScanner{}, err
 		}
 		page = buf[:n]
 		found, err := f.narrow(&w, target, at, page)
 		if err != nil {
-			return nil, err
+			return lineScanner{}, err
 		}
 		if found {
 			break
@@ -404,8 +414,8 @@ const (
 // every sampleSpacing bytes, if more) and publishes the table, once whole,
 // for seek. On a 44 GB file the samples are 700 KB apart, about 15,000
 // lines, where the global guess is off by up to 15,000 lines: starting
-// between two samples saves the search its first probe. It runs after
-// the file is opened (65,536 page reads: seconds on a cold disk) and stops
+// between two samples saves the search its first probe. It runs from the
+// first lookup (65,536 page reads: seconds on a cold disk) and stops
 // without a table at an error, or at lines out of order, which the search
 // then finds itself. A small unsorted file is not sampled.
 func (f *File) sample() {
@@ -570,8 +580,8 @@ type lineScanner struct {
 	step    int
 }
 
-func (f *File) scanFrom(off int64, buf []byte) *lineScanner {
-	return &lineScanner{f: f, buf: buf, off: off, step: pageSize}
+func (f *File) scanFrom(off int64, buf []byte) lineScanner {
+	return lineScanner{f: f, buf: buf, off: off, step: pageSize}
 }
 
 // next returns the next line without its LF or CRLF end, or io.EOF.
