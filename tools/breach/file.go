@@ -64,7 +64,7 @@ type File struct {
 	// samples, once the background sampling is done, holds the hash of a
 	// line every sampleSpacing bytes or so: the search starts between
 	// the two around its target instead of the ends of the file.
-	samples atomic.Pointer[[]sample]
+	samples     atomic.Pointer[[]sample]
 	sampled     chan struct{} // closed when sampling ends, with a table or not
 	startSample sync.Once
 }
