@@ -7,8 +7,11 @@ type row struct {
 	john     string
 	category string
 	patterns []string
-	implied  map[string]any
-	check    func(s string) int
+	// forms, when set, runs parallel to patterns: what John the Ripper
+	// calls each written form (john.go), for forms in John's own syntax.
+	forms   []johnForm
+	implied map[string]any
+	check   func(s string) int
 }
 
 func r(mode int, name, john, category string, patterns ...string) row {

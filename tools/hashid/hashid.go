@@ -49,6 +49,9 @@ type Candidate struct {
 	Params map[string]any `json:"params,omitempty"`
 	// Hashcat is the command line that cracks the hash with a wordlist.
 	Hashcat string `json:"hashcat,omitempty"`
+	// John is John the Ripper's command line for the same, empty when
+	// John has no format for it.
+	John string `json:"john,omitempty"`
 }
 
 // Result is the answer for one string.
@@ -368,7 +371,10 @@ func build(s string, ms []match, conf []float64, note string) Result {
 	modes := make([]int, len(ms)) // one allocation for every HashcatMode
 	for i, m := range ms {
 		f := m.format()
-		c := Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
+		c := Candidate{Name: f.name, JohnFormat: m.johnFormat(), Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
+		if c.JohnFormat != "" {
+			c.John = "john --format=" + c.JohnFormat + " --wordlist=wordlist.txt hash.txt"
+		}
 		if f.mode != noMode {
 			modes[i] = f.mode
 			c.HashcatMode = &modes[i]
@@ -395,7 +401,19 @@ func (m *match) params(s string) map[string]any {
 		return nil
 	}
 	f := m.format()
-	p := f.patterns[m.p].params(s[m.start:m.end], f.implied)
+	form := &f.forms[m.p]
+	implied := f.implied
+	if form.implied != nil {
+		implied = form.implied
+	}
+	part := s[m.start:m.end]
+	p := f.patterns[m.p].params(part, implied)
+	if form.hashcat != nil && f.mode != noMode {
+		if p == nil {
+			p = map[string]any{}
+		}
+		p["hashcat_hash"] = form.hashcat(part)
+	}
 	if m.via == viaWrapper {
 		if p == nil {
 			p = map[string]any{}
@@ -410,7 +428,17 @@ func (m *match) params(s string) map[string]any {
 // params.
 func sameParams(a, b match) bool {
 	return a.p >= 0 && b.p >= 0 && a.via == viaWhole && b.via == viaWhole && a.start == b.start && a.end == b.end &&
-		a.format().implied == nil && b.format().implied == nil && a.format().patterns[a.p] == b.format().patterns[b.p]
+		a.format().implied == nil && b.format().implied == nil && a.format().patterns[a.p] == b.format().patterns[b.p] &&
+		a.format().forms[a.p].plain() && b.format().forms[b.p].plain()
+}
+
+// johnFormat is John the Ripper's --format for the written form m matched.
+func (m *match) johnFormat() string {
+	f := m.format()
+	if m.p >= 0 && f.forms[m.p].label != "" {
+		return f.forms[m.p].label
+	}
+	return f.john
 }
 
 // Formats reports how many formats the table knows.
