@@ -1,6 +1,8 @@
 package hashid
 
 import (
+	"encoding/base32"
+	"encoding/base64"
 	"encoding/hex"
 	"strconv"
 	"strings"
@@ -254,8 +256,313 @@ func dynamicSyntaxes() []johnSyntax {
 	return out
 }
 
-// johnSyntaxes are John's forms of formats the table already has.
-var johnSyntaxes = []johnSyntax{}
+// js declares John's written forms of a table row's format.
+func js(row, label string, hashcat func(string) string, patterns ...string) johnSyntax {
+	return johnSyntax{row: row, form: johnForm{label: label, hashcat: hashcat}, patterns: patterns}
+}
 
-// johnRows are John's formats hashcat lacks.
-var johnRows = []row{}
+// johnSyntaxes are John's forms of formats the table already has, with
+// how hashcat reads each where its syntax differs.
+var johnSyntaxes = []johnSyntax{
+	// Raw digests behind a tag.
+	js("MD5", "Raw-MD5", afterTag("$MD5$"), "$MD5$<hex:32>"),
+	js("SHA-1", "Raw-SHA1", afterTag("$SHA1$"), "$SHA1$<hex:40>"),
+	js("SHA-224", "Raw-SHA224", afterTag("$SHA224$"), "$SHA224$<hex:56>"),
+	js("SHA-256", "Raw-SHA256", afterTag("$SHA256$"), "$SHA256$<hex:64>"),
+	js("SHA-384", "Raw-SHA384", afterTag("$SHA384$"), "$SHA384$<hex:96>"),
+	js("SHA-512", "Raw-SHA512", afterTag("$SHA512$"), "$SHA512$<hex:128>"),
+	js("MD4", "Raw-MD4", afterTag("$MD4$"), "$MD4$<hex:32>"),
+	js("NTLM", "NT", afterTag("$NT$"), "$NT$<hex:32>"),
+	js("LM", "LM", afterTag("$LM$"), "$LM$<hex:16>"),
+	js("GOST R 34.11-2012 (Streebog) 256-bit, big-endian", "Stribog-256", afterTag("$stribog256$"), "$stribog256$<hex:64>"),
+	js("GOST R 34.11-2012 (Streebog) 512-bit, big-endian", "Stribog-512", afterTag("$stribog512$"), "$stribog512$<hex:128>"),
+	js("MD2", "MD2", nil, "$md2$<hex:32>"),
+	js("Snefru-128", "Snefru-128", nil, "$snefru$<hex:32>"),
+	js("Snefru-256", "Snefru-256", nil, "$snefru$<hex:64>"),
+	js("Oracle T: Type (Oracle 12+)", "Oracle12C", afterTag("$oracle12c$"), "$oracle12c$<hex:160>"),
+	js("macOS v10.7", "xsha512", afterTag("$LION$"), "$LION$<hex:8=salt><hex:128>"),
+	js("Plaintext", "plaintext", afterTag("$0$"), "$0$<text>"),
+
+	// A user or salt before the hash, which hashcat wants after it.
+	js("Domain Cached Credentials (DCC), MS Cache", "mscash", hashColonFirst("M$", '#'), "M$<user=user>#<hex:32>"),
+	js("Oracle H: Type (Oracle 7+)", "oracle", hashColonFirst("O$", '#'), "O$<user=user>#<uhex:16>"),
+	js("osCommerce, xt:Commerce", "osc", hashColonFirst("$OSC$", '$'), "$OSC$<word=salt>$<hex:32>"),
+	js("Juniper NetScreen/SSG (ScreenOS)", "md5ns", hashColonFirst("", '$'), "<word=user>$<b64:30>"),
+	js("sha256($salt.$pass)", "FormSpring", sepToColon('$'), "<hex:64>$<word=salt>"),
+	js("Oracle S: Type (Oracle 11+)", "oracle11", splitAt(40), "<hex:40><hex:20=salt>"),
+	js("MyBB 1.2+, IPB2+ (Invision Power Board)", "ipb2", hexSaltLast("$IPB2$"), "$IPB2$<hex=salt>$<hex:32>"),
+	js("WBB3 (Woltlab Burning Board)", "wbb3", wbb3ToHashcat, "$wbb3$*1*<hex:40=salt>*<hex:40>"),
+	js("PostgreSQL CRAM (MD5)", "postgres", postgresToHashcat, "$postgre$<user=user>*<hex:8=salt>*<hex:32>"),
+	js("iSCSI CHAP authentication, MD5(CHAP)", "chap", chapToHashcat, "$chap$<dec:1-3=id>*<hex:32=challenge>*<hex:32>"),
+	js("IPMI2 RAKP HMAC-SHA1", "RAKP", rakpToHashcat, "$rakp$<hex=salt>$<hex:40>"),
+
+	// HMACs: John writes the message, '#', the digest.
+	js("HMAC-MD5 (key = $pass)", "HMAC-MD5", hashColonFirst("", '#'), "<text=message>#<hex:32>"),
+	js("HMAC-SHA1 (key = $pass)", "HMAC-SHA1", hashColonFirst("", '#'), "<text=message>#<hex:40>"),
+	js("HMAC-SHA256 (key = $pass)", "HMAC-SHA256", hashColonFirst("", '#'), "<text=message>#<hex:64>"),
+	js("HMAC-SHA512 (key = $pass)", "HMAC-SHA512", hashColonFirst("", '#'), "<text=message>#<hex:128>"),
+
+	// Key derivation.
+	js("PBKDF2-HMAC-MD5", "PBKDF2-HMAC-MD5", pbkdf2ToHashcat("md5"),
+		"$pbkdf2-hmac-md5$<dec=iterations>$<hex=salt>$<hex:32+>", "$pbkdf2-hmac-md5$<dec=iterations>.<hex=salt>.<hex:32+>"),
+	js("PBKDF2-HMAC-SHA1", "PBKDF2-HMAC-SHA1", pbkdf2ToHashcat("sha1"),
+		"$pbkdf2-hmac-sha1$<dec=iterations>$<hex=salt>$<hex:40+>", "$pbkdf2-hmac-sha1$<dec=iterations>.<hex=salt>.<hex:40+>"),
+	js("PBKDF2-HMAC-SHA256", "PBKDF2-HMAC-SHA256", pbkdf2ToHashcat("sha256"),
+		"$pbkdf2-hmac-sha256$<dec=iterations>$<hex=salt>$<hex:64+>", "$pbkdf2-hmac-sha256$<dec=iterations>.<hex=salt>.<hex:64+>"),
+	js("PBKDF2-HMAC-SHA512", "PBKDF2-HMAC-SHA512", pbkdf2ToHashcat("sha512"),
+		"$pbkdf2-hmac-sha512$<dec=iterations>$<hex=salt>$<hex:128+>", "$pbkdf2-hmac-sha512$<dec=iterations>.<hex=salt>.<hex:128+>"),
+	js("Django (PBKDF2-SHA256)", "Django", afterTag("$django$*1*"), "$django$*1*pbkdf2_sha256$<dec=iterations>$<word=salt>$<b64:44>"),
+	js("Django scrypt", "django-scrypt", nil, "scrypt$<word=salt>$<dec=cost>$<dec=block_size>$<dec=parallelism>$<dec>$<b64>"),
+	js("Sun MD5 crypt", "SunMD5", nil, "$md5$rounds=<dec=rounds>$<c64:0-16=salt>$$<c64:22>", "$md5$rounds=<dec=rounds>$<c64:0-16=salt>$<c64:22>"),
+	js("MS-AzureSync PBKDF2-HMAC-SHA256", "AzureAD", nil, "v1;PPH1_MD4,<hex=salt>,<dec=iterations>,<hex>"),
+	js("Episerver 6.x < .NET 4", "EPiServer", trimPadding, "$episerver$*0*<b64=salt>*<b64e:27>="),
+	js("Episerver 6.x >= .NET 4", "EPiServer", trimPadding, "$episerver$*1*<b64=salt>*<b64e:43>="),
+
+	// Network protocols.
+	js("NetNTLMv1 / NetNTLMv1+ESS", "netntlm", netntlmToHashcat, "$NETNTLM$<hex:32=challenge>$<hex:48>"),
+	js("NetNTLMv1 / NetNTLMv1+ESS", "MSCHAPv2", nil, "$MSCHAPv2$<hex:32=challenge>$<hex:48>$<hex:16>$<user:0+=user>"),
+	js("Kerberos 5, etype 17, Pre-Auth", "krb5pa-sha1", krb5paToHashcat, "$krb5pa$17$<user=user>$<host=realm>$<word:0+=salt>$<hex:104+>"),
+	js("Kerberos 5, etype 18, Pre-Auth", "krb5pa-sha1", krb5paToHashcat, "$krb5pa$18$<user=user>$<host=realm>$<word:0+=salt>$<hex:104+>"),
+	js("DNSSEC (NSEC3)", "nsec3", nsec3ToHashcat, "$NSEC3$<dec=iterations>$<hex:0+=salt>$<hex:40>$<host=domain>"),
+	js("Dahua Authentication MD5", "dahua", afterTag("$dahua$"), "$dahua$<alnum:8>"),
+	js("eCryptfs", "eCryptfs", ecryptfsToHashcat, "$ecryptfs$0$<hex:16>"),
+	js("LastPass + LastPass sniffed", "LastPass", nil, "$lastpass$<email=user>$<dec=iterations>$<b64:44>"),
+}
+
+// hashColonFirst turns "TAG first SEP hash" (a user, salt or message
+// before the digest) into hashcat's "hash:first".
+func hashColonFirst(tag string, sep byte) func(string) string {
+	return func(s string) string {
+		s = strings.TrimPrefix(s, tag)
+		i := strings.LastIndexByte(s, sep)
+		if i < 0 {
+			return s
+		}
+		return s[i+1:] + ":" + s[:i]
+	}
+}
+
+// sepToColon turns "hash SEP salt" into "hash:salt".
+func sepToColon(sep byte) func(string) string {
+	return func(s string) string {
+		if i := strings.IndexByte(s, sep); i >= 0 {
+			return s[:i] + ":" + s[i+1:]
+		}
+		return s
+	}
+}
+
+// splitAt turns a digest of n characters run together with its salt into
+// "digest:salt".
+func splitAt(n int) func(string) string {
+	return func(s string) string { return s[:n] + ":" + s[n:] }
+}
+
+// hexSaltLast turns "TAG hexsalt $ hash" into "hash:salt", the salt
+// decoded.
+func hexSaltLast(tag string) func(string) string {
+	return func(s string) string {
+		salt, hash, _ := strings.Cut(strings.TrimPrefix(s, tag), "$")
+		if b, err := hex.DecodeString(salt); err == nil {
+			salt = string(b)
+		}
+		return hash + ":" + salt
+	}
+}
+
+// trimPadding drops the base64 padding hashcat's form leaves out.
+func trimPadding(s string) string { return strings.TrimRight(s, "=") }
+
+// wbb3ToHashcat: $wbb3$*1*salt*hash → hash:salt.
+func wbb3ToHashcat(s string) string {
+	f := strings.Split(s, "*")
+	return f[len(f)-1] + ":" + f[len(f)-2]
+}
+
+// postgresToHashcat: John's $postgre$ is hashcat's $postgres$.
+func postgresToHashcat(s string) string { return "$postgres$" + strings.TrimPrefix(s, "$postgre$") }
+
+// chapToHashcat: $chap$id*challenge*hash → hash:challenge:id, the id as
+// two hex digits.
+func chapToHashcat(s string) string {
+	f := strings.Split(strings.TrimPrefix(s, "$chap$"), "*")
+	id, _ := strconv.Atoi(f[0])
+	return f[2] + ":" + f[1] + ":" + hex.EncodeToString([]byte{byte(id)})
+}
+
+// rakpToHashcat: $rakp$salt$hash → salt:hash.
+func rakpToHashcat(s string) string { return sepToColon('$')(strings.TrimPrefix(s, "$rakp$")) }
+
+// pbkdf2ToHashcat: $pbkdf2-hmac-H$iterations$salt$dk (hex, '$' or '.'
+// between) → H:iterations:salt:dk in base64.
+func pbkdf2ToHashcat(h string) func(string) string {
+	return func(s string) string {
+		rest := s[strings.IndexByte(s[1:], '$')+2:]
+		f := strings.FieldsFunc(rest, func(r rune) bool { return r == '$' || r == '.' })
+		if len(f) != 3 {
+			return s
+		}
+		salt, err1 := hex.DecodeString(f[1])
+		dk, err2 := hex.DecodeString(f[2])
+		if err1 != nil || err2 != nil {
+			return s
+		}
+		return h + ":" + f[0] + ":" + base64.StdEncoding.EncodeToString(salt) + ":" + base64.StdEncoding.EncodeToString(dk)
+	}
+}
+
+// netntlmToHashcat: John's $NETNTLM$ with the 16-byte ESS challenge (the
+// server's, then the client's) → hashcat's ::::lm:nt:challenge, the
+// client challenge padded into the LM response.
+func netntlmToHashcat(s string) string {
+	f := strings.Split(s, "$")
+	chal, nt := f[2], f[3]
+	return "::" + ":" + chal[16:] + strings.Repeat("0", 32) + ":" + nt + ":" + chal[:16]
+}
+
+// krb5paToHashcat drops the salt field John's $krb5pa$ carries.
+func krb5paToHashcat(s string) string {
+	f := strings.Split(s, "$")
+	if len(f) < 7 {
+		return s
+	}
+	return strings.Join(append(f[:5], f[6:]...), "$")
+}
+
+// nsec3ToHashcat: $NSEC3$iterations$salt$hash$domain → hashcat's
+// base32hex-hash:domain:salt:iterations.
+func nsec3ToHashcat(s string) string {
+	f := strings.Split(s, "$")
+	if len(f) < 6 {
+		return s
+	}
+	b, err := hex.DecodeString(f[4])
+	if err != nil {
+		return s
+	}
+	h := strings.ToLower(base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+	return h + ":" + strings.TrimSuffix(f[5], ".") + ":" + f[3] + ":" + f[2]
+}
+
+// ecryptfsDefaultSalt is the salt eCryptfs uses when none is given, which
+// John's short form leaves out.
+const ecryptfsDefaultSalt = "0011223344556677"
+
+// ecryptfsToHashcat writes the default salt out.
+func ecryptfsToHashcat(s string) string {
+	return "$ecryptfs$0$1$" + ecryptfsDefaultSalt + "$" + strings.TrimPrefix(s, "$ecryptfs$0$")
+}
+
+// jr is a row for a format only John the Ripper cracks.
+func jr(name, label, category string, patterns ...string) row {
+	return r(noMode, name, label, category, patterns...)
+}
+
+// johnRows are John's formats hashcat lacks (or reads only from its own
+// extraction tools' output), each in John's syntax.
+var johnRows = []row{
+	jr("AFS (Kerberos v4 string-to-key)", "AFS", catNet, "$K4$<hex:16>,<text=realm>"),
+	jr("Eggdrop blowfish", "bfegg", catIM, "+<c64:12>"),
+	jr("DIGEST-MD5 C/R", "dmd5", catNet, "$DIGEST-MD5$<user=user>$<text>"),
+	jr("EPiServer SID (EPI)", "EPI", catServer, "0x<uhex:60=salt> 0x<uhex:40>"),
+	jr("HTTP Digest access authentication", "hdaa", catNet, "$response$<hex:32>$<text>"),
+	jr("Kerberos v4 TGT", "krb4", catNet, "$af$<host=realm>$<hex:32>", "$k4$<host=realm>$<hex:32>"),
+	jr("Kerberos v5 TGT", "krb5", catNet, "$krb5$<user=user>$<host=realm>$<hex>"),
+	jr("NetNTLMv1 (naive)", "netntlm-naive", catNet, "$NETNTLM$<hex:16=challenge>$<hex:48>", "$NETNTLM$<hex:32=challenge>$<hex:48>"),
+	jr("MSCHAPv2 (naive)", "mschapv2-naive", catNet, "$MSCHAPv2$<hex:32=challenge>$<hex:48>$<hex:16>$<user:0+=user>"),
+	jr("NetLM", "netlm", catNet, "$NETLM$<hex:16=challenge>$<hex:48>"),
+	jr("NetLMv2", "netlmv2", catNet, "$NETLMv2$<user=user>$<hex:16=challenge>$<hex:32>$<hex:16>"),
+	jr("NetHalfLM", "nethalflm", catNet, "$NETHALFLM$<hex:16=challenge>$<hex:48>"),
+	jr("S/Key", "skey", catOTP, "<dec:4=sequence> <word=seed>  <hex:16>", "<name=hash> <dec:4=sequence> <word=seed>  <hex:16>"),
+	jr("Sybase ASE PROP", "Sybase-PROP", catDB, "0x<hex:58>"),
+	jr("ADX crypt", "adxcrypt", catEAS, "$adxcrypt$<dec>"),
+	jr("andOTP backup", "andOTP", catPM, "$andotp$<dec=version>*<hexs>"),
+	jr("IBM AS/400 DES", "as400-des", catOS, "$as400des$<user=user>*<uhex:16>"),
+	jr("IBM AS/400 SSHA1", "as400-ssha1", catOS, "$as400ssha1$<uhex:40>$<user=user>"),
+	jr("BestCrypt container", "BestCrypt", catFDE, "$BestCrypt$<dec=version>$<text>"),
+	jr("BestCrypt VE 4 volume", "BestCryptVE4", catFDE, "$bcve$4$<dec>$<hex=salt>$<hex>"),
+	jr("BitShares wallet", "bitshares", catWallet, "$BitShares$<dec=version>*<hexs>"),
+	jr("Bitwarden (John)", "Bitwarden", catPM, "$bitwarden$<dec=version>*<dec=iterations>*<email=user>*<hexs>"),
+	jr("BouncyCastle keystore (BKS)", "BKS", catKey, "$bks$<dec=version>$<text>"),
+	jr("BlackBerry ES10", "Blackberry-ES10", catOS, "$bbes10$<uhex:128>$<dec=iterations>$<text=salt>"),
+	jr("Cardano wallet", "cardano", catWallet, "$cardano$<dec=version>$<hex>"),
+	jr("Clipperz SRP", "Clipperz", catPM, "$clipperz$<hex>$<hex=salt>"),
+	jr("1Password cloudkeychain (John)", "cloudkeychain", catPM, "$cloudkeychain$<dec>$<hex=salt>$<dec=iterations>$<text>"),
+	jr("Adobe AEM (CQ)", "cq", catEAS, "$cq$<user=user>$<hex:8>"),
+	jr("CryptoSafe", "cryptoSafe", catPM, "$cryptosafe$<dec=version>$<b64>"),
+	jr("Dashlane", "dashlane", catPM, "$dashlane$<dec=version>*<hexs>"),
+	jr("DragonFly BSD $3$ SHA-256 (32-bit)", "dragonfly3-32", catOS, "$3$z$<c64:43-44>"),
+	jr("DragonFly BSD $4$ SHA-512 (32-bit)", "dragonfly4-32", catOS, "$4$<c64:1-8=salt>$<c64:86>"),
+	jr("EIGRP MD5/HMAC-SHA-256", "eigrp", catNet, "$eigrp$<dec=algorithm>$<hex>$<text>"),
+	jr("ENCDataVault MD5", "ENCDataVault-MD5", catPM, "$encdv$<dec=version>$<dec>$<hex>$<text>"),
+	jr("ENCDataVault PBKDF2", "ENCDataVault-PBKDF2", catPM, "$encdv-pbkdf2$<dec=version>$<dec>$<hex>$<text>"),
+	jr("Enpass", "enpass", catPM, "$enpass$<dec=version>$<dec=iterations>$<hex>"),
+	jr("FreeBSD GELI", "geli", catFDE, "$geli$<dec=version>$<text>"),
+	jr("HMAC-SHA224", "HMAC-SHA224", catAuth, "<text=message>#<hex:56>"),
+	jr("HMAC-SHA384", "HMAC-SHA384", catAuth, "<text=message>#<hex:96>"),
+	jr("HSRP MD5 authentication", "hsrp", catNet, "$hsrp$<hex>$<hex:32>"),
+	jr("IKE PSK (John)", "IKE", catNet, "$ike$*<dec=hash>*<hexs>"),
+	jr("Keplr wallet", "keplr", catWallet, "$keplr$<hexs>"),
+	jr("Java KeyStore (John)", "keystore", catKey, "$keystore$<dec=version>$<dec>$<text>"),
+	jr("OpenSSH known_hosts", "known_hosts", catNet, "$known_hosts$|1|<b64=salt>|<b64:28>"),
+	jr("Kerberos 5 AS-REP etype 17/18 (John)", "krb5asrep", catNet, "$krb5asrep$<dec=etype>$<text=salt>$<hex>$<hex>"),
+	jr("Kerberos 5 db etype 18", "krb5-18", catNet, "$krb18$<text=salt>$<hex:64>", "<user=salt>$<hex:64>"),
+	jr("Kerberos 5 db etype 17", "krb5-17", catNet, "$krb17$<text=salt>$<hex:32>"),
+	jr("Kerberos 5 db etype 3", "krb5-3", catNet, "$krb3$<text=salt>$<hex:16>"),
+	jr("Kerberos 5 TGS-REP etype 17/18 (John)", "krb5tgs-sha1", catNet, "$krb5tgs$<dec=etype>$<text=salt>$<hex:24>$<hex>"),
+	jr("Kerberos 5 AS-REQ Pre-Auth etype 23 (John)", "krb5pa-md5", catNet, "$mskrb5$<user:0+=user>$<host:0+=realm>$<hex:32>$<hex>"),
+	jr("LastPass CLI", "lpcli", catPM, "$lpcli$<dec=version>$<email=user>$<dec=iterations>$<hex:32>$<hex>"),
+	jr("LastPass offline (John)", "lp", catPM, "$lp$<email=user>$<hex:32>"),
+	jr("Leet.cc", "leet", catWeb, "<word=salt>$<hex:128>"),
+	jr("Lotus Notes/Domino 8.5", "lotus85", catEAS, "<uhex:200-1000>"),
+	jr("MDC-2", "mdc2", catRaw, "$mdc2$<hex:32>"),
+	jr("Monero wallet", "monero", catWallet, "$monero$<dec=version>*<hex>"),
+	jr("Microsoft Money", "money", catDoc, "$money$<dec=version>*<hex:16=salt>*<hex>"),
+	jr("MongoDB challenge/response", "MongoDB", catDB, "$mongodb$0$<user=user>$<hex:32>", "$mongodb$1$<user=user>$<hex:16=salt>$<hex:32>"),
+	jr("MongoDB SCRAM (John)", "scram", catDB, "$scram$<user=user>$<dec=iterations>$<b64=salt>$<b64:28>"),
+	jr("Mozilla key3.db (John)", "Mozilla", catPM, "$mozilla$*<dec=version>*<dec>*<dec>*<hexs>"),
+	jr("IPsec AH (HMAC-MD5/SHA1)", "net-ah", catNet, "$net-ah$<dec>$<hex>$<hex>"),
+	jr("Network keyed MD5 (RIPv2, OSPF, BGP...)", "net-md5", catNet, "<hex:64+>$<hex:32>", "$netmd5$<hex>$<hex:32>"),
+	jr("Network keyed SHA1 (RIPv2, VRRP...)", "net-sha1", catNet, "$netsha1$<hex>$<hex:40>"),
+	jr("Nuked-Klan CMS", "nk", catWeb, "$nk$*<hex:40=salt>*#<hex:32>"),
+	jr("Oracle 10g O5LOGON-like (o10glogon)", "o10glogon", catDB, "$o10glogon$<user=user>$<uhex>$<uhex>$<uhex>"),
+	jr("Oracle O3LOGON", "o3logon", catDB, "$o3logon$<user=user>$<uhex>$<uhex>"),
+	jr("OpenBSD SoftRAID", "OpenBSD-SoftRAID", catFDE, "$openbsd-softraid$<dec=iterations>$<text>"),
+	jr("OpenSSL enc", "openssl-enc", catDoc, "$openssl$<dec>$<dec>$<dec>$<hex=salt>$<text>"),
+	jr("OSPF keyed SHA", "ospf", catNet, "$ospf$<dec>$<hex>$<hex>"),
+	jr("Padlock", "Padlock", catPM, "$padlock$<dec=version>$<dec=iterations>$<text>"),
+	jr("Palshop", "Palshop", catWeb, "$palshop$<hex:51>"),
+	jr("PBKDF2-HMAC-MD4", "PBKDF2-HMAC-MD4", catKDF, "$pbkdf2-hmac-md4$<dec=iterations>$<hex=salt>$<hex:32+>", "$pbkdf2-hmac-md4$<dec=iterations>.<hex=salt>.<hex:32+>"),
+	jr("PKCS#12 (PFX)", "pfx", catKey, "$pfxng$<dec=version>$<text>"),
+	jr("PGP Virtual Disk", "pgpdisk", catFDE, "$pgpdisk$<dec=version>*<hexs>"),
+	jr("PGP Self-Decrypting Archive", "pgpsda", catArchive, "$pgpsda$<dec=version>*<hexs>"),
+	jr("PGP Whole Disk Encryption", "pgpwde", catFDE, "$pgpwde$<dec=version>*<hexs>"),
+	jr("Outlook PST", "PST", catDoc, "$pst$<hex:8>"),
+	jr("PuTTY private key", "PuTTY", catKey, "$putty$<dec=version>*<text>"),
+	jr("RACF KDFAES", "RACF-KDFAES", catOS, "$racf$*<user=user>*<uhex:17+>"),
+	jr("RADIUS shared secret", "radius", catNet, "$radius$<dec>*<text>"),
+	jr("restic repository", "restic", catArchive, "$restic$<name=kdf>*<dec=cost>*<dec=block_size>*<dec=parallelism>*<text>"),
+	jr("RSVP HMAC", "rsvp", catNet, "$rsvp$<dec>$<hex>$<hex>"),
+	jr("RVARY (RACF)", "RVARY", catOS, "$rvary$<uhex:16>"),
+	jr("SAP PSE", "sappse", catKey, "$pse$<dec=version>$<dec=iterations>$<text>"),
+	jr("Siemens S7", "Siemens-S7", catNet, "$siemens-s7$<dec>$<hex:40>$<hex:40>"),
+	jr("Signal Android backup", "Signal", catIM, "$signal$<dec=version>$<dec=iterations>$<text>"),
+	jr("Nokia SL3", "SL3", catOS, "$sl3$<dec:14-15=salt>$<hex:40>"),
+	jr("NetIQ SSPR", "sspr", catServer, "$sspr$<dec=version>$<dec=iterations>$<word=salt>$<hex:40+>"),
+	jr("STRIP", "STRIP", catPM, "$strip$*<hex>"),
+	jr("TCP MD5 signature (BGP)", "tcp-md5", catNet, "$tcpmd5$<hex>$<hex:32>"),
+	jr("Tezos wallet", "tezos", catWallet, "$tezos$<dec=version>*<dec=iterations>*<text>"),
+	jr("MS SNTP (timeroast)", "timeroast", catNet, "$sntp-ms$<hex:32>$<hex:96>"),
+	jr("TrueCrypt RIPEMD-160 (John)", "tc_ripemd160", catFDE, "truecrypt_RIPEMD_160$<hex>"),
+	jr("TrueCrypt RIPEMD-160 boot (John)", "tc_ripemd160boot", catFDE, "truecrypt_RIPEMD_160_BOOT$<hex>"),
+	jr("TrueCrypt SHA-512 (John)", "tc_sha512", catFDE, "truecrypt_SHA_512$<hex>"),
+	jr("TrueCrypt Whirlpool (John)", "tc_whirlpool", catFDE, "truecrypt_WHIRLPOOL$<hex>"),
+	jr("VirtualBox VDI", "vdi", catFDE, "$vdi$<name=cipher>$<name=hash>$<dec=iterations>$<dec>$<dec=keysize>$<dec>$<text>"),
+	jr("OpenVMS Purdy", "OpenVMS", catOS, "$V$<c64:25-26>", "$V$<text>"),
+	jr("VMware VMX (John)", "vmx", catFDE, "$vmx$<dec=version>$<dec>$<dec>$<dec=iterations>$<hex:32=salt>$<hex>"),
+	jr("VTP MD5", "vtp", catNet, "$vtp$<dec=version>$<dec>$<hex>$<text>"),
+	jr("WoW SRP", "WoWSRP", catIM, "$WoWSRP$<uhex>$<uhex=salt>", "$WoWSRP$<uhex>$<uhex=salt>*<text=user>"),
+	jr("ZED container", "zed", catArchive, "$zed$<dec=version>$<dec>$<dec=iterations>$<hex=salt>$<hex>"),
+	jr("ZipMonster", "ZipMonster", catArchive, "$zipmonster$<hex:32>"),
+	jr("Armory wallet", "armory", catWallet, "<b64:100+>"),
+}

@@ -293,17 +293,17 @@ func (t *johnTree) testsArray(f *cSource, name string) []string {
 				if !ok {
 					continue // {NULL} and the like
 				}
-				if hash == "" && len(parts) > 2 && strings.HasPrefix(strings.TrimSpace(parts[2]), "{") {
+				// With a fields array ({user, hash, ...}), the vector is
+				// the passwd line John reads: the user, then the hash
+				// (from the fields when the ciphertext is empty).
+				if len(parts) > 2 && strings.HasPrefix(strings.TrimSpace(parts[2]), "{") {
 					fields, _ := braced(strings.TrimSpace(parts[2]))
 					fs := splitTop(fields)
-					if len(fs) < 2 {
-						continue
-					}
 					user, _ := t.stringExpr(g, fs[0], 0)
-					if hash, ok = t.stringExpr(g, fs[1], 0); !ok || hash == "" {
-						continue
+					if hash == "" && len(fs) > 1 {
+						hash, _ = t.stringExpr(g, fs[1], 0)
 					}
-					if user != "" {
+					if user != "" && hash != "" {
 						hash = user + ":" + hash
 					}
 				}
