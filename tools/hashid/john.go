@@ -281,7 +281,7 @@ var johnSyntaxes = []johnSyntax{
 	js("Snefru-256", "Snefru-256", nil, "$snefru$<hex:64>"),
 	js("Oracle T: Type (Oracle 12+)", "Oracle12C", afterTag("$oracle12c$"), "$oracle12c$<hex:160>"),
 	js("macOS v10.7", "xsha512", afterTag("$LION$"), "$LION$<hex:8=salt><hex:128>"),
-	js("Plaintext", "plaintext", afterTag("$0$"), "$0$<text>"),
+	js("Plaintext", "plaintext", afterTag("$0$"), "$0$<text:0+>"),
 
 	// A user or salt before the hash, which hashcat wants after it.
 	js("Domain Cached Credentials (DCC), MS Cache", "mscash", hashColonFirst("M$", '#'), "M$<user=user>#<hex:32>"),
@@ -297,10 +297,10 @@ var johnSyntaxes = []johnSyntax{
 	js("IPMI2 RAKP HMAC-SHA1", "RAKP", rakpToHashcat, "$rakp$<hex=salt>$<hex:40>"),
 
 	// HMACs: John writes the message, '#', the digest.
-	js("HMAC-MD5 (key = $pass)", "HMAC-MD5", hashColonFirst("", '#'), "<text=message>#<hex:32>"),
-	js("HMAC-SHA1 (key = $pass)", "HMAC-SHA1", hashColonFirst("", '#'), "<text=message>#<hex:40>"),
-	js("HMAC-SHA256 (key = $pass)", "HMAC-SHA256", hashColonFirst("", '#'), "<text=message>#<hex:64>"),
-	js("HMAC-SHA512 (key = $pass)", "HMAC-SHA512", hashColonFirst("", '#'), "<text=message>#<hex:128>"),
+	js("HMAC-MD5 (key = $pass)", "HMAC-MD5", hashColonFirst("", '#'), "<text:0+=message>#<hex:32>", "<text:0+=message>#<text:0+>#<hex:32>"),
+	js("HMAC-SHA1 (key = $pass)", "HMAC-SHA1", hashColonFirst("", '#'), "<text:0+=message>#<hex:40>", "<text:0+=message>#<text:0+>#<hex:40>"),
+	js("HMAC-SHA256 (key = $pass)", "HMAC-SHA256", hashColonFirst("", '#'), "<text:0+=message>#<hex:64>", "<text:0+=message>#<text:0+>#<hex:64>"),
+	js("HMAC-SHA512 (key = $pass)", "HMAC-SHA512", hashColonFirst("", '#'), "<text:0+=message>#<hex:128>", "<text:0+=message>#<text:0+>#<hex:128>"),
 
 	// Key derivation.
 	js("PBKDF2-HMAC-MD5", "PBKDF2-HMAC-MD5", pbkdf2ToHashcat("md5"),
@@ -314,19 +314,19 @@ var johnSyntaxes = []johnSyntax{
 	js("Django (PBKDF2-SHA256)", "Django", afterTag("$django$*1*"), "$django$*1*pbkdf2_sha256$<dec=iterations>$<word=salt>$<b64:44>"),
 	js("Django scrypt", "django-scrypt", nil, "scrypt$<word=salt>$<dec=cost>$<dec=block_size>$<dec=parallelism>$<dec>$<b64>"),
 	js("Sun MD5 crypt", "SunMD5", nil, "$md5$rounds=<dec=rounds>$<c64:0-16=salt>$$<c64:22>", "$md5$rounds=<dec=rounds>$<c64:0-16=salt>$<c64:22>"),
-	js("MS-AzureSync PBKDF2-HMAC-SHA256", "AzureAD", nil, "v1;PPH1_MD4,<hex=salt>,<dec=iterations>,<hex>"),
+	js("MS-AzureSync PBKDF2-HMAC-SHA256", "AzureAD", nil, "v1;PPH1_MD4,<hex=salt>,<dec=iterations>,<hex>", "v1;PPH1_MD4,<hex=salt>,<dec=iterations>,<hex>;"),
 	js("Episerver 6.x < .NET 4", "EPiServer", trimPadding, "$episerver$*0*<b64=salt>*<b64e:27>="),
 	js("Episerver 6.x >= .NET 4", "EPiServer", trimPadding, "$episerver$*1*<b64=salt>*<b64e:43>="),
 
 	// Network protocols.
 	js("NetNTLMv1 / NetNTLMv1+ESS", "netntlm", netntlmToHashcat, "$NETNTLM$<hex:32=challenge>$<hex:48>"),
-	js("NetNTLMv1 / NetNTLMv1+ESS", "MSCHAPv2", nil, "$MSCHAPv2$<hex:32=challenge>$<hex:48>$<hex:16>$<user:0+=user>"),
+	js("NetNTLMv1 / NetNTLMv1+ESS", "MSCHAPv2", nil, "$MSCHAPv2$<hex:32=challenge>$<hex:48>$<hex:32>$<user:0+=user>"),
 	js("Kerberos 5, etype 17, Pre-Auth", "krb5pa-sha1", krb5paToHashcat, "$krb5pa$17$<user=user>$<host=realm>$<word:0+=salt>$<hex:104+>"),
 	js("Kerberos 5, etype 18, Pre-Auth", "krb5pa-sha1", krb5paToHashcat, "$krb5pa$18$<user=user>$<host=realm>$<word:0+=salt>$<hex:104+>"),
 	js("DNSSEC (NSEC3)", "nsec3", nsec3ToHashcat, "$NSEC3$<dec=iterations>$<hex:0+=salt>$<hex:40>$<host=domain>"),
 	js("Dahua Authentication MD5", "dahua", afterTag("$dahua$"), "$dahua$<alnum:8>"),
 	js("eCryptfs", "eCryptfs", ecryptfsToHashcat, "$ecryptfs$0$<hex:16>"),
-	js("LastPass + LastPass sniffed", "LastPass", nil, "$lastpass$<email=user>$<dec=iterations>$<b64:44>"),
+	js("LastPass + LastPass sniffed", "LastPass", nil, "$lastpass$<email=user>$<dec=iterations>$<b64>"),
 }
 
 // hashColonFirst turns "TAG first SEP hash" (a user, salt or message
@@ -453,6 +453,13 @@ func ecryptfsToHashcat(s string) string {
 	return "$ecryptfs$0$1$" + ecryptfsDefaultSalt + "$" + strings.TrimPrefix(s, "$ecryptfs$0$")
 }
 
+// DragonFly BSD's SHA-2 crypts, the same strings for its 32- and 64-bit
+// builds.
+const (
+	dragonfly3 = "$3$<c64:0-8=salt>$<c64:40-48>"
+	dragonfly4 = "$4$<c64:0-8=salt>$<c64:80-90>"
+)
+
 // jr is a row for a format only John the Ripper cracks.
 func jr(name, label, category string, patterns ...string) row {
 	return r(noMode, name, label, category, patterns...)
@@ -469,12 +476,12 @@ var johnRows = []row{
 	jr("Kerberos v4 TGT", "krb4", catNet, "$af$<host=realm>$<hex:32>", "$k4$<host=realm>$<hex:32>"),
 	jr("Kerberos v5 TGT", "krb5", catNet, "$krb5$<user=user>$<host=realm>$<hex>"),
 	jr("NetNTLMv1 (naive)", "netntlm-naive", catNet, "$NETNTLM$<hex:16=challenge>$<hex:48>", "$NETNTLM$<hex:32=challenge>$<hex:48>"),
-	jr("MSCHAPv2 (naive)", "mschapv2-naive", catNet, "$MSCHAPv2$<hex:32=challenge>$<hex:48>$<hex:16>$<user:0+=user>"),
+	jr("MSCHAPv2 (naive)", "mschapv2-naive", catNet, "$MSCHAPv2$<hex:32=challenge>$<hex:48>$<hex:32>$<user:0+=user>"),
 	jr("NetLM", "netlm", catNet, "$NETLM$<hex:16=challenge>$<hex:48>"),
 	jr("NetLMv2", "netlmv2", catNet, "$NETLMv2$<user=user>$<hex:16=challenge>$<hex:32>$<hex:16>"),
 	jr("NetHalfLM", "nethalflm", catNet, "$NETHALFLM$<hex:16=challenge>$<hex:48>"),
 	jr("S/Key", "skey", catOTP, "<dec:4=sequence> <word=seed>  <hex:16>", "<name=hash> <dec:4=sequence> <word=seed>  <hex:16>"),
-	jr("Sybase ASE PROP", "Sybase-PROP", catDB, "0x<hex:58>"),
+	jr("Sybase ASE PROP", "Sybase-PROP", catDB, "0x<hex:60>"),
 	jr("ADX crypt", "adxcrypt", catEAS, "$adxcrypt$<dec>"),
 	jr("andOTP backup", "andOTP", catPM, "$andotp$<dec=version>*<hexs>"),
 	jr("IBM AS/400 DES", "as400-des", catOS, "$as400des$<user=user>*<uhex:16>"),
@@ -484,28 +491,31 @@ var johnRows = []row{
 	jr("BitShares wallet", "bitshares", catWallet, "$BitShares$<dec=version>*<hexs>"),
 	jr("Bitwarden (John)", "Bitwarden", catPM, "$bitwarden$<dec=version>*<dec=iterations>*<email=user>*<hexs>"),
 	jr("BouncyCastle keystore (BKS)", "BKS", catKey, "$bks$<dec=version>$<text>"),
-	jr("BlackBerry ES10", "Blackberry-ES10", catOS, "$bbes10$<uhex:128>$<dec=iterations>$<text=salt>"),
+	jr("BlackBerry ES10", "Blackberry-ES10", catOS, "$bbes10$<hex:128>$<text=salt>"),
 	jr("Cardano wallet", "cardano", catWallet, "$cardano$<dec=version>$<hex>"),
-	jr("Clipperz SRP", "Clipperz", catPM, "$clipperz$<hex>$<hex=salt>"),
+	jr("Clipperz SRP", "Clipperz", catPM, "$clipperz$<hex>$<hex=salt>", "$clipperz$<hex>$<hex=salt>*<text=user>"),
 	jr("1Password cloudkeychain (John)", "cloudkeychain", catPM, "$cloudkeychain$<dec>$<hex=salt>$<dec=iterations>$<text>"),
 	jr("Adobe AEM (CQ)", "cq", catEAS, "$cq$<user=user>$<hex:8>"),
 	jr("CryptoSafe", "cryptoSafe", catPM, "$cryptosafe$<dec=version>$<b64>"),
 	jr("Dashlane", "dashlane", catPM, "$dashlane$<dec=version>*<hexs>"),
-	jr("DragonFly BSD $3$ SHA-256 (32-bit)", "dragonfly3-32", catOS, "$3$z$<c64:43-44>"),
-	jr("DragonFly BSD $4$ SHA-512 (32-bit)", "dragonfly4-32", catOS, "$4$<c64:1-8=salt>$<c64:86>"),
+	jr("DragonFly BSD $3$ SHA-256 (32-bit)", "dragonfly3-32", catOS, dragonfly3),
+	jr("DragonFly BSD $3$ SHA-256 (64-bit)", "dragonfly3-64", catOS, dragonfly3),
+	jr("DragonFly BSD $4$ SHA-512 (32-bit)", "dragonfly4-32", catOS, dragonfly4),
+	jr("DragonFly BSD $4$ SHA-512 (64-bit)", "dragonfly4-64", catOS, dragonfly4),
 	jr("EIGRP MD5/HMAC-SHA-256", "eigrp", catNet, "$eigrp$<dec=algorithm>$<hex>$<text>"),
 	jr("ENCDataVault MD5", "ENCDataVault-MD5", catPM, "$encdv$<dec=version>$<dec>$<hex>$<text>"),
 	jr("ENCDataVault PBKDF2", "ENCDataVault-PBKDF2", catPM, "$encdv-pbkdf2$<dec=version>$<dec>$<hex>$<text>"),
+	jr("1Password agilekeychain (John)", "agilekeychain", catPM, "$agilekeychain$<dec>*<dec=iterations>*<dec>*<hexs>"),
 	jr("Enpass", "enpass", catPM, "$enpass$<dec=version>$<dec=iterations>$<hex>"),
 	jr("FreeBSD GELI", "geli", catFDE, "$geli$<dec=version>$<text>"),
-	jr("HMAC-SHA224", "HMAC-SHA224", catAuth, "<text=message>#<hex:56>"),
-	jr("HMAC-SHA384", "HMAC-SHA384", catAuth, "<text=message>#<hex:96>"),
+	jr("HMAC-SHA224", "HMAC-SHA224", catAuth, "<text:0+=message>#<hex:56>", "<text:0+=message>#<text:0+>#<hex:56>"),
+	jr("HMAC-SHA384", "HMAC-SHA384", catAuth, "<text:0+=message>#<hex:96>", "<text:0+=message>#<text:0+>#<hex:96>"),
 	jr("HSRP MD5 authentication", "hsrp", catNet, "$hsrp$<hex>$<hex:32>"),
 	jr("IKE PSK (John)", "IKE", catNet, "$ike$*<dec=hash>*<hexs>"),
 	jr("Keplr wallet", "keplr", catWallet, "$keplr$<hexs>"),
 	jr("Java KeyStore (John)", "keystore", catKey, "$keystore$<dec=version>$<dec>$<text>"),
 	jr("OpenSSH known_hosts", "known_hosts", catNet, "$known_hosts$|1|<b64=salt>|<b64:28>"),
-	jr("Kerberos 5 AS-REP etype 17/18 (John)", "krb5asrep", catNet, "$krb5asrep$<dec=etype>$<text=salt>$<hex>$<hex>"),
+	jr("Kerberos 5 AS-REP etype 17/18 (John)", "krb5asrep", catNet, "$krb5asrep$<dec=etype>$<text=salt>$<hex>$<hex>", "<hex:32>$<hex:64+>"),
 	jr("Kerberos 5 db etype 18", "krb5-18", catNet, "$krb18$<text=salt>$<hex:64>", "<user=salt>$<hex:64>"),
 	jr("Kerberos 5 db etype 17", "krb5-17", catNet, "$krb17$<text=salt>$<hex:32>"),
 	jr("Kerberos 5 db etype 3", "krb5-3", catNet, "$krb3$<text=salt>$<hex:16>"),
@@ -514,7 +524,7 @@ var johnRows = []row{
 	jr("LastPass CLI", "lpcli", catPM, "$lpcli$<dec=version>$<email=user>$<dec=iterations>$<hex:32>$<hex>"),
 	jr("LastPass offline (John)", "lp", catPM, "$lp$<email=user>$<hex:32>"),
 	jr("Leet.cc", "leet", catWeb, "<word=salt>$<hex:128>"),
-	jr("Lotus Notes/Domino 8.5", "lotus85", catEAS, "<uhex:200-1000>"),
+	jr("Lotus Notes/Domino 8.5", "lotus85", catEAS, "<uhex:100+>"),
 	jr("MDC-2", "mdc2", catRaw, "$mdc2$<hex:32>"),
 	jr("Monero wallet", "monero", catWallet, "$monero$<dec=version>*<hex>"),
 	jr("Microsoft Money", "money", catDoc, "$money$<dec=version>*<hex:16=salt>*<hex>"),
@@ -524,14 +534,14 @@ var johnRows = []row{
 	jr("IPsec AH (HMAC-MD5/SHA1)", "net-ah", catNet, "$net-ah$<dec>$<hex>$<hex>"),
 	jr("Network keyed MD5 (RIPv2, OSPF, BGP...)", "net-md5", catNet, "<hex:64+>$<hex:32>", "$netmd5$<hex>$<hex:32>"),
 	jr("Network keyed SHA1 (RIPv2, VRRP...)", "net-sha1", catNet, "$netsha1$<hex>$<hex:40>"),
-	jr("Nuked-Klan CMS", "nk", catWeb, "$nk$*<hex:40=salt>*#<hex:32>"),
+	jr("Nuked-Klan CMS", "nk", catWeb, "$nk$*<hex:40=salt>*#<hex>"),
 	jr("Oracle 10g O5LOGON-like (o10glogon)", "o10glogon", catDB, "$o10glogon$<user=user>$<uhex>$<uhex>$<uhex>"),
 	jr("Oracle O3LOGON", "o3logon", catDB, "$o3logon$<user=user>$<uhex>$<uhex>"),
 	jr("OpenBSD SoftRAID", "OpenBSD-SoftRAID", catFDE, "$openbsd-softraid$<dec=iterations>$<text>"),
 	jr("OpenSSL enc", "openssl-enc", catDoc, "$openssl$<dec>$<dec>$<dec>$<hex=salt>$<text>"),
 	jr("OSPF keyed SHA", "ospf", catNet, "$ospf$<dec>$<hex>$<hex>"),
 	jr("Padlock", "Padlock", catPM, "$padlock$<dec=version>$<dec=iterations>$<text>"),
-	jr("Palshop", "Palshop", catWeb, "$palshop$<hex:51>"),
+	jr("Palshop", "Palshop", catWeb, "$palshop$<hex:51>", "<hex:51>"),
 	jr("PBKDF2-HMAC-MD4", "PBKDF2-HMAC-MD4", catKDF, "$pbkdf2-hmac-md4$<dec=iterations>$<hex=salt>$<hex:32+>", "$pbkdf2-hmac-md4$<dec=iterations>.<hex=salt>.<hex:32+>"),
 	jr("PKCS#12 (PFX)", "pfx", catKey, "$pfxng$<dec=version>$<text>"),
 	jr("PGP Virtual Disk", "pgpdisk", catFDE, "$pgpdisk$<dec=version>*<hexs>"),
@@ -547,7 +557,7 @@ var johnRows = []row{
 	jr("SAP PSE", "sappse", catKey, "$pse$<dec=version>$<dec=iterations>$<text>"),
 	jr("Siemens S7", "Siemens-S7", catNet, "$siemens-s7$<dec>$<hex:40>$<hex:40>"),
 	jr("Signal Android backup", "Signal", catIM, "$signal$<dec=version>$<dec=iterations>$<text>"),
-	jr("Nokia SL3", "SL3", catOS, "$sl3$<dec:14-15=salt>$<hex:40>"),
+	jr("Nokia SL3", "SL3", catOS, "$sl3$<dec:14-15=salt>$<hex:40>", "<dec:14-15=salt>:<hex:40>"),
 	jr("NetIQ SSPR", "sspr", catServer, "$sspr$<dec=version>$<dec=iterations>$<word=salt>$<hex:40+>"),
 	jr("STRIP", "STRIP", catPM, "$strip$*<hex>"),
 	jr("TCP MD5 signature (BGP)", "tcp-md5", catNet, "$tcpmd5$<hex>$<hex:32>"),

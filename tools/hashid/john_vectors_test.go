@@ -449,7 +449,7 @@ func TestJohnVectors(t *testing.T) {
 			if len(res.Candidates) > 0 {
 				first = res.Candidates[0].Name + " (" + res.Candidates[0].JohnFormat + ")"
 			}
-			t.Logf("MISS %s [%s] rank %d, first %s: %.100q", v.label, v.file, rank, first, v.hash)
+			t.Logf("MISS %s [%s] rank %d, first %s: %.400q", v.label, v.file, rank, first, v.hash)
 		}
 	}
 	t.Logf("John formats: %d, vectors: %d", len(formatsSeen), len(vectors))
