@@ -301,7 +301,7 @@ var table = []row{
 	r(22000, "WPA-PBKDF2-PMKID+EAPOL", "wpapsk", catNet, "WPA*01*<hex:32>*<hex:12=ap>*<hex:12=client>*<hexs>", "WPA*02*<hex:32>*<hex:12=ap>*<hex:12=client>*<hexs>"),
 	r(22001, "WPA-PMK-PMKID+EAPOL", "", catNet, "WPA*01*<hex:32>*<hex:12=ap>*<hex:12=client>*<hexs>", "WPA*02*<hex:32>*<hex:12=ap>*<hex:12=client>*<hexs>"),
 	r(10200, "CRAM-MD5", "", catNet, "$cram_md5$<b64=challenge>$<b64>"),
-	r(16500, "JWT (JSON Web Token)", "HMAC-SHA256", catNet, "eyJ<b64u>.<b64u:0+>.<b64u:43>", "eyJ<b64u>.<b64u:0+>.<b64u:64>", "eyJ<b64u>.<b64u:0+>.<b64u:86>"),
+	r(16500, "JWT (JSON Web Token)", "HMAC-SHA256", catNet, "eyJ<b64u>.<b64u:0+>.<b64u:43>"),
 	r(29100, "Flask Session Cookie ($salt.$salt.$pass)", "", catNet, "eyJ<b64u>.<b64u:6=timestamp>.<b64u:27>", ".<b64u>.<b64u:6=timestamp>.<b64u:27>"),
 	r(29200, "Radmin3", "", catNet, "$radmin3$<hex=user>*<hex:64=salt>*<hex>"),
 	r(9900, "Radmin2", "radmin", catOS, "<hex:32>", "$radmin2$<hex:32>"),
