@@ -39,7 +39,10 @@ type Candidate struct {
 	HashcatMode *int `json:"hashcat_mode"`
 	// JohnFormat is John the Ripper's --format name, empty when unknown.
 	JohnFormat string `json:"john_format"`
-	Category   string `json:"category"`
+	// JohnAlso are John's other formats that read the same string (a
+	// variant for long passwords, a format built on a dynamic one).
+	JohnAlso []string `json:"john_also,omitempty"`
+	Category string   `json:"category"`
 	// Confidence is in [0,1], two decimals; candidates come best first.
 	Confidence float64 `json:"confidence"`
 	// Params holds what the string says about itself: cost or rounds,
@@ -374,6 +377,7 @@ func build(s string, ms []match, conf []float64, note string) Result {
 		c := Candidate{Name: f.name, JohnFormat: m.johnFormat(), Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
 		if c.JohnFormat != "" {
 			c.John = "john --format=" + c.JohnFormat + " --wordlist=wordlist.txt hash.txt"
+			c.JohnAlso = johnAlsoByLabel[c.JohnFormat]
 		}
 		if f.mode != noMode {
 			modes[i] = f.mode

@@ -86,6 +86,7 @@ func init() {
 	for _, r := range withJohn(table) {
 		register(&r)
 	}
+	indexJohnAlso()
 	for _, w := range prevalence {
 		f := byName[w.name]
 		if f == nil {

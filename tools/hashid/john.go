@@ -256,6 +256,51 @@ func dynamicSyntaxes() []johnSyntax {
 	return out
 }
 
+// johnAlso lists, by John format (lower case), John's other formats that
+// read the same strings: variants built for long passwords or other
+// hardware, the generic crypt(3) format, and formats John builds on a
+// dynamic one (whose test strings are in the dynamic syntax).
+var johnAlso = map[string][]string{
+	"raw-md5":      {"Raw-MD5-flat"},
+	"nt":           {"NT-long"},
+	"md5crypt":     {"md5crypt-long", "crypt"},
+	"descrypt":     {"crypt"},
+	"bcrypt":       {"crypt"},
+	"sha256crypt":  {"crypt"},
+	"sha512crypt":  {"crypt"},
+	"phps":         {"PHPS2"},
+	"netntlm":      {"netntlm-naive"},
+	"mschapv2":     {"mschapv2-naive"},
+	"wpapsk":       {"wpapsk-pmk"},
+	"tc_sha512":    {"tc_aes_xts"},
+	"tc_ripemd160": {"tc_aes_xts"},
+	"tc_whirlpool": {"tc_aes_xts"},
+	"dynamic_0":    {"Raw-MD5", "Raw-MD5-flat"},
+	"dynamic_4":    {"osc"},
+	"dynamic_9":    {"MediaWiki"},
+	"dynamic_20":   {"asa-md5"},
+	"dynamic_61":   {"FormSpring"},
+}
+
+// johnAlsoByLabel is johnAlso keyed by the labels as the table spells
+// them, so answering needs no case folding.
+var johnAlsoByLabel = map[string][]string{}
+
+// indexJohnAlso fills johnAlsoByLabel from the registered formats.
+func indexJohnAlso() {
+	add := func(label string) {
+		if also, ok := johnAlso[strings.ToLower(label)]; ok && label != "" {
+			johnAlsoByLabel[label] = also
+		}
+	}
+	for _, f := range formats {
+		add(f.john)
+		for _, form := range f.forms {
+			add(form.label)
+		}
+	}
+}
+
 // js declares John's written forms of a table row's format.
 func js(row, label string, hashcat func(string) string, patterns ...string) johnSyntax {
 	return johnSyntax{row: row, form: johnForm{label: label, hashcat: hashcat}, patterns: patterns}
@@ -490,8 +535,6 @@ var johnRows = []row{
 	jr("HTTP Digest access authentication", "hdaa", catNet, "$response$<hex:32>$<text>"),
 	jr("Kerberos v4 TGT", "krb4", catNet, "$af$<host=realm>$<hex:32>", "$k4$<host=realm>$<hex:32>"),
 	jr("Kerberos v5 TGT", "krb5", catNet, "$krb5$<user=user>$<host=realm>$<hex>"),
-	jr("NetNTLMv1 (naive)", "netntlm-naive", catNet, "$NETNTLM$<hex:16=challenge>$<hex:48>", "$NETNTLM$<hex:32=challenge>$<hex:48>"),
-	jr("MSCHAPv2 (naive)", "mschapv2-naive", catNet, "$MSCHAPv2$<hex:32=challenge>$<hex:48>$<hex:32>$<user:0+=user>"),
 	jr("NetLM", "netlm", catNet, "$NETLM$<hex:16=challenge>$<hex:48>"),
 	jr("NetLMv2", "netlmv2", catNet, "$NETLMv2$<user=user>$<hex:16=challenge>$<hex:32>$<hex:16>"),
 	jr("NetHalfLM", "nethalflm", catNet, "$NETHALFLM$<hex:16=challenge>$<hex:48>"),

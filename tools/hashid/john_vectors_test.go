@@ -409,11 +409,17 @@ func johnVectors(t *testing.T, dir string) []johnVector {
 }
 
 // johnRank is the 1-based position of the first candidate naming label as
-// its John format, 0 if none does.
+// its John format or one of John's formats that also read it, 0 if none
+// does.
 func johnRank(cs []Candidate, label string) int {
 	for i, c := range cs {
 		if strings.EqualFold(c.JohnFormat, label) {
 			return i + 1
+		}
+		for _, also := range c.JohnAlso {
+			if strings.EqualFold(also, label) {
+				return i + 1
+			}
 		}
 	}
 	return 0
@@ -428,7 +434,7 @@ func TestJohnVectors(t *testing.T) {
 	if len(vectors) == 0 {
 		t.Fatalf("%s: no test vectors found", dir)
 	}
-	var all, both, only, dynamic agreement
+	var all, named, both, only, dynamic agreement
 	formatsSeen := map[string]bool{}
 	hashcatHas := johnFormatsHashcatHas()
 	for _, v := range vectors {
@@ -436,6 +442,9 @@ func TestJohnVectors(t *testing.T) {
 		res := Identify(v.hash)
 		rank := johnRank(res.Candidates, v.label)
 		all.add(rank)
+		if !strings.HasPrefix(v.label, "dynamic_") {
+			named.add(rank)
+		}
 		switch {
 		case strings.HasPrefix(v.label, "dynamic_"):
 			dynamic.add(rank)
@@ -454,6 +463,7 @@ func TestJohnVectors(t *testing.T) {
 	}
 	t.Logf("John formats: %d, vectors: %d", len(formatsSeen), len(vectors))
 	t.Logf("all: %v", all)
+	t.Logf("all but dynamic_N: %v", named)
 	t.Logf("formats hashcat also has: %v", both)
 	t.Logf("formats only John knows: %v", only)
 	t.Logf("dynamic_N: %v", dynamic)
