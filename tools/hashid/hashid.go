@@ -374,10 +374,12 @@ func build(s string, ms []match, conf []float64, note string) Result {
 	modes := make([]int, len(ms)) // one allocation for every HashcatMode
 	for i, m := range ms {
 		f := m.format()
-		c := Candidate{Name: f.name, JohnFormat: m.johnFormat(), Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
-		if c.JohnFormat != "" {
-			c.John = "john --format=" + c.JohnFormat + " --wordlist=wordlist.txt hash.txt"
-			c.JohnAlso = johnAlsoByLabel[c.JohnFormat]
+		c := Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
+		if m.p >= 0 {
+			form := &f.forms[m.p]
+			c.JohnFormat, c.John, c.JohnAlso = form.label, form.line, form.also
+		} else if f.john != "" {
+			c.John = johnLine(f.john) // plaintext, no pattern
 		}
 		if f.mode != noMode {
 			modes[i] = f.mode
@@ -433,16 +435,7 @@ func (m *match) params(s string) map[string]any {
 func sameParams(a, b match) bool {
 	return a.p >= 0 && b.p >= 0 && a.via == viaWhole && b.via == viaWhole && a.start == b.start && a.end == b.end &&
 		a.format().implied == nil && b.format().implied == nil && a.format().patterns[a.p] == b.format().patterns[b.p] &&
-		a.format().forms[a.p].plain() && b.format().forms[b.p].plain()
-}
-
-// johnFormat is John the Ripper's --format for the written form m matched.
-func (m *match) johnFormat() string {
-	f := m.format()
-	if m.p >= 0 && f.forms[m.p].label != "" {
-		return f.forms[m.p].label
-	}
-	return f.john
+		a.format().forms[a.p].plain(a.format().john) && b.format().forms[b.p].plain(b.format().john)
 }
 
 // Formats reports how many formats the table knows.

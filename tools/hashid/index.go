@@ -86,7 +86,7 @@ func init() {
 	for _, r := range withJohn(table) {
 		register(&r)
 	}
-	indexJohnAlso()
+	indexJohn()
 	for _, w := range prevalence {
 		f := byName[w.name]
 		if f == nil {

@@ -25,10 +25,16 @@ type johnForm struct {
 	hashcat func(s string) string
 	// implied replaces the row's implied parameters for this form.
 	implied map[string]any
+	// line and also are filled in at init (indexJohn): John's command
+	// line for the label and johnAlso's entry for it.
+	line string
+	also []string
 }
 
 // plain reports a form that changes nothing of the row's answer.
-func (f johnForm) plain() bool { return f.hashcat == nil && f.implied == nil && f.label == "" }
+func (f johnForm) plain(row string) bool {
+	return f.hashcat == nil && f.implied == nil && f.label == row
+}
 
 // johnSyntax attaches written forms in John's syntax to a row of the table.
 type johnSyntax struct {
@@ -282,21 +288,24 @@ var johnAlso = map[string][]string{
 	"dynamic_61":   {"FormSpring"},
 }
 
-// johnAlsoByLabel is johnAlso keyed by the labels as the table spells
-// them, so answering needs no case folding.
-var johnAlsoByLabel = map[string][]string{}
+// johnLine is John's command line for a format, like Candidate.Hashcat's.
+func johnLine(label string) string {
+	return "john --format=" + label + " --wordlist=wordlist.txt hash.txt"
+}
 
-// indexJohnAlso fills johnAlsoByLabel from the registered formats.
-func indexJohnAlso() {
-	add := func(label string) {
-		if also, ok := johnAlso[strings.ToLower(label)]; ok && label != "" {
-			johnAlsoByLabel[label] = also
-		}
-	}
+// indexJohn resolves, once, what an answer says about John for every
+// format and form: the label, its command line and its other formats.
+func indexJohn() {
 	for _, f := range formats {
-		add(f.john)
-		for _, form := range f.forms {
-			add(form.label)
+		for i := range f.forms {
+			form := &f.forms[i]
+			if form.label == "" {
+				form.label = f.john
+			}
+			if form.label != "" {
+				form.line = johnLine(form.label)
+				form.also = johnAlso[strings.ToLower(form.label)]
+			}
 		}
 	}
 }
