@@ -77,18 +77,6 @@ func afterTag(tag string) func(string) string {
 	return func(s string) string { return strings.TrimPrefix(s, tag) }
 }
 
-// hashThenUser turns "TAG user SEP hash" into hashcat's "hash:user".
-func hashThenUser(tag string, sep byte) func(string) string {
-	return func(s string) string {
-		s = strings.TrimPrefix(s, tag)
-		i := strings.LastIndexByte(s, sep)
-		if i < 0 {
-			return s
-		}
-		return s[i+1:] + ":" + s[:i]
-	}
-}
-
 // dynamicToHashcat turns $dynamic_N$hash$salt into hashcat's hash:salt; a
 // salt John writes as HEX$... is decoded, and a user ($$U) stands in for a
 // missing salt.

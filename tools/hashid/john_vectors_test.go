@@ -220,29 +220,35 @@ func cString(s string) (string, string, bool) {
 	return "", "", false
 }
 
-// braced returns the text inside the braces that open at s[0], and what
-// follows the closing one.
-func braced(s string) (string, string) {
+// skipQuoted returns the index of the quote that closes the C string or
+// character literal opening at s[i].
+func skipQuoted(s string, i int) int {
+	q := s[i]
+	for i++; i < len(s) && s[i] != q; i++ {
+		if s[i] == '\\' {
+			i++
+		}
+	}
+	return i
+}
+
+// braced returns the text inside the braces that open at s[0].
+func braced(s string) string {
 	depth := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '"', '\'':
-			q := s[i]
-			for i++; i < len(s) && s[i] != q; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
+			i = skipQuoted(s, i)
 		case '{':
 			depth++
 		case '}':
 			depth--
 			if depth == 0 {
-				return s[1:i], s[i+1:]
+				return s[1:i]
 			}
 		}
 	}
-	return s, ""
+	return s
 }
 
 // splitTop splits s at the commas outside braces, parentheses and strings.
@@ -252,12 +258,7 @@ func splitTop(s string) []string {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '"', '\'':
-			q := s[i]
-			for i++; i < len(s) && s[i] != q; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
+			i = skipQuoted(s, i)
 		case '{', '(':
 			depth++
 		case '}', ')':
@@ -280,14 +281,14 @@ func (t *johnTree) testsArray(f *cSource, name string) []string {
 			if g.text[m[2]:m[3]] != name {
 				continue
 			}
-			body, _ := braced(g.text[m[1]-1:])
+			body := braced(g.text[m[1]-1:])
 			var out []string
 			for _, entry := range splitTop(body) {
 				entry = strings.TrimSpace(entry)
 				if !strings.HasPrefix(entry, "{") {
 					continue
 				}
-				inner, _ := braced(entry)
+				inner := braced(entry)
 				parts := splitTop(inner)
 				hash, ok := t.stringExpr(g, parts[0], 0)
 				if !ok {
@@ -297,7 +298,7 @@ func (t *johnTree) testsArray(f *cSource, name string) []string {
 				// the passwd line John reads: the user, then the hash
 				// (from the fields when the ciphertext is empty).
 				if len(parts) > 2 && strings.HasPrefix(strings.TrimSpace(parts[2]), "{") {
-					fields, _ := braced(strings.TrimSpace(parts[2]))
+					fields := braced(strings.TrimSpace(parts[2]))
 					fs := splitTop(fields)
 					user, _ := t.stringExpr(g, fs[0], 0)
 					if hash == "" && len(fs) > 1 {
@@ -358,8 +359,8 @@ func johnVectors(t *testing.T, dir string) []johnVector {
 			continue
 		}
 		for _, m := range cFmtMain.FindAllStringSubmatchIndex(f.text, -1) {
-			body, _ := braced(f.text[m[1]-1:])
-			params, _ := braced(strings.TrimSpace(body))
+			body := braced(f.text[m[1]-1:])
+			params := braced(strings.TrimSpace(body))
 			fields := splitTop(params)
 			if len(fields) < 3 {
 				continue
