@@ -92,8 +92,12 @@ func dynamicToHashcat(s string) string {
 		salt = salt[:i]
 	}
 	if h, ok := strings.CutPrefix(salt, "HEX$"); ok {
-		if b, err := hex.DecodeString(h); err == nil {
+		// hashcat takes a salt of any bytes only as hex (--hex-salt), so
+		// the salt is decoded where it is text.
+		if b, err := hex.DecodeString(h); err == nil && printableASCII(b) {
 			salt = string(b)
+		} else {
+			salt = h
 		}
 	}
 	switch {
@@ -103,6 +107,15 @@ func dynamicToHashcat(s string) string {
 		return hash + ":" + user
 	}
 	return hash
+}
+
+func printableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // dynamicFormat is one of John's preloaded dynamic_N formats: an
@@ -343,7 +356,7 @@ var johnSyntaxes = []johnSyntax{
 	// A user or salt before the hash, which hashcat wants after it.
 	js("Domain Cached Credentials (DCC), MS Cache", "mscash", hashColonFirst("M$", '#'), "M$<user=user>#<hex:32>"),
 	js("Oracle H: Type (Oracle 7+)", "oracle", hashColonFirst("O$", '#'), "O$<user=user>#<uhex:16>"),
-	js("osCommerce, xt:Commerce", "osc", hashColonFirst("$OSC$", '$'), "$OSC$<word=salt>$<hex:32>"),
+	js("md5($salt.$pass)", "osc", hashColonFirst("$OSC$", '$'), "$OSC$<word=salt>$<hex:32>"),
 	js("Juniper NetScreen/SSG (ScreenOS)", "md5ns", hashColonFirst("", '$'), "<word=user>$<b64:30>"),
 	js("sha256($salt.$pass)", "FormSpring", sepToColon('$'), "<hex:64>$<text=salt>"),
 	js("Oracle S: Type (Oracle 11+)", "oracle11", splitAt(40), "<hex:40><hex:20=salt>"),

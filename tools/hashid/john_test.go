@@ -212,7 +212,7 @@ func TestJohnComputed(t *testing.T) {
 		{"$SHA256$" + hex.EncodeToString(sha[:]), "SHA-256", 1400, "Raw-SHA256", map[string]any{"hashcat_hash": hex.EncodeToString(sha[:])}},
 		{"$IPB2$" + hex.EncodeToString([]byte(salt)) + "$" + ipb, "MyBB 1.2+, IPB2+ (Invision Power Board)", 2811, "ipb2",
 			map[string]any{"salt": "4e61436c", "hashcat_hash": ipb + ":" + salt}},
-		{"$OSC$" + salt + "$" + md5Hex(salt+pass), "osCommerce, xt:Commerce", 21, "osc",
+		{"$OSC$" + salt + "$" + md5Hex(salt+pass), "md5($salt.$pass)", 20, "osc",
 			map[string]any{"salt": salt, "hashcat_hash": md5Hex(salt+pass) + ":" + salt}},
 		{"$wbb3$*1*" + hex.EncodeToString(inner[:]) + "*" + hex.EncodeToString(wbb[:]), "WBB3 (Woltlab Burning Board)", 8400, "wbb3",
 			map[string]any{"salt": hex.EncodeToString(inner[:]), "hashcat_hash": hex.EncodeToString(wbb[:]) + ":" + hex.EncodeToString(inner[:])}},

@@ -13,8 +13,10 @@ import (
 // John the Ripper jumbo's own test vectors are not part of this repository:
 // TestJohnVectors reads them from a John source tree named by the
 // environment (JOHN_SRC=/path/to/john/src) and measures how often Identify
-// names the format John reads each vector with. docs/bench/john.md gives
-// the figures and the command.
+// names the format John reads each vector with. With JOHN_HASHCAT_OUT set
+// it also writes the vectors it rewrote for hashcat (mode, John format,
+// string) to that file, for docs/bench/john-hashcat-load.sh to load them
+// into hashcat. docs/bench/john.md gives the figures and the commands.
 
 // johnVector is one test vector of one John format.
 type johnVector struct {
@@ -435,7 +437,8 @@ func TestJohnVectors(t *testing.T) {
 	if len(vectors) == 0 {
 		t.Fatalf("%s: no test vectors found", dir)
 	}
-	var all, named, both, only, dynamic agreement
+	var all, named, both, only, dynamic, rewritten agreement
+	var toHashcat []string // mode, John format, the string rewritten for hashcat
 	formatsSeen := map[string]bool{}
 	hashcatHas := johnFormatsHashcatHas()
 	for _, v := range vectors {
@@ -445,6 +448,18 @@ func TestJohnVectors(t *testing.T) {
 		all.add(rank)
 		if !strings.HasPrefix(v.label, "dynamic_") {
 			named.add(rank)
+		}
+		// A string rewritten for hashcat is identified as the same mode.
+		if rank > 0 {
+			c := res.Candidates[rank-1]
+			if h, ok := c.Params["hashcat_hash"].(string); ok {
+				r := rankOf(Identify(h).Candidates, *c.HashcatMode)
+				rewritten.add(r)
+				if r == 0 && testing.Verbose() {
+					t.Logf("REWRITE %s -> mode %d not identified: %.200q", v.label, *c.HashcatMode, h)
+				}
+				toHashcat = append(toHashcat, strconv.Itoa(*c.HashcatMode)+"\t"+v.label+"\t"+h)
+			}
 		}
 		switch {
 		case strings.HasPrefix(v.label, "dynamic_"):
@@ -468,6 +483,12 @@ func TestJohnVectors(t *testing.T) {
 	t.Logf("formats hashcat also has: %v", both)
 	t.Logf("formats only John knows: %v", only)
 	t.Logf("dynamic_N: %v", dynamic)
+	t.Logf("rewritten for hashcat (hashcat_hash), identified as the same mode: %v", rewritten)
+	if out := os.Getenv("JOHN_HASHCAT_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(strings.Join(toHashcat, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // johnFormatsHashcatHas are the John formats (lower case) the table maps
