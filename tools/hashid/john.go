@@ -164,7 +164,9 @@ var dynamicPlain = []dynamicFormat{
 	{35, "sha1(uc($u).:.$p)", "hex:40", ""},
 	{36, "sha1($u.:.$p)", "hex:40", ""},
 	{37, "sha1(lc($u).$p)", "hex:40", "SMF (Simple Machines Forum) > v1.1"},
-	{38, "sha1($s.sha1($s.sha1($p)))", "hex:40", "WBB3 (Woltlab Burning Board)"},
+	// hashcat's WBB3 (8400) computes dynamic_38 but takes only a 40-digit
+	// salt; John's $wbb3$ form maps there.
+	{38, "sha1($s.sha1($s.sha1($p)))", "hex:40", ""},
 	{39, "md5($s.pad16($p))", "hex:32", ""},
 	{40, "sha1($s.pad20($p))", "hex:40", ""},
 	{41, "sha1($s.utf16($p))", "hex:40", "sha1($salt.utf16le($pass))"},
@@ -500,7 +502,8 @@ func krb5paToHashcat(s string) string {
 }
 
 // nsec3ToHashcat: $NSEC3$iterations$salt$hash$domain → hashcat's
-// base32hex-hash:domain:salt:iterations.
+// base32hex-hash:.domain:salt:iterations (the domain with a leading dot,
+// not a trailing one).
 func nsec3ToHashcat(s string) string {
 	f := strings.Split(s, "$")
 	if len(f) < 6 {
@@ -511,7 +514,7 @@ func nsec3ToHashcat(s string) string {
 		return s
 	}
 	h := strings.ToLower(base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
-	return h + ":" + strings.TrimSuffix(f[5], ".") + ":" + f[3] + ":" + f[2]
+	return h + ":." + strings.TrimSuffix(f[5], ".") + ":" + f[3] + ":" + f[2]
 }
 
 // ecryptfsDefaultSalt is the salt eCryptfs uses when none is given, which

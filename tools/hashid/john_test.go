@@ -220,7 +220,7 @@ func TestJohnComputed(t *testing.T) {
 		{"$chap$2*" + strings.Repeat("ab", 16) + "*" + strings.Repeat("cd", 16), "iSCSI CHAP authentication, MD5(CHAP)", 4800, "chap",
 			map[string]any{"id": int64(2), "challenge": strings.Repeat("ab", 16), "hashcat_hash": strings.Repeat("cd", 16) + ":" + strings.Repeat("ab", 16) + ":02"}},
 		{"$NSEC3$10$abcd$" + strings.Repeat("00", 20) + "$example.com.", "DNSSEC (NSEC3)", 8300, "nsec3",
-			map[string]any{"iterations": int64(10), "salt": "abcd", "domain": "example.com.", "hashcat_hash": strings.Repeat("0", 32) + ":example.com:abcd:10"}},
+			map[string]any{"iterations": int64(10), "salt": "abcd", "domain": "example.com.", "hashcat_hash": strings.Repeat("0", 32) + ":.example.com:abcd:10"}},
 		{"$ecryptfs$0$" + strings.Repeat("1f", 8), "eCryptfs", 12200, "eCryptfs",
 			map[string]any{"hashcat_hash": "$ecryptfs$0$1$0011223344556677$" + strings.Repeat("1f", 8)}},
 	}
