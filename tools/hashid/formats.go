@@ -654,7 +654,7 @@ var table = []row{
 	r(noMode, "PKZIP (john $pkzip$)", "pkzip", catArchive, "$pkzip$<hexs>*$/pkzip$"),
 	r(noMode, "Apple DMG", "dmg", catFDE, "$dmg$<any>"),
 	r(noMode, "LUKS (john)", "LUKS", catFDE, "$luks$<dec>$<dec>$<any>"),
-	r(noMode, "StarOffice (SXC)", "sxc", catDoc, "$sxc$*<any>"),
+	r(noMode, "StarOffice (SXC)", "ODF", catDoc, "$sxc$*<any>"),
 	r(noMode, "EncFS", "encfs", catFDE, "$encfs$<any>"),
 	r(noMode, "GNOME Keyring", "keyring", catPM, "$keyring$<any>"),
 	r(noMode, "KDE KWallet", "kwallet", catPM, "$kwallet$<any>"),
