@@ -8,7 +8,10 @@
 // know (yescrypt, passlib, Werkzeug, Dovecot, LDAP schemes, checksums...).
 // Every row lists the written forms of its format as patterns (pattern.go)
 // that parse each field, so a string is matched by structure, not by a
-// regular expression over its length.
+// regular expression over its length. John the Ripper's own written forms
+// ($NT$..., $dynamic_N$..., M$user#hash, message#hash) are patterns too,
+// declared in john.go on the row of the same algorithm: one candidate then
+// names the format for both tools and says how hashcat reads the string.
 //
 // Ranking: a format whose pattern pins down more of the string (literal
 // prefixes, fixed-length fields of a narrow alphabet) ranks above one that

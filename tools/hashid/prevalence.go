@@ -34,7 +34,6 @@ var prevalence = []struct {
 	{"md5(utf16le($pass))", 3}, {"md5(sha1($pass))", 2.5}, {"Radmin2", 2}, {"md5(md5(md5($pass)))", 2},
 	{"Lotus Notes/Domino 5", 1.5}, {"md5(strtoupper(md5($pass)))", 1.2},
 	{"RIPEMD-128", 0.5}, {"MD2", 0.4}, {"Haval-128", 0.3}, {"Tiger-128", 0.3}, {"Snefru-128", 0.2},
-	{"MDC-2", 0.1}, {"ZipMonster", 0.1},
 	// 32 hex digits, a colon and a salt; the salted forms people meet
 	// first, then framework- and product-specific ones (which also rank
 	// higher when the salt has their length: vBulletin 3 or 30
@@ -62,7 +61,7 @@ var prevalence = []struct {
 	{"SHA-256", 100}, {"SHA3-256", 20}, {"Keccak-256", 15}, {"sha256(sha256_bin($pass))", 8},
 	{"sha256(md5($pass))", 6}, {"sha256(utf16le($pass))", 5}, {"BLAKE2s-256", 4}, {"GOST R 34.11-94", 3},
 	{"GOST R 34.11-2012 (Streebog) 256-bit, big-endian", 3}, {"SM3", 2}, {"SHA-512/256", 2},
-	{"RIPEMD-256", 0.5}, {"Haval-256", 0.5}, {"Snefru-256", 0.3}, {"Skein-256", 0.3}, {"Panama", 0.1},
+	{"RIPEMD-256", 0.5}, {"Haval-256", 0.5}, {"Snefru-256", 0.3}, {"Skein-256", 0.3},
 	// 64 hex digits, a colon and a salt.
 	{"sha256($pass.$salt)", 10}, {"sha256($salt.$pass)", 9}, {"HMAC-SHA256 (key = $pass)", 4},
 	{"HMAC-SHA256 (key = $salt)", 3.5}, {"sha256(sha256($pass).$salt)", 2}, {"sha256($salt.sha256($pass))", 2},
@@ -72,7 +71,7 @@ var prevalence = []struct {
 	{"SHA-384", 100}, {"SHA3-384", 15}, {"Keccak-384", 5}, {"sha384(utf16le($pass))", 3}, {"BLAKE2b-384", 2},
 	{"sha384($pass.$salt)", 10}, {"sha384($salt.$pass)", 9}, {"sha384(utf16le($pass).$salt)", 2}, {"sha384($salt.utf16le($pass))", 2},
 	// 128 hex digits, with or without a salt.
-	{"SHA-512", 100}, {"SHA3-512", 15}, {"Whirlpool", 10}, {"Whirlpool-1", 0.2}, {"Whirlpool-0", 0.1}, {"BLAKE2b-512", 8}, {"Keccak-512", 6},
+	{"SHA-512", 100}, {"SHA3-512", 15}, {"Whirlpool", 10}, {"BLAKE2b-512", 8}, {"Keccak-512", 6},
 	{"GOST R 34.11-2012 (Streebog) 512-bit, big-endian", 4}, {"sha512(utf16le($pass))", 3},
 	{"BitShares v0.x - sha512(sha512_bin(pass))", 2},
 	{"sha512($pass.$salt)", 10}, {"sha512($salt.$pass)", 9}, {"HMAC-SHA512 (key = $pass)", 4},
