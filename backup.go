@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"secutil/store"
 	"strings"
+
+	"secutil/store"
 )
 
 func backup(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"secutil/tools/breach"
 	"secutil/tools/strength"
 )

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"secutil/store"
 	"strings"
+
+	"secutil/store"
 )
 
 // defaultDB is the database file when -db is not given.

@@ -7,10 +7,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"secutil/store/hashindex"
-	"secutil/tools/strength"
 	"strings"
 	"time"
+
+	"secutil/store/hashindex"
+	"secutil/tools/strength"
 )
 
 // hashDBPath is the index file beside the main database: secutil.db →

@@ -7,10 +7,11 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"net/netip"
-	"secutil/server"
 	"strconv"
 	"strings"
 	"time"
+
+	"secutil/server"
 )
 
 // profiler serves net/http/pprof's handlers on a mux of its own, never

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"golang.org/x/term"
+
 	"secutil/tools/breach"
 	"secutil/tools/passhash"
 	"secutil/tools/passpolicy"
 	"secutil/tools/strength"
-	"strings"
-
-	"golang.org/x/term"
 )
 
 // passwordPolicy is the account password policy of the command line: the

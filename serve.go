@@ -11,13 +11,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"syscall"
+	"time"
+
 	"secutil/server"
 	"secutil/store"
 	"secutil/tools/geo"
 	"secutil/tools/mailer"
 	"secutil/tools/strength"
-	"syscall"
-	"time"
 )
 
 type serveConfig struct {

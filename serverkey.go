@@ -10,8 +10,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"secutil/tools/seal"
 	"strings"
+
+	"secutil/tools/seal"
 )
 
 // parseServerKey decodes -server-key; nil when none was given.

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+
 	"secutil/server"
 	"secutil/store"
 	"secutil/tools/apikey"
-	"strings"
 )
 
 // newSetupURL makes the one-time setup link of a database without an

@@ -3,8 +3,9 @@ package main
 import (
 	"context"
 	"log/slog"
-	"secutil/store"
 	"time"
+
+	"secutil/store"
 )
 
 // sweepInterval is how often serve deletes expired sessions and codes.

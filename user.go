@@ -6,12 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"secutil/server"
-	"secutil/store"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"secutil/server"
+	"secutil/store"
 )
 
 // userFlags are the flags every user command has, -db, and the parsing
