@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -9,6 +13,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"secutil/server"
@@ -104,4 +110,114 @@ func allowedHosts(given, listen string) []string {
 		return nil
 	}
 	return []string{"localhost", "127.0.0.1", "::1", host}
+}
+
+// listeners are serve's: the API's, and the metrics' and the profiler's
+// when asked for.
+type listeners struct {
+	api, metrics, pprof net.Listener // nil when not asked for
+	scheme              string       // of the API: http or https
+}
+
+// listen opens serve's listeners. A busy port fails here, before the
+// database is created; connections wait in the backlog until the server
+// is ready.
+func listen(c serveConfig, tlsConfig *tls.Config) (_ *listeners, err error) {
+	l := &listeners{scheme: "http"}
+	defer func() {
+		if err != nil {
+			l.close() // those opened before the one that failed
+		}
+	}()
+	l.api, err = net.Listen("tcp", c.addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("-addr %s is in use (by another secutil?): stop it or choose another port: %w", c.addr, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-addr %s: %w", c.addr, err)
+	}
+	if c.metricsAddr != "" {
+		if l.metrics, err = net.Listen("tcp", c.metricsAddr); err != nil {
+			return nil, fmt.Errorf("-metrics-addr: %w", err)
+		}
+	}
+	if c.pprofAddr != "" {
+		if l.pprof, err = net.Listen("tcp", c.pprofAddr); err != nil {
+			return nil, fmt.Errorf("-pprof-addr: %w", err)
+		}
+	}
+	if tlsConfig != nil {
+		l.api = tls.NewListener(l.api, tlsConfig)
+		l.scheme = "https"
+	}
+	return l, nil
+}
+
+func (l *listeners) close() {
+	for _, ln := range []net.Listener{l.api, l.metrics, l.pprof} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
+}
+
+// listening is an HTTP server and the listener it serves.
+type listening struct {
+	srv *http.Server
+	ln  net.Listener
+}
+
+// servers are the HTTP servers of the listeners: the API's handler, GET
+// /metrics and the profiler. It tells the operator where the last two are.
+func (l *listeners) servers(handler http.Handler, metrics *server.Metrics, tlsConfig *tls.Config, logger *slog.Logger, stdout io.Writer) []listening {
+	api := newHTTPServer(handler, logger)
+	api.ConnState = metrics.ConnState
+	api.TLSConfig = tlsConfig
+	out := []listening{{api, l.api}}
+	if l.metrics != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", metrics)
+		out = append(out, listening{newHTTPServer(mux, logger), l.metrics})
+		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", l.metrics.Addr())
+	}
+	if l.pprof != nil {
+		psrv := newHTTPServer(profiler(), logger)
+		psrv.WriteTimeout = 0 // a CPU profile or trace streams for as long as it was asked to
+		out = append(out, listening{psrv, l.pprof})
+		fmt.Fprintf(stdout, "profiler on http://%s/debug/pprof/\n", l.pprof.Addr())
+	}
+	return out
+}
+
+// shutdownTimeout bounds how long in-flight requests may take to finish
+// once serve is told to stop.
+const shutdownTimeout = 30 * time.Second
+
+// serveUntil serves every listener until ctx ends or one of them fails,
+// then shuts them all down: each stops accepting and lets its in-flight
+// requests finish (their usage commits included). It returns once every
+// Serve has returned.
+func serveUntil(ctx context.Context, servers []listening, logger *slog.Logger) error {
+	errc := make(chan error, len(servers)) // one send per server: none blocks
+	var serving sync.WaitGroup
+	for _, s := range servers {
+		serving.Go(func() { errc <- s.srv.Serve(s.ln) })
+	}
+	var failed error
+	select {
+	case failed = <-errc:
+	case <-ctx.Done():
+		logger.Info("shutting down")
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	errs := []error{failed}
+	for _, s := range servers {
+		errs = append(errs, s.srv.Shutdown(shutdownCtx))
+	}
+	serving.Wait()
+	if failed != nil {
+		return failed
+	}
+	return errors.Join(errs...)
 }

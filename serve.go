@@ -3,16 +3,14 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
+	"net/netip"
 	"net/url"
-	"syscall"
-	"time"
+	"sync"
 
 	"secutil/server"
 	"secutil/store"
@@ -65,6 +63,11 @@ func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// serve runs the server until ctx ends, in named steps: check the flags,
+// open what the handlers read, listen, open the database, start the
+// background work, build the handler and serve. Each step's resources are
+// released in the reverse order, and every goroutine serve starts has
+// returned before serve does.
 func serve(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	var c serveConfig
 	if err := parseFlags(newServeFlags(&c, stderr), args, getenv); err != nil {
@@ -80,98 +83,22 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 	if err != nil {
 		return err
 	}
-	if (c.tlsCert == "") != (c.tlsKey == "") {
-		return fmt.Errorf("%w: -tls-cert and -tls-key go together", errUsage)
-	}
-	rangeAccess, err := server.ParseRangeAccess(c.rangeAPI)
-	if err != nil {
-		return fmt.Errorf("%w: -range-api: %v", errUsage, err)
-	}
-	if _, _, err := net.SplitHostPort(c.addr); err != nil {
-		return fmt.Errorf("%w: -addr %q must be HOST:PORT, like 127.0.0.1:8080 or :8080", errUsage, c.addr)
-	}
-	if c.registration == "" {
-		c.registration = defaultRegistration(c.addr)
-	}
-	if _, loopback := loopbackHost(c.pprofAddr); c.pprofAddr != "" && !loopback {
-		return fmt.Errorf("%w: -pprof-addr must be a loopback address such as 127.0.0.1:6060: the profiler shows the program's memory", errUsage)
-	}
-	if r := c.registration; r != server.RegistrationOpen && r != server.RegistrationClosed && r != server.RegistrationInvite {
-		return fmt.Errorf("%w: -registration must be open, closed or invite", errUsage)
-	}
-
 	// Everything that can be checked without touching the disk is checked
 	// first, so a mistyped flag never leaves a new database behind.
-	var upstream *server.Upstream
-	if c.hashUpstream != "" {
-		if u, err := url.Parse(c.hashUpstream); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%w: -hash-upstream must be an http(s) URL", errUsage)
-		}
-		upstream = &server.Upstream{BaseURL: c.hashUpstream}
-	}
-	trustedProxies, err := parsePrefixes(c.trustedProxies)
+	opts, err := c.check()
 	if err != nil {
 		return err
 	}
-	var sender mailer.Sender = mailer.Log{Logger: logger}
-	if c.smtpURL != "" {
-		if sender, err = mailer.NewSMTP(c.smtpURL); err != nil {
-			return fmt.Errorf("%w: -smtp-url: %v", errUsage, err)
-		}
-	}
-	serverKey, err := parseServerKey(c.serverKey)
+	src, err := openSources(c, logger)
 	if err != nil {
 		return err
 	}
-	var tlsConfig *tls.Config
-	if c.tlsCert != "" {
-		cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
-		if err != nil {
-			return err
-		}
-		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-	}
-	locator, err := openGeo(c.geo)
+	defer src.close()
+	lns, err := listen(c, opts.tlsConfig)
 	if err != nil {
 		return err
 	}
-	defer locator.Close()
-	warnStaleGeoIP(locator, logger)
-	breaches, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM)
-	if err != nil {
-		return err
-	}
-	defer closeBreach()
-	// A busy port fails here, before the database is created. Connections
-	// wait in the backlog until the server below is ready.
-	ln, err := net.Listen("tcp", c.addr)
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return fmt.Errorf("-addr %s is in use (by another secutil?): stop it or choose another port: %w", c.addr, err)
-	}
-	if err != nil {
-		return fmt.Errorf("-addr %s: %w", c.addr, err)
-	}
-	defer ln.Close()
-	var metricsLn net.Listener
-	if c.metricsAddr != "" {
-		if metricsLn, err = net.Listen("tcp", c.metricsAddr); err != nil {
-			return fmt.Errorf("-metrics-addr: %w", err)
-		}
-		defer metricsLn.Close()
-	}
-	var pprofLn net.Listener
-	if c.pprofAddr != "" {
-		if pprofLn, err = net.Listen("tcp", c.pprofAddr); err != nil {
-			return fmt.Errorf("-pprof-addr: %w", err)
-		}
-		defer pprofLn.Close()
-	}
-	scheme := "http"
-	if tlsConfig != nil {
-		ln = tls.NewListener(ln, tlsConfig)
-		scheme = "https"
-	}
-	go reloadOnHangup(ctx, locator, logger)
+	defer lns.close()
 
 	st, err := store.Open(ctx, c.db)
 	if err != nil {
@@ -179,21 +106,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 	}
 	defer st.Close()
 	st.SetLogger(logger) // a database outage is logged once, as a warning
-	sweepCtx, stopSweeping := context.WithCancel(ctx)
-	swept := make(chan struct{})
-	go func() {
-		defer close(swept)
-		sweepExpired(sweepCtx, st, sweepInterval, logger)
-	}()
-	defer func() { stopSweeping(); <-swept }() // runs before st.Close
-	keyFile := serverKeyFile(c.db)
-	if err := moveServerKeyOut(ctx, st, keyFile); err != nil {
+	bg := newBackground(ctx)
+	defer bg.stop() // before st.Close: the work uses the store
+	bg.Go(func(ctx context.Context) { reloadOnHangup(ctx, src.geo, logger) })
+	bg.Go(func(ctx context.Context) { sweepExpired(ctx, st, sweepInterval, logger) })
+	if opts.serverKey, err = loadServerKey(ctx, st, c.db, opts.serverKey); err != nil {
 		return err
-	}
-	if serverKey == nil {
-		if serverKey, err = fileServerKey(keyFile); err != nil {
-			return err
-		}
 	}
 	hashes, err := openHashIndex(ctx, c.hashDB, c.db)
 	if err != nil {
@@ -202,78 +120,157 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 	defer hashes.Close()
 
 	build := readBuildInfo()
-	metrics := server.NewMetrics()
-	handler, err := server.New(server.Deps{
-		Store:            st,
-		Assets:           assets,
-		Logger:           logger,
-		AccessLog:        logOut,
-		LogFormat:        c.logFormat,
-		Mailer:           sender,
-		Version:          build.version,
-		SecureCookies:    c.tlsCert != "",
-		TrustedProxies:   trustedProxies,
-		AllowedHosts:     allowedHosts(c.allowedHosts, c.addr),
-		ServerKey:        serverKey,
-		IsCommonPassword: strength.IsCommon,
-		Geo:              locator,
-		Hashes:           hashes,
-		HashUpstream:     upstream,
-		Breach:           breaches.sha1,
-		BreachNTLM:       breaches.ntlm,
-		Range:            server.RangeAPI{SHA1: breaches.sha1File, NTLM: breaches.ntlmFile, Access: rangeAccess},
-		Metrics:          metrics,
-		MetricsToken:     c.metricsToken,
-		AdminToken:       c.adminToken,
-		BillingSecret:    c.billingSecret,
-		Checkout:         checkout,
-		Registration:     c.registration,
-	})
+	deps := c.serverDeps(opts, src)
+	deps.Store, deps.Hashes, deps.Checkout = st, hashes, checkout
+	deps.Logger, deps.AccessLog, deps.Version = logger, logOut, build.version
+	deps.Background, deps.Workers = bg.ctx, &bg.wg
+	handler, err := server.New(deps)
 	if err != nil {
 		return err
 	}
-	srv := newHTTPServer(handler, logger)
-	srv.ConnState = metrics.ConnState
-	srv.TLSConfig = tlsConfig
-	servers := []*http.Server{srv}
-	errc := make(chan error, 2)
-	base := scheme + "://" + browsableAddr(ln.Addr())
+	base := lns.scheme + "://" + browsableAddr(lns.api.Addr())
 	setupURL, err := newSetupURL(ctx, st, base)
 	if err != nil {
 		return err
 	}
 	writeStartMessage(stdout, c, build.version, base, setupURL)
-	if metricsLn != nil {
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", metrics)
-		msrv := newHTTPServer(mux, logger)
-		servers = append(servers, msrv)
-		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", metricsLn.Addr())
-		go func() { errc <- msrv.Serve(metricsLn) }()
+	return serveUntil(ctx, lns.servers(handler, deps.Metrics, opts.tlsConfig, logger, stdout), logger)
+}
+
+// serveOptions are serve's flags turned into what the server takes.
+type serveOptions struct {
+	rangeAccess    server.RangeAccess
+	upstream       *server.Upstream
+	trustedProxies []netip.Prefix
+	sender         mailer.Sender // nil: codes go to the log
+	serverKey      []byte        // nil: the key file's (loadServerKey)
+	tlsConfig      *tls.Config   // nil: plain HTTP
+}
+
+// check checks the flags that need no disk but the TLS files, and sets the
+// -registration default.
+func (c *serveConfig) check() (serveOptions, error) {
+	var o serveOptions
+	if (c.tlsCert == "") != (c.tlsKey == "") {
+		return o, fmt.Errorf("%w: -tls-cert and -tls-key go together", errUsage)
 	}
-	if pprofLn != nil {
-		psrv := newHTTPServer(profiler(), logger)
-		psrv.WriteTimeout = 0 // a CPU profile or trace streams for as long as it was asked to
-		servers = append(servers, psrv)
-		fmt.Fprintf(stdout, "profiler on http://%s/debug/pprof/\n", pprofLn.Addr())
-		go func() { errc <- psrv.Serve(pprofLn) }()
+	var err error
+	if o.rangeAccess, err = server.ParseRangeAccess(c.rangeAPI); err != nil {
+		return o, fmt.Errorf("%w: -range-api: %v", errUsage, err)
 	}
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
+	if _, _, err := net.SplitHostPort(c.addr); err != nil {
+		return o, fmt.Errorf("%w: -addr %q must be HOST:PORT, like 127.0.0.1:8080 or :8080", errUsage, c.addr)
 	}
-	// Stop accepting, let in-flight requests finish (their usage commits
-	// included), then close the database.
-	logger.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var errs []error
-	for _, s := range servers {
-		errs = append(errs, s.Shutdown(shutdownCtx))
+	if c.registration == "" {
+		c.registration = defaultRegistration(c.addr)
 	}
-	return errors.Join(errs...)
+	if _, loopback := loopbackHost(c.pprofAddr); c.pprofAddr != "" && !loopback {
+		return o, fmt.Errorf("%w: -pprof-addr must be a loopback address such as 127.0.0.1:6060: the profiler shows the program's memory", errUsage)
+	}
+	if r := c.registration; r != server.RegistrationOpen && r != server.RegistrationClosed && r != server.RegistrationInvite {
+		return o, fmt.Errorf("%w: -registration must be open, closed or invite", errUsage)
+	}
+	if c.hashUpstream != "" {
+		if u, err := url.Parse(c.hashUpstream); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return o, fmt.Errorf("%w: -hash-upstream must be an http(s) URL", errUsage)
+		}
+		o.upstream = &server.Upstream{BaseURL: c.hashUpstream}
+	}
+	if o.trustedProxies, err = parsePrefixes(c.trustedProxies); err != nil {
+		return o, err
+	}
+	if c.smtpURL != "" {
+		if o.sender, err = mailer.NewSMTP(c.smtpURL); err != nil {
+			return o, fmt.Errorf("%w: -smtp-url: %v", errUsage, err)
+		}
+	}
+	if o.serverKey, err = parseServerKey(c.serverKey); err != nil {
+		return o, err
+	}
+	if c.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
+		if err != nil {
+			return o, err
+		}
+		o.tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	return o, nil
+}
+
+// sources are the files the handlers read besides the databases: the
+// GeoIP databases and the Pwned Passwords files.
+type sources struct {
+	geo         *geo.Locator
+	breaches    breachSources
+	closeBreach func()
+}
+
+func openSources(c serveConfig, logger *slog.Logger) (*sources, error) {
+	locator, err := openGeo(c.geo)
+	if err != nil {
+		return nil, err
+	}
+	warnStaleGeoIP(locator, logger)
+	breaches, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM)
+	if err != nil {
+		locator.Close()
+		return nil, err
+	}
+	return &sources{geo: locator, breaches: breaches, closeBreach: closeBreach}, nil
+}
+
+func (s *sources) close() {
+	s.closeBreach()
+	s.geo.Close()
+}
+
+// serverDeps are the server's dependencies that come from the flags and
+// the sources; serve adds the store, the index, the logs and the rest.
+func (c serveConfig) serverDeps(o serveOptions, src *sources) server.Deps {
+	return server.Deps{
+		Assets:           assets,
+		LogFormat:        c.logFormat,
+		Mailer:           o.sender,
+		SecureCookies:    c.tlsCert != "",
+		TrustedProxies:   o.trustedProxies,
+		AllowedHosts:     allowedHosts(c.allowedHosts, c.addr),
+		ServerKey:        o.serverKey,
+		IsCommonPassword: strength.IsCommon,
+		Geo:              src.geo,
+		HashUpstream:     o.upstream,
+		Breach:           src.breaches.sha1,
+		BreachNTLM:       src.breaches.ntlm,
+		Range:            server.RangeAPI{SHA1: src.breaches.sha1File, NTLM: src.breaches.ntlmFile, Access: o.rangeAccess},
+		Metrics:          server.NewMetrics(),
+		MetricsToken:     c.metricsToken,
+		AdminToken:       c.adminToken,
+		BillingSecret:    c.billingSecret,
+		Registration:     c.registration,
+	}
+}
+
+// background owns serve's goroutines other than the HTTP servers': the
+// SIGHUP reloader, the sweeper and the outbox's workers. stop ends their
+// context and waits for each to return.
+type background struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// newBackground's work outlives ctx until stop, so that requests still
+// finishing after a signal can hand work to it.
+func newBackground(ctx context.Context) *background {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	return &background{ctx: ctx, cancel: cancel}
+}
+
+// Go runs f on a goroutine of its own until stop.
+func (b *background) Go(f func(ctx context.Context)) { b.wg.Go(func() { f(b.ctx) }) }
+
+func (b *background) stop() {
+	b.cancel()
+	b.wg.Wait()
 }
 
 // billing checks the secrets and the billing settings and returns the

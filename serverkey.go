@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"secutil/store"
 	"secutil/tools/seal"
 )
 
@@ -127,4 +128,18 @@ func writeKeyFile(path string, key []byte) error {
 		os.Remove(path) // a partial key file would stop the next start
 	}
 	return err
+}
+
+// loadServerKey is the server key: given is -server-key's, nil when none
+// was given; then the key file's beside db, made on first start. A key an
+// earlier version kept in the database moves to the file first.
+func loadServerKey(ctx context.Context, st *store.Store, db string, given []byte) ([]byte, error) {
+	keyFile := serverKeyFile(db)
+	if err := moveServerKeyOut(ctx, st, keyFile); err != nil {
+		return nil, err
+	}
+	if given != nil {
+		return given, nil
+	}
+	return fileServerKey(keyFile)
 }
