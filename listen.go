@@ -211,7 +211,7 @@ func serveUntil(ctx context.Context, servers []listening, logger *slog.Logger) e
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	errs := []error{failed}
+	var errs []error
 	for _, s := range servers {
 		errs = append(errs, s.srv.Shutdown(shutdownCtx))
 	}

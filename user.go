@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"secutil/server"
+	"secutil/server/account"
 	"secutil/store"
 )
 
@@ -80,18 +81,20 @@ func userAccount(ctx context.Context, fs *flag.FlagSet, path *string, args []str
 // byCommandLine is the detail of the audit events of the user commands.
 const byCommandLine = "by the command line"
 
-// auditCLI records what a user command did to the account a.
-func auditCLI(ctx context.Context, st *store.Store, kind string, a *store.Account, detail string) error {
-	return st.AddAudit(ctx, store.AuditEvent{Kind: kind, AccountID: a.ID, Email: a.Email, Detail: detail})
+// cliOperator makes the user commands' changes with st, recorded as made
+// by the command line.
+func cliOperator(st *store.Store) account.Operator {
+	return account.Operator{Store: st, By: byCommandLine}
 }
 
-// changeByCLI makes a user command's change to the account a and records
-// it as kind.
-func changeByCLI(ctx context.Context, st *store.Store, kind string, a *store.Account, detail string, change func() error) error {
-	if err := change(); err != nil {
-		return err
+// checkPlan applies the plan rules to -plan, as the admin routes apply
+// them to their "plan" field.
+func checkPlan(plan string) error {
+	var rule *account.RuleError
+	if err := account.CheckPlan(plan, nil, false); errors.As(err, &rule) {
+		return fmt.Errorf("%w: -%s %s", errUsage, strings.ReplaceAll(rule.Field, "_", "-"), rule.Problem)
 	}
-	return auditCLI(ctx, st, kind, a, detail)
+	return nil
 }
 
 func userAdd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -109,8 +112,9 @@ func userAdd(ctx context.Context, args []string, getenv func(string) string, std
 		return fmt.Errorf("%w: -email is required", errUsage)
 	case fs.NArg() > 0:
 		return fmt.Errorf("%w: unexpected %q: secutil user add -email E [-password -] [-plan P] [-admin]", errUsage, fs.Arg(0))
-	case !store.ValidPlan(*plan):
-		return fmt.Errorf("%w: -plan must be starter, pro or enterprise", errUsage)
+	}
+	if err := checkPlan(*plan); err != nil {
+		return err
 	}
 	address, err := checkEmail(*email)
 	if err != nil {
@@ -125,20 +129,11 @@ func userAdd(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer st.Close()
-	id, err := st.CreateAccount(ctx, store.NewAccount{Email: address, PasswordHash: hash, Plan: *plan, Verified: true, Admin: *admin})
+	a, err := cliOperator(st).Create(ctx, account.New{Email: address, PasswordHash: hash, Plan: *plan, Admin: *admin})
 	if err != nil {
 		return err
 	}
-	a := &store.Account{ID: id, Email: address}
-	if err := auditCLI(ctx, st, store.AuditRegistered, a, byCommandLine); err != nil {
-		return err
-	}
-	if *admin {
-		if err := auditCLI(ctx, st, store.AuditAdminGranted, a, byCommandLine); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(stdout, "created account %d for %s (plan %s, admin %v)\n", id, address, *plan, *admin)
+	fmt.Fprintf(stdout, "created account %d for %s (plan %s, admin %v)\n", a.ID, address, *plan, *admin)
 	return nil
 }
 
@@ -197,10 +192,10 @@ func userSet(ctx context.Context, args []string, getenv func(string) string, _ i
 		switch {
 		case !given["plan"] && !given["admin"] && !given["verified"] && !given["disabled"]:
 			return fmt.Errorf("%w: nothing to change: give -plan, -admin, -verified or -disabled", errUsage)
-		case given["plan"] && !store.ValidPlan(*plan):
-			return fmt.Errorf("%w: -plan must be starter, pro or enterprise", errUsage)
 		case given["verified"] && !*verified:
 			return fmt.Errorf("%w: an account cannot be made unverified; -disabled=true stops it", errUsage)
+		case given["plan"]:
+			return checkPlan(*plan)
 		}
 		return nil
 	}
@@ -210,32 +205,21 @@ func userSet(ctx context.Context, args []string, getenv func(string) string, _ i
 	}
 	defer st.Close()
 	// Each change is made and audited on its own, in the order listed.
+	op := cliOperator(st)
 	changes := []struct {
-		flag, kind string
-		apply      func() error
+		flag   string
+		change func() error
 	}{
-		{"plan", store.AuditPlanChanged, func() error {
-			usageCap := a.UsageCap
-			if *plan != store.PlanEnterprise {
-				usageCap = nil
-			}
-			return st.SetPlan(ctx, a.ID, *plan, nil, usageCap)
-		}},
-		{"admin", map[bool]string{true: store.AuditAdminGranted, false: store.AuditAdminRevoked}[*admin],
-			func() error { return st.SetAdmin(ctx, a.ID, *admin) }},
-		{"verified", store.AuditAccountVerified, func() error { return st.MarkVerified(ctx, a.ID) }},
-		{"disabled", map[bool]string{true: store.AuditAccountDisabled, false: store.AuditAccountEnabled}[*disabled],
-			func() error { return st.SetDisabled(ctx, a.ID, *disabled) }},
+		{"plan", func() error { return op.SetPlan(ctx, a, account.KeepingCap(a, *plan)) }},
+		{"admin", func() error { return op.Apply(ctx, account.SetAdmin(*admin), a) }},
+		{"verified", func() error { return op.Apply(ctx, account.Verify, a) }},
+		{"disabled", func() error { return op.Apply(ctx, account.SetDisabled(*disabled), a) }},
 	}
 	for _, ch := range changes {
 		if !given[ch.flag] {
 			continue
 		}
-		detail := byCommandLine
-		if ch.flag == "plan" {
-			detail = fmt.Sprintf("%s → %s, %s", a.Plan, *plan, byCommandLine)
-		}
-		if err := changeByCLI(ctx, st, ch.kind, a, detail, ch.apply); err != nil {
+		if err := ch.change(); err != nil {
 			return fmt.Errorf("-%s: %w", ch.flag, err)
 		}
 	}
@@ -259,7 +243,7 @@ func userPasswd(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	if err := changeByCLI(ctx, st, store.AuditPasswordSet, a, byCommandLine, func() error { return st.SetPassword(ctx, a.ID, hash, *revokeKeys) }); err != nil {
+	if err := cliOperator(st).SetPassword(ctx, a, hash, *revokeKeys); err != nil {
 		return err
 	}
 	revoked := ""
@@ -288,7 +272,7 @@ func userDelete(ctx context.Context, args []string, getenv func(string) string, 
 			return errors.New("not deleted (answer y, or give -yes)")
 		}
 	}
-	if err := changeByCLI(ctx, st, store.AuditAccountDeleted, a, byCommandLine, func() error { return st.DeleteAccount(ctx, a.ID) }); err != nil {
+	if err := cliOperator(st).Apply(ctx, account.Delete, a); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "deleted %s\n", a.Email)
