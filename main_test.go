@@ -498,11 +498,34 @@ func runTests(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "not checking that the tests leave the checkout as they found it: %v\n", gitErr)
 		return code
 	}
-	if statusAfter, err := gitStatus(); err != nil || statusAfter != statusBefore {
-		fmt.Fprintf(os.Stderr, "FAIL: the tests changed the checkout (%v): git status before:\n%s\nafter:\n%s\n", err, statusBefore, statusAfter)
+	statusAfter, err := gitStatus()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		return 1
+	}
+	if changed := changedLines(statusBefore, statusAfter); len(changed) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: the tests changed the checkout; git status, - before, + after:\n%s\n", strings.Join(changed, "\n"))
 		return 1
 	}
 	return code
+}
+
+// changedLines are the lines of after not in before (+) and of before not
+// in after (-).
+func changedLines(before, after string) []string {
+	var out []string
+	b, a := strings.Split(before, "\n"), strings.Split(after, "\n")
+	for _, l := range b {
+		if !slices.Contains(a, l) {
+			out = append(out, "- "+l)
+		}
+	}
+	for _, l := range a {
+		if !slices.Contains(b, l) {
+			out = append(out, "+ "+l)
+		}
+	}
+	return out
 }
 
 // defaultTestDB is SECUTIL_DB during the tests: a file in a temporary
@@ -513,7 +536,7 @@ var defaultTestDB string
 // test's stray secutil.db is ignored); an error when there is no git or no
 // checkout.
 func gitStatus() (string, error) {
-	out, err := exec.Command("git", "status", "--porcelain", "--ignored", "--untracked-files=all").Output()
+	out, err := exec.Command("git", "status", "--porcelain", "--ignored").Output()
 	if err != nil {
 		return "", fmt.Errorf("git status: %w", err)
 	}
