@@ -154,7 +154,7 @@ func waitUntil(t *testing.T, deadline time.Time, what string, cond func() bool) 
 		if time.Now().After(deadline) {
 			t.Fatalf("gave up waiting for %s", what)
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // a batch takes far longer; each look opens the index
 	}
 }
 
