@@ -24,6 +24,7 @@ import (
 // integrity_check; on PostgreSQL, which aborts the dead connection's
 // transaction, by the counts alone.
 func TestCrashLosesNoAcknowledgedCall(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary under load")
 	}

@@ -23,6 +23,7 @@ var metricsLine = regexp.MustCompile(`metrics on (http://\S+)`)
 // the range API public and metrics on a listener of their own, all from
 // the environment, and uses each as an operator would.
 func TestRunServesRangeAndMetrics(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var lines []string
 	for pw, n := range map[string]int{"password": 10437277, "letmein": 1234, "123456": 99} {
@@ -80,6 +81,7 @@ func get(t *testing.T, url, bearer string) (int, string) {
 }
 
 func TestServeRefusesBadEcosystemFlags(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"secutil", "serve", "-range-api", "open"},
 		{"secutil", "serve", "-metrics-token", "short"},
@@ -93,6 +95,7 @@ func TestServeRefusesBadEcosystemFlags(t *testing.T) {
 }
 
 func TestDescribeBuild(t *testing.T) {
+	t.Parallel()
 	vcs := &debug.BuildInfo{
 		GoVersion: "go1.26.8",
 		Main:      debug.Module{Path: "secutil", Version: "v0.0.0-20261123194410-6fb999a3c972+dirty"},

@@ -1,31 +1,44 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"secutil/store/hashindex"
 	"strings"
+	"sync"
 	"testing"
 )
 
 var setupLine = regexp.MustCompile(`(https?://\S+/setup\?token=\S+)`)
 
-// sharedIndexDir holds the reverse-lookup index that serveDB's
-// servers share: the first seeds it from the embedded list (seconds, far
-// more under -race), the others find it seeded. TestMain removes it.
-var sharedIndexDir string
+// sharedIndexDir holds the reverse-lookup index that serveDB's servers
+// share, seeded once from the embedded list (seconds, far more under
+// -race) by the first test that asks for it; the servers find it seeded.
+// TestMain removes it.
+var (
+	sharedIndexDir  string
+	sharedIndexOnce sync.Once
+	sharedIndexErr  error
+)
 
 func sharedHashDB(t *testing.T) string {
 	t.Helper()
-	if sharedIndexDir == "" {
-		dir, err := os.MkdirTemp("", "secutil-hashes-")
-		if err != nil {
-			t.Fatal(err)
+	sharedIndexOnce.Do(func() {
+		if sharedIndexDir, sharedIndexErr = os.MkdirTemp("", "secutil-hashes-"); sharedIndexErr != nil {
+			return
 		}
-		sharedIndexDir = dir
+		var ix *hashindex.Index
+		if ix, sharedIndexErr = openHashIndex(context.Background(), filepath.Join(sharedIndexDir, "hashes.db"), ""); sharedIndexErr == nil {
+			sharedIndexErr = ix.Close()
+		}
+	})
+	if sharedIndexErr != nil {
+		t.Fatal(sharedIndexErr)
 	}
 	return filepath.Join(sharedIndexDir, "hashes.db")
 }
@@ -45,6 +58,7 @@ func serveDB(t *testing.T, db string, vars map[string]string) (string, *syncBuff
 }
 
 func TestFirstStartPrintsTheSetupLink(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "first.db")
 	base, stdout, stderr := serveDB(t, db, nil)
 	out := stdout.String()
@@ -95,6 +109,7 @@ func TestFirstStartPrintsTheSetupLink(t *testing.T) {
 }
 
 func TestStartWithAnAdminPrintsNoSetupLink(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "admin.db")
 	mustCLI(t, db, "", "user", "add", "-email", "boss@example.com", "-password", e2ePassword, "-admin")
 	_, stdout, _ := serveDB(t, db, map[string]string{"SECUTIL_REGISTRATION": "invite", "SECUTIL_SMTP_URL": "smtp://mail.example:587?from=secutil@example.com"})
@@ -108,6 +123,7 @@ func TestStartWithAnAdminPrintsNoSetupLink(t *testing.T) {
 }
 
 func TestRegistrationDefaultsByAddress(t *testing.T) {
+	t.Parallel()
 	for addr, want := range map[string]string{
 		"127.0.0.1:8080": "open", "localhost:8080": "open", "[::1]:8080": "open",
 		":8080": "closed", "0.0.0.0:8080": "closed", "192.0.2.7:8080": "closed", "[::]:8080": "closed",

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"secutil/tools/geo"
@@ -95,4 +99,29 @@ func geoipInfo(args []string, getenv func(string) string, stdout, stderr io.Writ
 			db.Role, geoFlagOf(db), db.Name, db.Type, db.Built.Format(time.DateOnly), age, counts[i], db.Nodes, db.License, where)
 	}
 	return nil
+}
+
+func geoip(_ context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	return geoipInfo(args, getenv, stdout, stderr)
+}
+
+// reloadOnHangup reopens the GeoIP databases on SIGHUP, after an operator
+// replaced them (they are also reloaded when their files change).
+func reloadOnHangup(ctx context.Context, locator *geo.Locator, logger *slog.Logger) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+			if err := locator.Reload(); err != nil {
+				logger.Error("reloading GeoIP databases; keeping the old ones", "err", err)
+			} else {
+				logger.Info("reloaded GeoIP databases")
+				warnStaleGeoIP(locator, logger)
+			}
+		}
+	}
 }

@@ -16,6 +16,7 @@ import (
 )
 
 func TestGeoipCommandListsDatabases(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"secutil", "geoip"}, env(nil), nil, &out, io.Discard); err != nil {
 		t.Fatal(err)
@@ -48,6 +49,7 @@ func TestGeoipCommandListsDatabases(t *testing.T) {
 }
 
 func TestServeWarnsAboutStaleGeoIP(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	city := filepath.Join(dir, "old-city.mmdb")
 	geotest.WriteDBBuiltAt(t, city, "GeoLite2-City", time.Now().Add(-geo.MaxAge-48*time.Hour), geotest.CityNetworks)
@@ -73,6 +75,7 @@ func TestServeWarnsAboutStaleGeoIP(t *testing.T) {
 // TestBinaryGeoIP runs the built binary as a new user would: no GeoIP flag
 // at all, then a City file replaced while serving and picked up on SIGHUP.
 func TestBinaryGeoIP(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -87,8 +90,7 @@ func TestBinaryGeoIP(t *testing.T) {
 
 	city := filepath.Join(dir, "city.mmdb")
 	geotest.WriteDB(t, city, "GeoLite2-City", geotest.CityNetworks)
-	t.Setenv("SECUTIL_GEOIP_CITY", city)
-	cmd, base, logs, key := serveWithAccount(t, bin, filepath.Join(dir, "city.db"), "bob@example.com", "pro")
+	cmd, base, logs, key := serveWithAccount(t, bin, filepath.Join(dir, "city.db"), "bob@example.com", "pro", "-geoip-city", city)
 	if _, gb := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "81.2.69.160"}); gb["city"] != "London" || gb["asn"] != float64(20712) {
 		t.Fatalf("81.2.69.160 with a City file: %v", gb)
 	}
@@ -120,6 +122,7 @@ func TestBinaryGeoIP(t *testing.T) {
 // A GeoIP file that does not open is named with the flag that set it: the
 // geo package knows roles and paths, the command line knows its flags.
 func TestMissingGeoIPFileNamesItsFlag(t *testing.T) {
+	t.Parallel()
 	for flag, cfg := range map[string]geo.Config{
 		"-geoip-city": {CityPath: "/nonexistent/city.mmdb"},
 		"-geoip-asn":  {ASNPath: "/nonexistent/asn.mmdb"},

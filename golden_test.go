@@ -44,6 +44,7 @@ const goVersionPlaceholder = "GO_VERSION"
 // TestGoldenOutput pins what people read on the terminal: the overview, the
 // serve flags and the version line.
 func TestGoldenOutput(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, golden string
 		args         []string
@@ -118,5 +119,6 @@ func breachFixture() []byte {
 // TestBreachFixtureIsGenerated keeps the committed fixture equal to what
 // breachFixture generates (-update rewrites it).
 func TestBreachFixtureIsGenerated(t *testing.T) {
+	t.Parallel()
 	checkGolden(t, "pwned-passwords-sha1.txt", breachFixture())
 }

@@ -6,9 +6,12 @@ import (
 	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,6 +68,7 @@ func writeBenchList(t testing.TB, path string, n int64) {
 }
 
 func TestBenchWordsAreDistinct(t *testing.T) {
+	t.Parallel()
 	seen := map[string]int64{}
 	for i := range int64(200_000) {
 		w := benchWord(i)
@@ -90,28 +94,35 @@ func hexSHA256(w string) string { d := sha256.Sum256([]byte(w)); return hex.Enco
 // batches) and answers for them; then that running the import again completes it with
 // every entry once and no stray file.
 func TestImportKilledMidway(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("imports 3,000,000 words with the binary")
+		t.Skip("imports 2,250,000 words with the binary")
 	}
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	const lines = 3_000_000 // 12 batches: the 8th triggers a merge of the first 8 runs
+	// 9 batches: the 8th triggers a merge of the first 8 runs, and the 9th is still to
+	// come when the second kill interrupts that merge.
+	const lines = 9 * hashindex.ImportBatchWords
 	list := filepath.Join(dir, "words.txt")
 	writeBenchList(t, list, lines)
 	indexPath := filepath.Join(dir, "idx-hashes.db")
 	committed := int64(0)
 	// The first kill comes in the second batch, the second just after the 8th batch, whose
-	// commit starts a merge of 8 runs of each algorithm.
+	// commit starts a merge of 8 runs of each algorithm: each once the work after the
+	// commit has begun writing a run file (the next batch's or the merge's).
 	for kill, after := range []int64{1, 8} {
 		cmd := exec.Command(bin, "import-wordlist", "-hash-db", indexPath, list)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(2 * time.Minute)
-		for committedEntries(t, indexPath) < 5*distinctWords(after*hashindex.ImportBatchWords) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		time.Sleep(200 * time.Millisecond)
+		waitUntil(t, deadline, "the commit of batch "+strconv.FormatInt(after, 10), func() bool {
+			return committedEntries(t, indexPath) >= 5*distinctWords(after*hashindex.ImportBatchWords)
+		})
+		committedRuns := runFiles(t, indexPath)
+		waitUntil(t, deadline, "a run file after the commit", func() bool {
+			return len(slices.DeleteFunc(runFiles(t, indexPath), func(name string) bool { return slices.Contains(committedRuns, name) })) > 0
+		})
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		committed = checkPrefix(t, indexPath, lines)
@@ -134,6 +145,34 @@ func TestImportKilledMidway(t *testing.T) {
 	if orphans, err := ix.Check(context.Background()); err != nil || orphans != 0 {
 		t.Fatalf("after the import completed: %d stray run files, check %v", orphans, err)
 	}
+}
+
+// waitUntil polls cond until it holds, failing the test at deadline.
+func waitUntil(t *testing.T, deadline time.Time, what string, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond) // a batch takes far longer; each look opens the index
+	}
+}
+
+// runFiles names the run files of the index at path: those of committed batches and
+// merges, and those being written.
+func runFiles(t *testing.T, path string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(path + "-runs")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".run") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 // committedEntries is the entry count of the index at path, 0 while it does not exist.
@@ -206,6 +245,7 @@ func checkPrefix(t *testing.T, path string, lines int64) int64 {
 }
 
 func TestProgressLine(t *testing.T) {
+	t.Parallel()
 	p := hashindex.Progress{Words: 500_000, NewWords: 400_000, Entries: 2_000_000, Bytes: 5_000_000, Duration: 2 * time.Second}
 	for _, tc := range []struct {
 		size int64

@@ -41,6 +41,7 @@ import (
 // in-process. It fails when a figure misses its threshold: the targets by
 // default, each settable through the environment (see threshold).
 func TestIndexBenchmark(t *testing.T) {
+	t.Parallel()
 	words, _ := strconv.ParseInt(os.Getenv("SECUTIL_INDEX_BENCH_WORDS"), 10, 64)
 	if words <= 0 {
 		t.Skip("set SECUTIL_INDEX_BENCH_WORDS to run the index benchmark")

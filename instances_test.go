@@ -20,6 +20,7 @@ import (
 // which one a call reaches: the plan's cap, revocation and the account's
 // brute-force limit, a disabled account.
 func TestTwoInstancesOnePostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs two servers")
 	}
@@ -152,6 +153,7 @@ func getKey(t *testing.T, base, email, name string) string {
 // the batches committed so far), and the server finds the new words once
 // the import is done, without a restart.
 func TestImportWordlistWhileServing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}

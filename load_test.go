@@ -47,6 +47,7 @@ type loadTarget struct {
 // SECUTIL_LOAD_COMPARE=BINARY drives another secutil binary on SQLite in
 // the same rounds, as "compared" (before and after a change, in one run).
 func TestLoadBinaryVsBare(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("SECUTIL_LOAD") == "" {
 		t.Skip("load comparison: SECUTIL_LOAD=1 go test -count=1 -run TestLoadBinaryVsBare -v .")
 	}

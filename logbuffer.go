@@ -23,17 +23,25 @@ type logBuffer struct {
 	stopped chan struct{}
 }
 
+// newLogBuffer writes out every logFlushInterval; its goroutine ends at
+// Close, which its owner calls.
 func newLogBuffer(w io.Writer) *logBuffer {
+	ticker := time.NewTicker(logFlushInterval)
+	return flushOnTicks(w, ticker.C, ticker.Stop)
+}
+
+// flushOnTicks writes out at every tick, until Close, which calls
+// stopTicks.
+func flushOnTicks(w io.Writer, ticks <-chan time.Time, stopTicks func()) *logBuffer {
 	b := &logBuffer{w: bufio.NewWriterSize(w, 64<<10), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go func() {
 		defer close(b.stopped)
-		ticker := time.NewTicker(logFlushInterval)
-		defer ticker.Stop()
+		defer stopTicks()
 		for {
 			select {
 			case <-b.stop:
 				return
-			case <-ticker.C:
+			case <-ticks:
 				b.flush()
 			}
 		}

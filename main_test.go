@@ -8,6 +8,7 @@ import (
 	"crypto/sha1"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -101,13 +102,21 @@ func requestJSON(t *testing.T, method, url string, body any, header ...string) (
 	return res.StatusCode, m
 }
 
+// env is a getenv of vars alone but for SECUTIL_DB, which defaults to
+// the tests' own (TestMain).
 func env(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
+	return func(k string) string {
+		if v, ok := vars[k]; ok || k != "SECUTIL_DB" {
+			return v
+		}
+		return defaultTestDB
+	}
 }
 
 // TestRunServesAndShutsDown drives run in-process, configured through the
 // environment, and checks graceful shutdown on cancel.
 func TestRunServesAndShutsDown(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "run.db")
 	vars := env(map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0"})
 	mustStep(t, "user add keeps the password out of its output", func(t *testing.T) {
@@ -179,6 +188,7 @@ func mustStep(t *testing.T, name string, step func(t *testing.T)) {
 // error (exit status 2, see main), refused before the database is created;
 // a flag naming a file that cannot be used is an ordinary error (status 1).
 func TestRunRejectsBadInvocations(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "existing")
 	if err := os.WriteFile(existing, nil, 0o600); err != nil {
@@ -188,7 +198,7 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer busy.Close()
+	t.Cleanup(func() { busy.Close() }) // after the parallel subtests
 	for _, tt := range []struct {
 		name      string
 		args      []string
@@ -250,6 +260,7 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		{"breach file of the wrong format", []string{"serve", "-breach-file", "testdata/wordlist.txt"}, nil, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			db := filepath.Join(t.TempDir(), "never.db")
 			vars := map[string]string{"SECUTIL_DB": db}
 			for k, v := range tt.env {
@@ -274,6 +285,7 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 // a usage error (with the usage on stderr for an unknown command), 1 for
 // any other failure.
 func TestBinaryExitStatus(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -304,6 +316,7 @@ func TestBinaryExitStatus(t *testing.T) {
 		{[]string{"serve", "-breach-file", "testdata/wordlist.txt"}, 1, "is not a Pwned Passwords SHA-1 file"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
 			cmd := exec.Command(bin, tt.args...)
 			cmd.Env = append(os.Environ(), "SECUTIL_DB="+filepath.Join(t.TempDir(), "never.db"))
 			var stderr bytes.Buffer
@@ -330,6 +343,7 @@ const breachFixturePath = "testdata/pwned-passwords-sha1.txt"
 // import a wordlist, create an account, serve with a Pwned Passwords file,
 // get a key, call utilities, back up while serving, and stop it with SIGTERM.
 func TestBinaryEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -450,7 +464,26 @@ func buildBinary(t *testing.T) string {
 	return builtPath
 }
 
+// TestMain runs the tests with the default database (SECUTIL_DB, for the
+// binaries the tests start, and env's default) in a temporary folder, so
+// that no default path (secutil.db, secutil-hashes.db and
+// secutil-server.key beside it) falls in the checkout; and it fails the
+// run when the tests changed what git status says of the checkout.
 func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	flag.Parse()
+	home, err := os.MkdirTemp("", "secutil-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(home)
+	defaultTestDB = filepath.Join(home, defaultDB)
+	os.Setenv("SECUTIL_DB", defaultTestDB)
+	statusBefore, gitErr := gitStatus()
 	code := m.Run()
 	if builtPath != "" {
 		os.RemoveAll(filepath.Dir(builtPath))
@@ -458,7 +491,56 @@ func TestMain(m *testing.M) {
 	if sharedIndexDir != "" {
 		os.RemoveAll(sharedIndexDir)
 	}
-	os.Exit(code)
+	switch {
+	case *update: // asked to rewrite files in testdata/
+		return code
+	case gitErr != nil:
+		fmt.Fprintf(os.Stderr, "not checking that the tests leave the checkout as they found it: %v\n", gitErr)
+		return code
+	}
+	statusAfter, err := gitStatus()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		return 1
+	}
+	if changed := changedLines(statusBefore, statusAfter); len(changed) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: the tests changed the checkout; git status, - before, + after:\n%s\n", strings.Join(changed, "\n"))
+		return 1
+	}
+	return code
+}
+
+// changedLines are the lines of after not in before (+) and of before not
+// in after (-).
+func changedLines(before, after string) []string {
+	var out []string
+	b, a := strings.Split(before, "\n"), strings.Split(after, "\n")
+	for _, l := range b {
+		if !slices.Contains(a, l) {
+			out = append(out, "- "+l)
+		}
+	}
+	for _, l := range a {
+		if !slices.Contains(b, l) {
+			out = append(out, "+ "+l)
+		}
+	}
+	return out
+}
+
+// defaultTestDB is SECUTIL_DB during the tests: a file in a temporary
+// folder, never one in the checkout.
+var defaultTestDB string
+
+// gitStatus is what git says of the checkout, ignored files included (a
+// test's stray secutil.db is ignored); an error when there is no git or no
+// checkout.
+func gitStatus() (string, error) {
+	out, err := exec.Command("git", "status", "--porcelain", "--ignored").Output()
+	if err != nil {
+		return "", fmt.Errorf("git status: %w", err)
+	}
+	return string(out), nil
 }
 
 // serveWithAccount creates an account with the binary, serves db with the
@@ -506,6 +588,7 @@ func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd,
 // TestImportWordlist imports testdata/wordlist.txt in-process, then the
 // same words again from standard input.
 func TestImportWordlist(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
 	mustStep(t, "from a file", func(t *testing.T) {
@@ -531,6 +614,7 @@ func TestImportWordlist(t *testing.T) {
 }
 
 func TestAllowedHostsDefault(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		given, listen string
 		want          []string
@@ -551,6 +635,7 @@ func TestAllowedHostsDefault(t *testing.T) {
 }
 
 func TestParsePrefixes(t *testing.T) {
+	t.Parallel()
 	got, err := parsePrefixes(" 10.1.2.3/8, 192.0.2.1 ,fd00::1 ,")
 	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32"), netip.MustParsePrefix("fd00::1/128")}
 	if err != nil || !slices.Equal(got, want) {

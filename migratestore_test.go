@@ -17,6 +17,7 @@ import (
 // account's password and key still work; a second run refuses the
 // non-empty target.
 func TestMigrateStore(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{store.SQLite, store.Postgres} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()
@@ -73,6 +74,7 @@ func TestMigrateStore(t *testing.T) {
 }
 
 func TestMigrateStoreRefusesBadInvocations(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"-from", filepath.Join(dir, "a.db")},
@@ -93,6 +95,7 @@ func TestMigrateStoreRefusesBadInvocations(t *testing.T) {
 // backup does not copy a PostgreSQL database: it shows the pg_dump
 // command, without the URL's password, and fails.
 func TestBackupOfPostgresShowsPgDump(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	err := run(context.Background(), []string{"secutil", "backup", "-db", "postgres://ann:s3cret@db.example/secutil?sslmode=require", "nightly.dump"},
 		env(nil), nil, &out, io.Discard)
@@ -106,6 +109,7 @@ func TestBackupOfPostgresShowsPgDump(t *testing.T) {
 }
 
 func TestHashDBPath(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ given, db, want string }{
 		{"", "secutil.db", "secutil-hashes.db"},
 		{"", "/var/lib/secutil/main.sqlite", "/var/lib/secutil/main-hashes.db"},

@@ -23,6 +23,7 @@ import (
 //
 //	flock /tmp/secutil-measure.lock env SECUTIL_LOAD=1 go test -count=1 -run '^TestPeakRSSOfSlowCalls$' -v .
 func TestPeakRSSOfSlowCalls(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("SECUTIL_LOAD") == "" {
 		t.Skip("a load run: SECUTIL_LOAD=1 go test -run TestPeakRSSOfSlowCalls -v .")
 	}

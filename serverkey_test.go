@@ -66,6 +66,7 @@ func (o *oldSettings) DeleteSetting(_ context.Context, name string) error {
 // to sit in the same database, so a copy of the file opened every sealed
 // IP. At start it moves to a file beside the database (mode 0600).
 func TestServerKeyMovesOutOfTheDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	old := make([]byte, seal.KeySize)
 	rand.Read(old)
@@ -116,6 +117,7 @@ func TestServerKeyMovesOutOfTheDatabase(t *testing.T) {
 // TestServerKeyFile: on the real binary's start, the key is generated into
 // a file beside the database, kept private, and reused.
 func TestServerKeyFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "new.db")
 	keyFile := filepath.Join(dir, "new-server.key")

@@ -23,6 +23,7 @@ import (
 // error or Content-Security-Policy violation fails it. It is skipped
 // without Chromium; .ci/run installs Chromium and requires it to pass.
 func TestBrowserFirstStart(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSweepExpiredRunsAtOnceAndOnSchedule(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))

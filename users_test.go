@@ -58,6 +58,7 @@ func mustStoredAccount(t *testing.T, db, email string) *store.Account {
 }
 
 func TestEveryCommandAnswersHelp(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "never.db")
 	for _, cmd := range commands() {
 		for _, h := range []string{"-h", "--help"} {
@@ -70,6 +71,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 }
 
 func TestNearestCommand(t *testing.T) {
+	t.Parallel()
 	for typed, want := range map[string]string{
 		"sevre": "serve", "serv": "serve", "backpu": "backup", "vesrion": "version", "import": "import-wordlist",
 		"lst": "user list", "add": "user add", "user lst": "user list", "user delet": "user delete", "passwd": "user passwd",
@@ -83,6 +85,7 @@ func TestNearestCommand(t *testing.T) {
 }
 
 func TestEnvironmentSetsOnlyServeFlags(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "env.db")
 	_, errOut, err := cli(t, db, e2ePassword+"\n", map[string]string{"SECUTIL_ADMIN": "true", "SECUTIL_PLAN": "pro"},
 		"user", "add", "-email", "ann@example.com")
@@ -104,6 +107,7 @@ func TestEnvironmentSetsOnlyServeFlags(t *testing.T) {
 }
 
 func TestUserCommands(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "users.db")
 	const annPassword = "quiet harbour lantern orchid"
 
@@ -231,6 +235,7 @@ func TestUserCommands(t *testing.T) {
 }
 
 func TestUserPasswdNeverTakesThePasswordAsAnArgument(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "p.db")
 	mustCLI(t, db, "", "user", "add", "-email", "ann@example.com", "-password", e2ePassword)
 	_, _, err := cli(t, db, "", nil, "user", "passwd", "ann@example.com", "-password", "amber glacier pocket violin")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"secutil/server/account"
 	"secutil/store"
 )
 
@@ -272,19 +273,26 @@ func (q *setPlanRequest) check() error {
 	if err := required("plan", q.Plan); err != nil {
 		return err
 	}
-	if !store.ValidPlan(q.Plan) {
-		return badRequest("field \"plan\" must be starter, pro or enterprise")
+	return ruleError(account.CheckPlan(q.Plan, q.UsageCap, q.PaidUntil != nil))
+}
+
+// ruleError is an account rule's refusal as a 400 naming the field.
+func ruleError(err error) error {
+	var rule *account.RuleError
+	if errors.As(err, &rule) {
+		return badRequest("field %q %s", rule.Field, rule.Problem)
 	}
-	if q.UsageCap != nil && q.Plan != store.PlanEnterprise {
-		return badRequest("field \"usage_cap\" applies only to the enterprise plan")
-	}
-	if q.UsageCap != nil && *q.UsageCap < 1 {
-		return badRequest("field \"usage_cap\" must be 1 or more (omit it for no cap)")
-	}
-	if q.PaidUntil != nil && q.Plan == store.PlanStarter {
-		return badRequest("field \"paid_until\" applies only to paid plans")
-	}
-	return nil
+	return err
+}
+
+// operator makes account changes as the administrator of r, recorded
+// with r's client IP.
+func (s *Server) operator(r *http.Request) account.Operator {
+	_, actor := s.adminActor(r)
+	return account.Operator{Store: s.Store, By: "by " + actor, Record: func(ctx context.Context, e store.AuditEvent) error {
+		s.auditEvent(ctx, r, e)
+		return nil
+	}}
 }
 
 // setPlan sets an account's plan, enterprise cap and paid_until. A paid
@@ -307,14 +315,12 @@ func (s *Server) setPlan(_ http.ResponseWriter, r *http.Request, req setPlanRequ
 	if err != nil {
 		return adminAccount{}, err
 	}
-	oldPlan := a.Plan
-	if err := s.Store.SetPlan(ctx, a.ID, req.Plan, paidUntil, req.UsageCap); err != nil {
-		return adminAccount{}, err
+	if err := s.operator(r).SetPlan(ctx, a, account.Plan{Name: req.Plan, UsageCap: req.UsageCap, PaidUntil: paidUntil}); err != nil {
+		return adminAccount{}, ruleError(err)
 	}
 	if a, err = s.Store.AccountByID(ctx, a.ID); err != nil {
 		return adminAccount{}, err
 	}
-	s.audit(ctx, r, store.AuditPlanChanged, a.ID, planChangeDetail("admin", oldPlan, a.Plan, paidUntil))
 	used, err := s.Store.Usage(ctx, a.ID)
 	if err != nil {
 		return adminAccount{}, err
@@ -355,32 +361,23 @@ func (q *accountRequest) check() error {
 	return required("email", q.Email)
 }
 
-// accountAction is one administrator action on an account: the route
-// POST /boss/accounts/<name> and a button of the admin page. Each is
-// audit-logged as kind.
+// accountAction is one administrator action on an account (package
+// account makes the change and records it as its Kind): the route
+// POST /boss/accounts/<Name> and a button of the admin page.
 type accountAction struct {
-	name  string
+	account.Action
 	label string // the admin page's button
-	kind  string // the audit event, and the JSON answer's status
 	done  string // what the admin page says afterwards
-	apply func(ctx context.Context, st *store.Store, accountID int64) error
 }
 
 var accountActions = []accountAction{
-	{"verify", "Verify", store.AuditAccountVerified, "The account was verified.",
-		func(ctx context.Context, st *store.Store, id int64) error { return st.MarkVerified(ctx, id) }},
-	{"make_admin", "Make admin", store.AuditAdminGranted, "The account is now an administrator.",
-		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, true) }},
-	{"remove_admin", "Remove admin", store.AuditAdminRevoked, "The account is no longer an administrator.",
-		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, false) }},
-	{"disable", "Disable", store.AuditAccountDisabled, "The account was disabled: its keys and sessions stopped working.",
-		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, true) }},
-	{"enable", "Enable", store.AuditAccountEnabled, "The account was enabled: its keys work again.",
-		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, false) }},
-	{"reset_usage", "Reset usage", store.AuditUsageReset, "The account's usage this month was reset to 0.",
-		func(ctx context.Context, st *store.Store, id int64) error { return st.ResetUsage(ctx, id) }},
-	{"delete", "Delete", store.AuditAccountDeleted, "The account was deleted.",
-		func(ctx context.Context, st *store.Store, id int64) error { return st.DeleteAccount(ctx, id) }},
+	{account.Verify, "Verify", "The account was verified."},
+	{account.MakeAdmin, "Make admin", "The account is now an administrator."},
+	{account.RemoveAdmin, "Remove admin", "The account is no longer an administrator."},
+	{account.Disable, "Disable", "The account was disabled: its keys and sessions stopped working."},
+	{account.Enable, "Enable", "The account was enabled: its keys work again."},
+	{account.ResetUsage, "Reset usage", "The account's usage this month was reset to 0."},
+	{account.Delete, "Delete", "The account was deleted."},
 }
 
 // accountButton is a button of an account's row on the admin page.
@@ -393,8 +390,8 @@ func (a adminAccount) Buttons() []accountButton {
 		"disable": !a.Disabled, "enable": a.Disabled, "reset_usage": a.APIUsage > 0}
 	var out []accountButton
 	for _, act := range accountActions {
-		if offered[act.name] {
-			out = append(out, accountButton{Email: a.Email, Action: act.name, Label: act.label})
+		if offered[act.Name] {
+			out = append(out, accountButton{Email: a.Email, Action: act.Name, Label: act.label})
 		}
 	}
 	return out
@@ -404,7 +401,7 @@ func (a adminAccount) Buttons() []accountButton {
 // records it with the acting administrator.
 func (s *Server) runAccountAction(act accountAction) func(w http.ResponseWriter, r *http.Request, req accountRequest) (statusResponse, error) {
 	return func(_ http.ResponseWriter, r *http.Request, req accountRequest) (statusResponse, error) {
-		if act.name == "delete" && !strings.EqualFold(strings.TrimSpace(req.Confirm), req.Email) {
+		if act.Name == account.Delete.Name && !strings.EqualFold(strings.TrimSpace(req.Confirm), req.Email) {
 			return statusResponse{}, badRequest("field \"confirm\" must repeat the email of the account to delete")
 		}
 		ctx := r.Context()
@@ -416,15 +413,13 @@ func (s *Server) runAccountAction(act accountAction) func(w http.ResponseWriter,
 		if err != nil {
 			return statusResponse{}, err
 		}
-		err = act.apply(ctx, s.Store, a.ID)
+		err = s.operator(r).Apply(ctx, act.Action, a)
 		if errors.Is(err, store.ErrNotFound) { // deleted in the meantime
 			return statusResponse{}, noAccount
 		}
 		if err != nil {
 			return statusResponse{}, err
 		}
-		_, actor := s.adminActor(r)
-		s.auditEvent(ctx, r, store.AuditEvent{Kind: act.kind, AccountID: a.ID, Email: a.Email, Detail: "by " + actor})
-		return statusResponse{Status: act.kind, Message: a.Email + ": " + act.done}, nil
+		return statusResponse{Status: act.Kind, Message: a.Email + ": " + act.done}, nil
 	}
 }

@@ -50,7 +50,7 @@ var adminNotices = map[string]string{
 // adminNotice is the success message named done, "" for none.
 func adminNotice(done string) string {
 	for _, act := range accountActions {
-		if act.name == done {
+		if act.Name == done {
 			return act.done
 		}
 	}

@@ -14,7 +14,11 @@ import (
 // on a few goroutines that exist only while there is work; a job still
 // queued when the process stops is lost (the user asks again).
 type outbox struct {
-	logger  *slog.Logger
+	logger *slog.Logger
+	// life ends the work: queued jobs are then dropped, running ones
+	// cancelled; workers counts the goroutines, for their owner to wait.
+	life    context.Context
+	workers *sync.WaitGroup
 	mu      sync.Mutex
 	pending []outboxJob
 	running int
@@ -34,10 +38,28 @@ const (
 	outboxJobTimeout = time.Minute
 )
 
-// post queues a job; it reports false when the queue was full.
+// newOutbox makes an outbox whose work ends with life and whose
+// goroutines workers counts; nil for either: the process's life, counted
+// by nobody.
+func newOutbox(logger *slog.Logger, life context.Context, workers *sync.WaitGroup) *outbox {
+	if life == nil {
+		life = context.Background()
+	}
+	if workers == nil {
+		workers = new(sync.WaitGroup)
+	}
+	return &outbox{logger: logger, life: life, workers: workers}
+}
+
+// post queues a job; it reports false when the queue was full or the
+// outbox's life has ended.
 func (o *outbox) post(what string, do func(ctx context.Context) error) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if o.life.Err() != nil {
+		o.logger.Warn("account mail after shutdown began; dropped", "job", what)
+		return false
+	}
 	if len(o.pending) >= maxOutboxPending {
 		o.logger.Warn("account mail queue full; dropped", "job", what)
 		return false
@@ -45,16 +67,17 @@ func (o *outbox) post(what string, do func(ctx context.Context) error) bool {
 	o.pending = append(o.pending, outboxJob{what: what, do: do})
 	if o.running < outboxWorkers {
 		o.running++
-		go o.work()
+		o.workers.Go(o.work)
 	}
 	return true
 }
 
-// work runs queued jobs until there are none.
+// work runs queued jobs until there are none, or the outbox's life ends.
 func (o *outbox) work() {
 	for {
 		o.mu.Lock()
-		if len(o.pending) == 0 {
+		if len(o.pending) == 0 || o.life.Err() != nil {
+			o.pending = nil
 			o.running--
 			o.mu.Unlock()
 			return
@@ -62,7 +85,7 @@ func (o *outbox) work() {
 		job := o.pending[0]
 		o.pending = o.pending[1:]
 		o.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), outboxJobTimeout)
+		ctx, cancel := context.WithTimeout(o.life, outboxJobTimeout)
 		if err := job.do(ctx); err != nil {
 			o.logger.Error("account mail", "job", job.what, "err", err)
 		}

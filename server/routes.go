@@ -120,8 +120,8 @@ func (s *Server) billingRoutes(mux router) {
 	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(handleJSON(s, s.decryptGeoInfo)))
 	mux.Handle("POST /boss/invites/create", s.adminOnly(handleJSON(s, s.createInvite)))
 	for _, act := range accountActions {
-		mux.Handle("POST /boss/accounts/"+act.name, s.adminOnly(handleJSON(s, s.runAccountAction(act))))
-		mux.Handle("POST /admin/accounts/"+act.name, handleAdminForm(s, act.name, accountForm, s.runAccountAction(act)))
+		mux.Handle("POST /boss/accounts/"+act.Name, s.adminOnly(handleJSON(s, s.runAccountAction(act))))
+		mux.Handle("POST /admin/accounts/"+act.Name, handleAdminForm(s, act.Name, accountForm, s.runAccountAction(act)))
 	}
 
 	// The admin page (handlers_adminpage.go); its forms run the actions of the /boss/ routes.

@@ -3,6 +3,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime"
+	"sync"
 	"time"
 
 	"secutil/store"
@@ -100,6 +102,14 @@ type Deps struct {
 	// RegistrationOpen (the default), RegistrationClosed or
 	// RegistrationInvite (handlers_setup.go).
 	Registration string
+
+	// Background is the life of the work done after a response (the mail
+	// of the outbox, outbox.go): when it ends, queued jobs are dropped and
+	// running ones cancelled. Workers counts that work's goroutines, so
+	// whoever ends Background can wait for them. Nil: the work lives as
+	// long as the process, and nobody waits.
+	Background context.Context
+	Workers    *sync.WaitGroup
 }
 
 // Limits are the token-bucket sizes of the brute-force protection. A
@@ -214,7 +224,7 @@ func newServer(d Deps) (*Server, error) {
 		rangeLimiter:         newLimiter(limits.Range),
 		allowedHosts:         hostSet(d.AllowedHosts),
 		codeKey:              codeKeyFrom(d.ServerKey),
-		outbox:               &outbox{logger: d.Logger},
+		outbox:               newOutbox(d.Logger, d.Background, d.Workers),
 		pageHeaders:          pageHeaders(checkoutOrigin(d.Checkout)),
 		flashKey:             flashKeyFrom(d.ServerKey),
 		passwordLists:        passpolicy.Lists{IsCommon: d.IsCommonPassword, Breached: breachedIn(d.Breach)},

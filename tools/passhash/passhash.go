@@ -8,6 +8,8 @@ import (
 	"crypto/subtle"
 	"errors"
 	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"secutil/tools/argon2id"
 )
@@ -32,8 +34,13 @@ const (
 // ErrMalformed means a stored hash is not an argon2id PHC string we accept.
 var ErrMalformed = errors.New("passhash: malformed argon2id hash")
 
-// slots bounds concurrent argon2 work: each call holds MemoryKiB of RAM.
+// slots bounds concurrent argon2 work, hashing and verifying alike: each
+// call holds MemoryKiB of RAM.
 var slots = make(chan struct{}, 2*runtime.NumCPU())
+
+// waiting counts the calls waiting for a slot, and derivations the keys
+// derived since the process started: the tests read both.
+var waiting, derivations atomic.Int64
 
 // Hash returns the PHC string of password under p.
 func Hash(password string, p Params) (string, error) {
@@ -41,7 +48,7 @@ func Hash(password string, p Params) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	return argon2id.PHC(p, salt, derive(password, salt, p)), nil
+	return argon2id.PHC(p, salt, derive(password, salt, p, keyLen)), nil
 }
 
 // Verify reports whether password matches the PHC string encoded.
@@ -50,22 +57,32 @@ func Verify(password, encoded string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	got := p.Key([]byte(password), salt, uint32(len(want)))
+	got := derive(password, salt, p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 
 // dummyHash is verified against when an account does not exist, so that a
 // login for an unknown email costs the same time as one for a known email.
-var dummyHash, _ = Hash("secutil-timing-equaliser", Default)
+// It is made on the first such login, not at start: a command that never
+// verifies a password (secutil version) pays no key derivation.
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := Hash("secutil-timing-equaliser", Default)
+	return h
+})
 
-// VerifyNothing spends the time of one Verify and always fails.
+// VerifyNothing spends the time of one Verify, waiting for a slot as Verify
+// does, and always fails.
 func VerifyNothing(password string) {
-	_, _ = Verify(password, dummyHash)
+	_, _ = Verify(password, dummyHash())
 }
 
-func derive(password string, salt []byte, p Params) []byte {
+// derive computes a key of keyLen bytes once a slot is free.
+func derive(password string, salt []byte, p Params, keyLen uint32) []byte {
+	waiting.Add(1)
 	slots <- struct{}{}
+	waiting.Add(-1)
 	defer func() { <-slots }()
+	derivations.Add(1)
 	return p.Key([]byte(password), salt, keyLen)
 }
 

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"secutil/store/hashindex"
+	"secutil/tools/strength"
+)
+
+// hashDBPath is the index file beside the main database: secutil.db →
+// secutil-hashes.db. With PostgreSQL, each server keeps its own index in
+// its working directory (secutil-hashes.db).
+func hashDBPath(given, db string) string {
+	if given != "" {
+		return given
+	}
+	return besideDB(db, "-hashes.db")
+}
+
+// openHashIndex opens the reverse-lookup index and, on first start (or when
+// the embedded list changed), fills it from the common-password list.
+func openHashIndex(ctx context.Context, given, db string) (*hashindex.Index, error) {
+	ix, err := hashindex.Open(hashDBPath(given, db))
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.EnsureSeeded(ctx, strength.CommonPasswords()); err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("seeding the hash index: %w", err)
+	}
+	return ix, nil
+}
+
+func importWordlist(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("import-wordlist", stderr)
+	db := fs.String("db", "secutil.db", "the database; an SQLite file locates the index beside it")
+	hashDB := fs.String("hash-db", "", "reverse hash lookup index (default: beside -db)")
+	algorithms := fs.String("algorithms", strings.Join(hashindex.Algorithms, ","), "comma-separated algorithms to index")
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: secutil import-wordlist [-algorithms md5,sha1,...] FILE (or - for standard input)", errUsage)
+	}
+	in := stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	ix, err := hashindex.Open(hashDBPath(*hashDB, *db))
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	// An import holds a few batches of about 45 MB at once; without a limit the garbage
+	// collector lets the heap grow to twice that before it collects.
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(importMemoryLimit)
+	}
+	size := int64(-1) // of the input, for the ETA, when it is a regular file
+	if f, ok := in.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	}
+	// On a terminal the progress line is rewritten in place after every batch; into a
+	// file or pipe, a line every 10 seconds.
+	terminal := isTerminal(stderr)
+	var printed time.Time
+	stats, err := ix.Import(ctx, in, strings.Split(*algorithms, ","), func(p hashindex.Progress) {
+		switch {
+		case terminal:
+			fmt.Fprintf(stderr, "\r%s\x1b[K", progressLine(p, size))
+		case time.Since(printed) >= 10*time.Second:
+			fmt.Fprintln(stderr, progressLine(p, size))
+			printed = time.Now()
+		}
+	})
+	if terminal {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		var unknown *hashindex.UnknownAlgorithmError
+		if errors.As(err, &unknown) {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %d words (%d new, %d skipped) as %d index entries in %s\n",
+		stats.Words, stats.NewWords, stats.Skipped, stats.Entries, stats.Duration.Round(time.Millisecond))
+	return nil
+}
+
+// importMemoryLimit is the heap size at which an import's garbage collector works harder,
+// to keep its peak memory under 1 GiB.
+const importMemoryLimit = 640 << 20
+
+// progressLine reports an import's progress: words read, new words, entries added, the
+// rate, and when the input's size is known, the share read and the time left at that rate.
+func progressLine(p hashindex.Progress, size int64) string {
+	seconds := max(p.Duration.Seconds(), 1e-9)
+	line := fmt.Sprintf("%d words, %d new, %d entries, %.0f words/s", p.Words, p.NewWords, p.Entries, float64(p.Words)/seconds)
+	if size > 0 && p.Bytes > 0 {
+		left := time.Duration(float64(size-p.Bytes) / (float64(p.Bytes) / seconds) * float64(time.Second))
+		line += fmt.Sprintf(", %.1f%%, ETA %s", 100*float64(p.Bytes)/float64(size), left.Round(time.Second))
+	}
+	return line
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

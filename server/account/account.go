@@ -1,0 +1,189 @@
+// Package account makes the changes an operator makes to accounts: create
+// one, set its plan, make it an administrator or not, verify, disable or
+// enable it, set its password, reset its usage, delete it. The command line
+// (secutil user ...) and the admin routes (POST /boss/accounts/..., the
+// Admin page) both call it, so they check the same plan rules, make the
+// same change in the store and record the same audit event. It speaks
+// neither HTTP nor SQL: it sits below server/ as the code the server uses
+// that needs no *Server does, and package main calls it too.
+package account
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"secutil/store"
+)
+
+// Operator makes changes to accounts on behalf of one actor.
+type Operator struct {
+	Store *store.Store
+	// By names the actor in the audit events' detail: "by the command
+	// line", "by the admin token", "by boss@example.com".
+	By string
+	// Record writes an audit event; nil writes it with Store.AddAudit. The
+	// admin routes add the client's IP, sealed.
+	Record func(ctx context.Context, e store.AuditEvent) error
+}
+
+func (o Operator) record(ctx context.Context, kind string, a *store.Account, detail string) error {
+	e := store.AuditEvent{Kind: kind, AccountID: a.ID, Email: a.Email, Detail: detail}
+	if o.Record != nil {
+		return o.Record(ctx, e)
+	}
+	return o.Store.AddAudit(ctx, e)
+}
+
+// Action is a change that takes nothing but the account.
+type Action struct {
+	// Name is the action's name on the admin routes:
+	// POST /boss/accounts/<Name>.
+	Name string
+	// Kind is the audit event it records.
+	Kind  string
+	apply func(ctx context.Context, st *store.Store, accountID int64) error
+}
+
+// The actions. Removing, disabling or deleting the last enabled
+// administrator fails with store.ErrLastAdmin; an account deleted
+// meanwhile, with store.ErrNotFound.
+var (
+	Verify = Action{"verify", store.AuditAccountVerified,
+		func(ctx context.Context, st *store.Store, id int64) error { return st.MarkVerified(ctx, id) }}
+	MakeAdmin = Action{"make_admin", store.AuditAdminGranted,
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, true) }}
+	RemoveAdmin = Action{"remove_admin", store.AuditAdminRevoked,
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, false) }}
+	Disable = Action{"disable", store.AuditAccountDisabled,
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, true) }}
+	Enable = Action{"enable", store.AuditAccountEnabled,
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, false) }}
+	ResetUsage = Action{"reset_usage", store.AuditUsageReset,
+		func(ctx context.Context, st *store.Store, id int64) error { return st.ResetUsage(ctx, id) }}
+	Delete = Action{"delete", store.AuditAccountDeleted,
+		func(ctx context.Context, st *store.Store, id int64) error { return st.DeleteAccount(ctx, id) }}
+)
+
+// SetAdmin is MakeAdmin or RemoveAdmin.
+func SetAdmin(admin bool) Action {
+	if admin {
+		return MakeAdmin
+	}
+	return RemoveAdmin
+}
+
+// SetDisabled is Disable or Enable.
+func SetDisabled(disabled bool) Action {
+	if disabled {
+		return Disable
+	}
+	return Enable
+}
+
+// Apply makes act's change to a and records it.
+func (o Operator) Apply(ctx context.Context, act Action, a *store.Account) error {
+	if err := act.apply(ctx, o.Store, a.ID); err != nil {
+		return err
+	}
+	return o.record(ctx, act.Kind, a, o.By)
+}
+
+// RuleError is a value a rule refuses, named as the admin routes' JSON
+// names it (plan, usage_cap, paid_until); the command line names it as
+// its flag (-plan).
+type RuleError struct {
+	Field   string
+	Problem string // "must be starter, pro or enterprise"
+}
+
+func (e *RuleError) Error() string { return e.Field + " " + e.Problem }
+
+// CheckPlan applies the plan rules: the plan is one of the three, a usage
+// cap (1 or more) only on the enterprise plan, paid_until only on a paid
+// plan.
+func CheckPlan(plan string, usageCap *int, paidUntil bool) error {
+	switch {
+	case !store.ValidPlan(plan):
+		return &RuleError{"plan", "must be starter, pro or enterprise"}
+	case usageCap != nil && plan != store.PlanEnterprise:
+		return &RuleError{"usage_cap", "applies only to the enterprise plan"}
+	case usageCap != nil && *usageCap < 1:
+		return &RuleError{"usage_cap", "must be 1 or more (omit it for no cap)"}
+	case paidUntil && plan == store.PlanStarter:
+		return &RuleError{"paid_until", "applies only to paid plans"}
+	}
+	return nil
+}
+
+// Plan is a plan to set on an account.
+type Plan struct {
+	Name      string
+	UsageCap  *int       // the enterprise plan's monthly cap; nil: none
+	PaidUntil *time.Time // nil: a paid plan that never expires
+}
+
+// KeepingCap is the plan named, keeping a's usage cap if the plan is the
+// one that takes a cap, never expiring: a plan changed by hand.
+func KeepingCap(a *store.Account, plan string) Plan {
+	p := Plan{Name: plan}
+	if plan == store.PlanEnterprise {
+		p.UsageCap = a.UsageCap
+	}
+	return p
+}
+
+// SetPlan checks p against the plan rules, sets it on a and records the
+// change.
+func (o Operator) SetPlan(ctx context.Context, a *store.Account, p Plan) error {
+	if err := CheckPlan(p.Name, p.UsageCap, p.PaidUntil != nil); err != nil {
+		return err
+	}
+	if err := o.Store.SetPlan(ctx, a.ID, p.Name, p.PaidUntil, p.UsageCap); err != nil {
+		return err
+	}
+	detail := fmt.Sprintf("%s -> %s", a.Plan, p.Name)
+	if p.PaidUntil != nil {
+		detail += ", paid_until " + p.PaidUntil.UTC().Format(time.RFC3339)
+	}
+	return o.record(ctx, store.AuditPlanChanged, a, detail+", "+o.By)
+}
+
+// SetPassword sets a's password to the hash given, which ends its
+// sessions, and with revokeKeys deletes its API keys too; it records the
+// change.
+func (o Operator) SetPassword(ctx context.Context, a *store.Account, passwordHash string, revokeKeys bool) error {
+	if err := o.Store.SetPassword(ctx, a.ID, passwordHash, revokeKeys); err != nil {
+		return err
+	}
+	return o.record(ctx, store.AuditPasswordSet, a, o.By)
+}
+
+// New is an account an operator creates: verified at once, with its
+// password already checked against the policy and hashed.
+type New struct {
+	Email, PasswordHash, Plan string
+	Admin                     bool
+}
+
+// Create checks n's plan, creates the account and records it (and, for an
+// administrator, the grant); it returns the account.
+func (o Operator) Create(ctx context.Context, n New) (*store.Account, error) {
+	if err := CheckPlan(n.Plan, nil, false); err != nil {
+		return nil, err
+	}
+	id, err := o.Store.CreateAccount(ctx, store.NewAccount{Email: n.Email, PasswordHash: n.PasswordHash, Plan: n.Plan, Verified: true, Admin: n.Admin})
+	if err != nil {
+		return nil, err
+	}
+	a := &store.Account{ID: id, Email: n.Email, Plan: n.Plan, Verified: true, Admin: n.Admin}
+	if err := o.record(ctx, store.AuditRegistered, a, o.By); err != nil {
+		return nil, err
+	}
+	if n.Admin {
+		if err := o.record(ctx, store.AuditAdminGranted, a, o.By); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}

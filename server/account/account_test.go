@@ -1,0 +1,188 @@
+package account_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"secutil/server/account"
+	"secutil/store"
+)
+
+func TestCheckPlan(t *testing.T) {
+	t.Parallel()
+	capOf := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		plan      string
+		usageCap  *int
+		paidUntil bool
+		field     string // "" when the rules allow it
+	}{
+		{"starter", nil, false, ""},
+		{"pro", nil, true, ""},
+		{"enterprise", capOf(500), true, ""},
+		{"gold", nil, false, "plan"},
+		{"", nil, false, "plan"},
+		{"Pro", nil, false, "plan"},
+		{"pro", capOf(10), false, "usage_cap"},
+		{"starter", capOf(10), false, "usage_cap"},
+		{"enterprise", capOf(0), false, "usage_cap"},
+		{"enterprise", capOf(-1), false, "usage_cap"},
+		{"starter", nil, true, "paid_until"},
+	} {
+		err := account.CheckPlan(tc.plan, tc.usageCap, tc.paidUntil)
+		var rule *account.RuleError
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("CheckPlan(%q, %v, %v) = %v, want nil", tc.plan, tc.usageCap, tc.paidUntil, err)
+		case tc.field != "" && (!errors.As(err, &rule) || rule.Field != tc.field):
+			t.Errorf("CheckPlan(%q, %v, %v) = %v, want a refusal of %s", tc.plan, tc.usageCap, tc.paidUntil, err, tc.field)
+		}
+	}
+}
+
+func FuzzCheckPlan(f *testing.F) {
+	f.Add("enterprise", 5, true, false)
+	f.Add("pro", 0, true, true)
+	f.Fuzz(func(t *testing.T, plan string, usageCap int, hasCap, paidUntil bool) {
+		var c *int
+		if hasCap {
+			c = &usageCap
+		}
+		err := account.CheckPlan(plan, c, paidUntil)
+		var rule *account.RuleError
+		if err != nil && (!errors.As(err, &rule) || !slices.Contains([]string{"plan", "usage_cap", "paid_until"}, rule.Field)) {
+			t.Fatalf("CheckPlan(%q, %v, %v) = %v: not a refusal of a known field", plan, c, paidUntil, err)
+		}
+		if err == nil && (!store.ValidPlan(plan) || (c != nil && (plan != store.PlanEnterprise || *c < 1))) {
+			t.Fatalf("CheckPlan(%q, %v, %v) allowed a plan the rules refuse", plan, c, paidUntil)
+		}
+	})
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "account.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// lastEvents are the kind and detail of the n newest audit events, oldest first.
+func lastEvents(t *testing.T, st *store.Store, n int) [][2]string {
+	t.Helper()
+	events, err := st.AuditEvents(context.Background(), n, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][2]string
+	for _, e := range slices.Backward(events) {
+		out = append(out, [2]string{e.Kind, e.Detail})
+	}
+	return out
+}
+
+// Every change is made in the store and recorded once, with the operator's
+// name, through Record when it is given.
+func TestOperatorChangesAndRecords(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openStore(t)
+	var recorded []store.AuditEvent
+	op := account.Operator{Store: st, By: "by the test", Record: func(ctx context.Context, e store.AuditEvent) error {
+		recorded = append(recorded, e)
+		return st.AddAudit(ctx, e)
+	}}
+	if _, err := op.Create(ctx, account.New{Email: "boss@example.com", PasswordHash: "x", Plan: store.PlanStarter, Admin: true}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := op.Create(ctx, account.New{Email: "ann@example.com", PasswordHash: "x", Plan: store.PlanPro})
+	if err != nil {
+		t.Fatal(err)
+	}
+	until := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	usageCap := 500
+	if err := op.SetPlan(ctx, a, account.Plan{Name: store.PlanEnterprise, UsageCap: &usageCap, PaidUntil: &until}); err != nil {
+		t.Fatal(err)
+	}
+	for _, act := range []account.Action{account.MakeAdmin, account.Disable, account.Enable, account.RemoveAdmin, account.ResetUsage} {
+		if err := op.Apply(ctx, act, a); err != nil {
+			t.Fatalf("%s: %v", act.Name, err)
+		}
+	}
+	if err := op.SetPassword(ctx, a, "y", true); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.AccountByID(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Plan != store.PlanEnterprise || got.UsageCap == nil || *got.UsageCap != 500 || got.Admin || got.Disabled || got.PasswordHash != "y" {
+		t.Fatalf("account after the changes: %+v", got)
+	}
+	want := [][2]string{
+		{store.AuditRegistered, "by the test"},
+		{store.AuditPlanChanged, "pro -> enterprise, paid_until 2030-01-01T00:00:00Z, by the test"},
+		{store.AuditAdminGranted, "by the test"},
+		{store.AuditAccountDisabled, "by the test"},
+		{store.AuditAccountEnabled, "by the test"},
+		{store.AuditAdminRevoked, "by the test"},
+		{store.AuditUsageReset, "by the test"},
+		{store.AuditPasswordSet, "by the test"},
+	}
+	if events := lastEvents(t, st, len(want)); !slices.Equal(events, want) {
+		t.Fatalf("audit events:\n got %v\nwant %v", events, want)
+	}
+	if len(recorded) != 2+len(want) { // boss's registration and grant too
+		t.Fatalf("Record saw %d events, want %d", len(recorded), 2+len(want))
+	}
+	if err := op.Apply(ctx, account.Delete, a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AccountByID(ctx, a.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("after Delete: %v", err)
+	}
+}
+
+// A change the rules refuse touches neither the account nor the audit log.
+func TestOperatorRefusesBrokenRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openStore(t)
+	op := account.Operator{Store: st, By: "by the test"}
+	if _, err := op.Create(ctx, account.New{Email: "gold@example.com", PasswordHash: "x", Plan: "gold"}); err == nil {
+		t.Fatal("created an account on the plan gold")
+	}
+	a, err := op.Create(ctx, account.New{Email: "ann@example.com", PasswordHash: "x", Plan: store.PlanPro})
+	if err != nil {
+		t.Fatal(err)
+	}
+	usageCap := 10
+	var rule *account.RuleError
+	if err := op.SetPlan(ctx, a, account.Plan{Name: store.PlanPro, UsageCap: &usageCap}); !errors.As(err, &rule) || rule.Field != "usage_cap" {
+		t.Fatalf("a usage cap on pro: %v", err)
+	}
+	if events := lastEvents(t, st, 10); len(events) != 1 || events[0][0] != store.AuditRegistered {
+		t.Fatalf("audit events after refusals: %v", events)
+	}
+}
+
+// KeepingCap keeps the enterprise cap only on the enterprise plan, and
+// never an expiry.
+func TestKeepingCap(t *testing.T) {
+	t.Parallel()
+	usageCap := 500
+	until := time.Now()
+	a := &store.Account{Plan: store.PlanEnterprise, UsageCap: &usageCap, PaidUntil: &until}
+	if p := account.KeepingCap(a, store.PlanEnterprise); p.UsageCap != &usageCap || p.PaidUntil != nil {
+		t.Fatalf("KeepingCap(enterprise) = %+v", p)
+	}
+	if p := account.KeepingCap(a, store.PlanPro); p.UsageCap != nil || p.PaidUntil != nil {
+		t.Fatalf("KeepingCap(pro) = %+v", p)
+	}
+}
