@@ -22,6 +22,7 @@ import (
 // answers (the deployment with several servers is PostgreSQL's).
 
 func TestCapHoldsAcrossStores(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		a, b := db.open(t), db.open(t)
@@ -61,6 +62,7 @@ func TestCapHoldsAcrossStores(t *testing.T) {
 // A usage reset on one store reaches the other's floor within the second:
 // b then grants the calls the reset gave back.
 func TestResetReachesEveryStore(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		a, b := db.open(t), db.open(t)
@@ -91,6 +93,7 @@ func TestResetReachesEveryStore(t *testing.T) {
 // grants may be refused at commit, which has the last word, and never
 // passes the cap; the refusal teaches the store the true count.
 func TestCommitHasTheLastWord(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		a, b := db.open(t), db.open(t)
@@ -136,6 +139,7 @@ func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool)
 // store, or by a process that is no store at all, stops authenticating
 // through the others within a second, although they cached it.
 func TestRevocationReachesEveryStore(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		a, b := db.open(t), db.open(t)
@@ -231,6 +235,7 @@ func TestRevocationReachesEveryStore(t *testing.T) {
 }
 
 func TestTakeTokenIsSharedAcrossStores(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		a, b := db.open(t), db.open(t)
@@ -276,6 +281,7 @@ func TestTakeTokenIsSharedAcrossStores(t *testing.T) {
 // Buckets that are full again are deleted as others are used, so the
 // table holds only the buckets in use.
 func TestFullBucketsAreDropped(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -302,6 +308,7 @@ func TestFullBucketsAreDropped(t *testing.T) {
 // One charge that cannot be stored fails alone; the others of its batch
 // are counted.
 func TestABadChargeFailsAlone(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -328,6 +335,7 @@ func TestABadChargeFailsAlone(t *testing.T) {
 
 // Several servers started at once on a new database migrate it once.
 func TestConcurrentOpensMigrateOnce(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		var wg sync.WaitGroup
 		for range 4 {
@@ -364,6 +372,7 @@ func countRows(t *testing.T, db testDB, table string) int {
 // the change commits), the generation check still stops the key within a
 // second.
 func TestRevocationWithoutNotification(t *testing.T) {
+	t.Parallel()
 	db := newTestDB(t, store.Postgres)
 	ctx := context.Background()
 	a, b := db.open(t), db.open(t)
