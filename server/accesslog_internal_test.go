@@ -14,6 +14,7 @@ import (
 // slog's handlers write, byte for byte, so a log reader sees one format
 // whichever path wrote a line.
 func TestAccessLineIsSlogs(t *testing.T) {
+	t.Parallel()
 	berlin := time.FixedZone("CET", 3600)
 	times := []time.Time{
 		time.Date(2026, 11, 23, 23, 5, 7, 123456789, time.UTC),
@@ -60,6 +61,7 @@ func TestAccessLineIsSlogs(t *testing.T) {
 // TestPlainLogTextRefusesWhatSlogQuotes: a path slog would quote or escape
 // is left to slog.
 func TestPlainLogTextRefusesWhatSlogQuotes(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "/a b", "/a=b", `/a"b`, `/a\b`, "/a\nb", "/a\x7fb", "/é", "/a<b", "/a&b"} {
 		if plainLogText(s) {
 			t.Errorf("plainLogText(%q) = true", s)
@@ -70,6 +72,7 @@ func TestPlainLogTextRefusesWhatSlogQuotes(t *testing.T) {
 // TestAccessLogWritesWholeLines: with AccessLog set, each request is one
 // Write of one whole line, and a path slog would quote goes through Logger.
 func TestAccessLogWritesWholeLines(t *testing.T) {
+	t.Parallel()
 	var direct, viaSlog writeRecorder
 	s := &Server{Deps: Deps{AccessLog: &direct, LogFormat: "text", Logger: slog.New(slog.NewTextHandler(&viaSlog, nil))}}
 	for _, path := range []string{"/api/v1/base64", "/a%20b"} {

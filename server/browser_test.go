@@ -298,6 +298,7 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 // provider. Any script error, console error or Content-Security-Policy
 // violation fails it. With -screenshots it writes the README's screenshots.
 func TestBrowserJourney(t *testing.T) {
+	t.Parallel()
 	// The mailer is the default one, which writes codes to the server log.
 	e := newEnv(t, func(d *server.Deps) { d.Mailer = nil })
 	const chartEmail = "chart@example.com"

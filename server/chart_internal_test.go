@@ -7,6 +7,7 @@ import (
 )
 
 func TestRoundStep(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]int{0: 1, 1: 1, 2: 2, 3: 5, 5: 5, 6: 10, 11: 20, 21: 50, 51: 100, 101: 200, 4001: 5000} {
 		if got := roundStep(n); got != want {
 			t.Errorf("roundStep(%d): got %d, want %d", n, got, want)
@@ -15,6 +16,7 @@ func TestRoundStep(t *testing.T) {
 }
 
 func TestLayoutChart(t *testing.T) {
+	t.Parallel()
 	october := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	november := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	last := make([]int, 31)

@@ -53,6 +53,7 @@ const (
 )
 
 func TestHashIdentifierRoute(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 
@@ -96,6 +97,7 @@ func TestHashIdentifierRoute(t *testing.T) {
 }
 
 func TestHashIdentifierBatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 
@@ -137,6 +139,7 @@ func TestHashIdentifierBatch(t *testing.T) {
 // TestHashIdentifierTools: the tools page calls the root-level route with
 // the session cookie.
 func TestHashIdentifierTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.key("ann@example.com", store.PlanPro)
 	got := decodeAs[identifyOne](t, e.post("/hash_identifier", map[string]string{"hash": md5Password}, "Cookie", e.login("ann@example.com")).want(200))

@@ -10,6 +10,7 @@ import (
 // newcomer (after 100,000 IPv6 addresses a legitimate login got 429). Now
 // the least recently used bucket makes room and memory stays bounded.
 func TestLimiterEvictsLeastRecentlyUsed(t *testing.T) {
+	t.Parallel()
 	l := newLimiter(Rate{Burst: 2, Per: time.Hour})
 	now := time.Unix(1_700_000_000, 0)
 	// A guesser spends its bucket; then a flood of distinct clients.
@@ -42,6 +43,7 @@ func TestLimiterEvictsLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestLimiterDropsIdleBuckets(t *testing.T) {
+	t.Parallel()
 	l := newLimiter(Rate{Burst: 1, Per: time.Minute})
 	now := time.Unix(1_700_000_000, 0)
 	for i := range 100 {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestUpstreamLookup(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.URL.Path != "/api/v1/hash_lookup_site" {
 			http.Error(w, "wrong route", http.StatusNotFound)
@@ -40,6 +41,7 @@ func TestUpstreamLookup(t *testing.T) {
 }
 
 func TestUpstreamFailures(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	tests := []struct {
@@ -47,6 +49,8 @@ func TestUpstreamFailures(t *testing.T) {
 		handler    http.HandlerFunc
 		wantStatus int
 	}{
+		// Each call has 10 seconds (writing 4 MB takes a while on a busy
+		// machine under the race detector); "slow" waits out its 200 ms.
 		{"server error", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) }, 500},
 		{"garbage", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) }, 200},
 		{"no results", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) }, 200},
@@ -65,7 +69,11 @@ func TestUpstreamFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(tc.handler)
 			defer srv.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			timeout := 10 * time.Second
+			if tc.wantStatus == 0 {
+				timeout = 200 * time.Millisecond
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
 			u := &Upstream{BaseURL: srv.URL, Client: srv.Client()}
 			_, err := u.Lookup(ctx, []string{"aa"})
@@ -91,6 +99,7 @@ func TestUpstreamFailures(t *testing.T) {
 
 // TestBreaker walks the circuit breaker through its states.
 func TestBreaker(t *testing.T) {
+	t.Parallel()
 	var b breaker
 	now := time.Unix(1_700_000_000, 0)
 	fail := errors.New("down")
