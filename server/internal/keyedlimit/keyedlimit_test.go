@@ -110,8 +110,7 @@ func TestDropsIdleBuckets(t *testing.T) {
 
 // FuzzAllow: whatever the keys and the (never decreasing) times, the
 // table stays consistent, a refusal's wait is at most one token's time,
-// and no key gets
-// more than its burst at one instant.
+// and no key gets more than its burst at one instant.
 func FuzzAllow(f *testing.F) {
 	f.Add("a", "b", uint16(0), uint16(30))
 	f.Add("", "\x00", uint16(5), uint16(65535))
