@@ -3,69 +3,22 @@ package server
 import (
 	"context"
 	"log/slog"
-	"sync"
-	"time"
+
+	"secutil/server/internal/jobqueue"
 )
 
 // outbox runs account mail work after the response is sent. The
 // forgot-password route answers at once and the same way for every email,
 // so neither its answer nor its timing tells who has an account: looking
-// the account up, storing a code and mailing it all happen here. Jobs run
-// on a few goroutines that exist only while there is work; a job still
-// queued when the process stops is lost (the user asks again).
-type outbox struct {
-	logger  *slog.Logger
-	mu      sync.Mutex
-	pending []outboxJob
-	running int
-}
+// the account up, storing a code and mailing it all happen here, on a
+// jobqueue (bounded, a few workers; Close stops them on shutdown).
+type outbox struct{ jobs *jobqueue.Queue }
 
-type outboxJob struct {
-	what string // for the log
-	do   func(ctx context.Context) error
+func newOutbox(logger *slog.Logger) *outbox {
+	return &outbox{jobs: jobqueue.New("account mail", logger)}
 }
-
-const (
-	// maxOutboxPending bounds the queue; past it a job is dropped (and
-	// logged), as a flood of requests must not grow memory.
-	maxOutboxPending = 1000
-	outboxWorkers    = 4
-	// outboxJobTimeout bounds one job; the SMTP mailer has a shorter one.
-	outboxJobTimeout = time.Minute
-)
 
 // post queues a job; it reports false when the queue was full.
 func (o *outbox) post(what string, do func(ctx context.Context) error) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.pending) >= maxOutboxPending {
-		o.logger.Warn("account mail queue full; dropped", "job", what)
-		return false
-	}
-	o.pending = append(o.pending, outboxJob{what: what, do: do})
-	if o.running < outboxWorkers {
-		o.running++
-		go o.work()
-	}
-	return true
-}
-
-// work runs queued jobs until there are none.
-func (o *outbox) work() {
-	for {
-		o.mu.Lock()
-		if len(o.pending) == 0 {
-			o.running--
-			o.mu.Unlock()
-			return
-		}
-		job := o.pending[0]
-		o.pending = o.pending[1:]
-		o.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), outboxJobTimeout)
-		if err := job.do(ctx); err != nil {
-			o.logger.Error("account mail", "job", job.what, "err", err)
-		}
-		cancel()
-	}
+	return o.jobs.Post(what, do)
 }

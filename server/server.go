@@ -214,7 +214,7 @@ func newServer(d Deps) (*Server, error) {
 		rangeLimiter:         newLimiter(limits.Range),
 		allowedHosts:         hostSet(d.AllowedHosts),
 		codeKey:              codeKeyFrom(d.ServerKey),
-		outbox:               &outbox{logger: d.Logger},
+		outbox:               newOutbox(d.Logger),
 		pageHeaders:          pageHeaders(checkoutOrigin(d.Checkout)),
 		flashKey:             flashKeyFrom(d.ServerKey),
 		passwordLists:        passpolicy.Lists{IsCommon: d.IsCommonPassword, Breached: breachedIn(d.Breach)},
