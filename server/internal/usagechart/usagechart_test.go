@@ -1,7 +1,8 @@
-package server
+package usagechart
 
 import (
 	"math"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -21,7 +22,7 @@ func TestLayoutChart(t *testing.T) {
 	november := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	last := make([]int, 31)
 	last[30] = 3
-	c := layoutChart(october, last, november, []int{0, 7})
+	c := Layout(october, last, november, []int{0, 7})
 	if c.ThisTotal != 7 || c.LastTotal != 3 || c.ThisMonth != "November 2026" || c.LastMonth != "October 2026" {
 		t.Fatalf("totals and names: %+v", c)
 	}
@@ -49,4 +50,48 @@ func TestLayoutChart(t *testing.T) {
 			t.Fatalf("a bar outside the plot: %+v", b)
 		}
 	}
+}
+
+// FuzzLayout: whatever the counts, every bar stays in the plot, the totals
+// add up and the scale's top is at least the highest count.
+func FuzzLayout(f *testing.F) {
+	f.Add([]byte{0, 7, 3}, []byte{200, 1})
+	f.Add([]byte{}, []byte{255, 255, 255})
+	f.Fuzz(func(t *testing.T, lastCounts, thisCounts []byte) {
+		october := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+		november := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+		last, this := counts(lastCounts), counts(thisCounts)
+		c := Layout(october, last, november, this)
+		highest, lastTotal, thisTotal := 0, 0, 0
+		for _, n := range last {
+			lastTotal += n
+			highest = max(highest, n)
+		}
+		for _, n := range this {
+			thisTotal += n
+			highest = max(highest, n)
+		}
+		if c.LastTotal != lastTotal || c.ThisTotal != thisTotal || len(c.Bars) != len(last)+len(this) {
+			t.Fatalf("totals %d, %d and %d bars for %v and %v", c.LastTotal, c.ThisTotal, len(c.Bars), last, this)
+		}
+		if top, err := strconv.Atoi(c.Grid[len(c.Grid)-1].Mark.Label); err != nil || top < highest {
+			t.Fatalf("scale top %s (%v) below the highest count %d", c.Grid[len(c.Grid)-1].Mark.Label, err, highest)
+		}
+		for _, b := range c.Bars {
+			if b.X < chartLeft || b.X+b.W > chartWidth-chartRight || b.H < 0 || b.Y < chartTop-1e-9 || b.Y+b.H > chartHeight-chartBottom+1e-9 {
+				t.Fatalf("a bar outside the plot: %+v", b)
+			}
+		}
+	})
+}
+
+// counts reads at most a month of daily counts from b, scaled up to reach
+// large numbers too.
+func counts(b []byte) []int {
+	b = b[:min(len(b), chartSlots)]
+	out := make([]int, len(b))
+	for i, v := range b {
+		out[i] = int(v) * int(v)
+	}
+	return out
 }
