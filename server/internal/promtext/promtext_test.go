@@ -87,7 +87,7 @@ func TestHistogramLabelsStayPut(t *testing.T) {
 // label value reads back as written once unescaped.
 func FuzzSample(f *testing.F) {
 	f.Add("plain", "help", 1.5)
-	f.Add("a\"b\\c\nd", "x\ny\\", -0.0)
+	f.Add("a\"b\\c\nd", "x\ny\\", -1e300)
 	f.Fuzz(func(t *testing.T, value, help string, v float64) {
 		var w Writer
 		w.Family("m", "gauge", help)
