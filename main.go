@@ -470,6 +470,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 		return err
 	}
 	defer st.Close()
+	st.SetLogger(logger) // a database outage is logged once, as a warning
 	sweepCtx, stopSweeping := context.WithCancel(ctx)
 	swept := make(chan struct{})
 	go func() {

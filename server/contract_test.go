@@ -343,7 +343,7 @@ func TestContract(t *testing.T) {
 	}
 
 	// Success, and the errors of each route's own.
-	for _, tc := range contractCases(t, e, key, starter, session, admin) {
+	for _, tc := range contractCases(t, c, e, key, starter, session, admin) {
 		send(tc)
 	}
 	send(contractCase{method: "GET", path: "/no/such/route"})
@@ -384,7 +384,7 @@ func TestContract(t *testing.T) {
 	bareSession := bare.adminSession("boss@example.com")
 	for _, tc := range []contractCase{
 		{method: "GET", path: "/metrics", want: 404},
-		{method: "GET", path: "/range/5BAA6", want: 404},
+		{method: "GET", path: "/range/5BAA6", want: 503},
 		{method: "POST", path: "/billing/create_checkout_session", body: map[string]string{"plan": "pro"}, headers: []string{"Cookie", bareSession}, want: 503},
 		{method: "POST", path: "/billing/payments/webhook", body: `{}`, want: 503},
 		{method: "POST", path: "/switch_tier", body: map[string]string{"plan": "pro"}, headers: []string{"Cookie", bareSession}, want: 503},
@@ -427,7 +427,7 @@ func accountID(t testing.TB, e *env, email string) int64 {
 
 // contractCases are the requests of each route's own answers: success,
 // and the errors only it gives.
-func contractCases(t testing.TB, e *env, key, starter, session, admin string) []contractCase {
+func contractCases(t testing.TB, c *contract, e *env, key, starter, session, admin string) []contractCase {
 	k := []string{"X-API-Key", key}
 	form := func(headers ...string) []string {
 		return append([]string{"Content-Type", "application/x-www-form-urlencoded", "Accept", "text/html"}, headers...)
@@ -439,10 +439,11 @@ func contractCases(t testing.TB, e *env, key, starter, session, admin string) []
 			cases = append(cases, contractCase{method: "POST", path: scope + path, body: body, headers: headers})
 		}
 	}
-	// Utilities: success, a missing field, a wrong type, the plan's limit.
-	utilities := map[string][]any{
-		"/base64":              {map[string]string{"text": "aGk=", "option": "decode"}, map[string]string{"text": "%%%", "option": "decode"}},
-		"/generate_random_key": {nil},
+	// Utilities: the example of each one's operation (so a new utility is
+	// covered by its declaration alone), the cases below, a missing field, a
+	// wrong type, the plan's limit.
+	moreCases := map[string][]any{
+		"/base64": {map[string]string{"text": "aGk=", "option": "decode"}, map[string]string{"text": "%%%", "option": "decode"}},
 		"/jwt_decoder": {map[string]string{"token": "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIiwiZXhwIjoxfQ."},
 			map[string]string{"token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"}, map[string]string{"token": "a.b"}},
 		"/json_format":     {map[string]string{"text": `{"a":[1,2]}`}, map[string]string{"text": `{"a":`}, map[string]string{"text": strings.Repeat("[", 600)}},
@@ -458,6 +459,23 @@ func contractCases(t testing.TB, e *env, key, starter, session, admin string) []
 		"/hash_generator":  {map[string]string{"algorithm": "sha256", "plaintext": "abc"}, map[string]string{"algorithm": "rot13", "plaintext": "x"}},
 		"/hash_identifier": {map[string]string{"hash": md5Password}, map[string]string{"hash": "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"}, map[string]any{"hashes": []string{md5Password, "abc"}}, map[string]string{"hash": "user@example.com"}},
 		"/hash_lookup":     {map[string]string{"hashes": md5Password + ",zz"}, map[string]string{"hashes": md5Password}},
+	}
+	utilities := map[string][]any{}
+	for _, op := range c.ops {
+		tags, _ := c.at(op.pointer + "/tags").([]any)
+		if !strings.HasPrefix(op.full, "/api/v1/") || !slices.Contains(tags, any("utilities")) || op.key == "/hash_lookup_site" {
+			continue
+		}
+		var example any // a utility that reads no body has none
+		if ex, ok := c.at(op.pointer + "/requestBody/content/application~1json/example").(map[string]any); ok {
+			example = stringFields(ex)
+		}
+		utilities[op.key] = append([]any{example}, moreCases[op.key]...)
+	}
+	for path := range moreCases {
+		if utilities[path] == nil {
+			t.Errorf("contract cases for %s, which is not a utility of the document", path)
+		}
 	}
 	for path, bodies := range utilities {
 		for _, body := range bodies {
@@ -611,6 +629,20 @@ func contractCases(t testing.TB, e *env, key, starter, session, admin string) []
 		)
 	}
 	return cases
+}
+
+// stringFields is m as map[string]string when every value is a string
+// (so that a form can send it too), else m.
+func stringFields(m map[string]any) any {
+	fields := map[string]string{}
+	for name, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			return m
+		}
+		fields[name] = s
+	}
+	return fields
 }
 
 // webhookHeaders signs body now with the test secret.

@@ -22,8 +22,8 @@ import (
 
 // errorCode is one code of the API's error vocabulary and the status it
 // always comes with. /docs/errors is rendered from errorCodes, and the
-// OpenAPI document's Error schema lists the same codes (a test holds both
-// to this table).
+// OpenAPI document's Error schema lists the same codes (openapi.go makes
+// that list from this table).
 type errorCode struct {
 	Name   string
 	Status int
@@ -74,9 +74,7 @@ var (
 	codeRangeNotPublic       = defineCode("range_not_public", http.StatusForbidden, "a browser's cross-origin preflight for <code>GET /range</code> while the range API is not public (<code>-range-api public</code>)")
 	codeNotFound             = defineCode("not_found", http.StatusNotFound, "no such route")
 	codeKeyNotFound          = defineCode("key_not_found", http.StatusNotFound, "revoking a key name the account does not hold (dashboard)")
-	codeRangeAPIOff          = defineCode("range_api_off", http.StatusNotFound, "<code>GET /range</code> on a server started with <code>-range-api off</code>")
 	codeMetricsOff           = defineCode("metrics_off", http.StatusNotFound, "<code>GET /metrics</code> on a listener without <code>-metrics-token</code> (scrape <code>-metrics-addr</code>, or set the token)")
-	codeRangeNotConfigured   = defineCode("range_not_configured", http.StatusNotFound, "<code>GET /range</code> in a mode whose Pwned Passwords file is not configured (<code>-breach-file</code>, <code>-breach-file-ntlm</code>)")
 	codeAccountNotFound      = defineCode("account_not_found", http.StatusNotFound, "an admin action on an email that has no account")
 	codeMethodNotAllowed     = defineCode("method_not_allowed", http.StatusMethodNotAllowed, "the route exists with another method, named in <code>Allow</code>")
 	codeKeyExists            = defineCode("key_exists", http.StatusConflict, "creating a key whose name is in use (dashboard)")
@@ -92,6 +90,9 @@ var (
 	codeGeoIPNotConfigured   = defineCode("geoip_not_configured", http.StatusInternalServerError, "an IP lookup on a server started with <code>-geoip-embedded=false</code> and no GeoIP file")
 	codeBusy                 = defineCode("busy", http.StatusServiceUnavailable, "every key derivation slot stayed busy until the request ended; retry shortly")
 	codeBillingNotConfigured = defineCode("billing_not_configured", http.StatusServiceUnavailable, "checkout on a server without <code>-checkout-url</code>, or a billing webhook on one without <code>-billing-secret</code>")
+	codeRangeAPIOff          = defineCode("range_api_off", http.StatusServiceUnavailable, "<code>GET /range</code> on a server started with <code>-range-api off</code>")
+	codeRangeNotConfigured   = defineCode("range_not_configured", http.StatusServiceUnavailable, "<code>GET /range</code> in a mode whose Pwned Passwords file is not configured (<code>-breach-file</code>, <code>-breach-file-ntlm</code>)")
+	codeDatabaseUnavailable  = defineCode("database_unavailable", http.StatusServiceUnavailable, "the database did not answer for a few seconds (PostgreSQL restarting or failing over); retry after <code>Retry-After</code> seconds. Nothing was counted or changed")
 	codeNoServerKey          = defineCode("no_server_key", http.StatusServiceUnavailable, "opening a sealed audit IP on a server that runs without a server key (admin)")
 )
 
@@ -132,6 +133,8 @@ var toolErrors = []struct {
 	// client gets the sentence of the error itself.
 	{is(store.ErrTooManyKeys), codeInvalidRequest, store.ErrTooManyKeys.Error()},
 	{is(store.ErrInvalidText), codeInvalidRequest, store.ErrInvalidText.Error()},
+	// The store retried for its whole budget and logged the outage once.
+	{is(store.ErrUnavailable), codeDatabaseUnavailable, "the database is unreachable for a moment; retry shortly"},
 	// The key derivation slots of /secure_encrypt and /secure_decrypt
 	// stayed taken until the request's context ended.
 	{is(context.DeadlineExceeded, context.Canceled), codeBusy, "the server is busy, retry shortly"},

@@ -19,6 +19,16 @@ func APIPaths() []string {
 	return paths
 }
 
+// UtilityPanels maps each utility's path to its panel of the utilities
+// page, as declared.
+func UtilityPanels() map[string]string {
+	panels := map[string]string{}
+	for _, u := range utilities {
+		panels[u.path] = u.panel
+	}
+	return panels
+}
+
 // patternList records the patterns routes registers.
 type patternList []string
 

@@ -30,11 +30,11 @@ type formRequest interface{ prefill() formPrefill }
 // and the token of a setup or invite link, never a password.
 type formPrefill struct{ email, token string }
 
-// formRoute serves a route that a page's form and JSON clients share:
+// handleForm serves a route that a page's form and JSON clients share:
 // decode the request into Q and run act. A browser is sent on to the
 // result's next page, or shown page again with the error; anyone else
 // gets JSON.
-func formRoute[Q formRequest](s *Server, page string, act func(w http.ResponseWriter, r *http.Request, req Q) (formResult, error)) http.Handler {
+func handleForm[Q formRequest](s *Server, page string, act routeAction[Q, formResult]) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, err := decode[Q](w, r)
 		if err != nil {

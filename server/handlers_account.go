@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/mail"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"secutil/store"
 	"secutil/tools/apikey"
+	"secutil/tools/emailaddr"
 	"secutil/tools/passhash"
 	"secutil/tools/passpolicy"
 )
@@ -114,7 +114,7 @@ func (s *Server) issueKey(r *http.Request, accountID int64, name string) (string
 }
 
 // newAPIKey rotates the calling key: the old key stops working at once.
-func (s *Server) newAPIKey(_ http.ResponseWriter, r *http.Request) (apiKeyResponse, error) {
+func (s *Server) newAPIKey(_ http.ResponseWriter, r *http.Request, _ noRequest) (apiKeyResponse, error) {
 	who, err := s.keyCaller(r)
 	if err != nil {
 		return apiKeyResponse{}, err
@@ -132,7 +132,7 @@ func (s *Server) newAPIKey(_ http.ResponseWriter, r *http.Request) (apiKeyRespon
 }
 
 // regenerate rotates the session's account's "default" key.
-func (s *Server) regenerate(_ http.ResponseWriter, r *http.Request) (apiKeyResponse, error) {
+func (s *Server) regenerate(_ http.ResponseWriter, r *http.Request, _ noRequest) (apiKeyResponse, error) {
 	a, err := s.sessionAccount(r)
 	if err != nil {
 		return apiKeyResponse{}, err
@@ -154,7 +154,7 @@ type userInfoResponse struct {
 }
 
 // userInfo describes the calling key's account.
-func (s *Server) userInfo(_ http.ResponseWriter, r *http.Request) (userInfoResponse, error) {
+func (s *Server) userInfo(_ http.ResponseWriter, r *http.Request, _ noRequest) (userInfoResponse, error) {
 	who, err := s.keyCaller(r)
 	if err != nil {
 		return userInfoResponse{}, err
@@ -184,19 +184,13 @@ type statusResponse struct {
 	Message string `json:"message"`
 }
 
-// CheckEmail accepts the email of a new account: a bare address (no
-// display name) of sane length with a dot in its domain, already trimmed.
-// The API and the command line share it; its error completes a sentence
-// that starts with the field's name.
+// CheckEmail accepts the email of a new account, as emailaddr.Canonical
+// does: an ASCII address, no look-alike characters. The API and the
+// command line share it; its error completes a sentence that starts with
+// the field's name.
 func CheckEmail(email string) error {
-	if len(email) > 254 {
-		return errors.New("is too long")
-	}
-	addr, err := mail.ParseAddress(email)
-	if err != nil || addr.Address != email || !strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".") {
-		return errors.New("must be an email address like name@example.com")
-	}
-	return nil
+	_, err := emailaddr.Canonical(email)
+	return err
 }
 
 // validEmail is CheckEmail as a 400 naming the field.

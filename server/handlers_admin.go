@@ -164,9 +164,9 @@ type listResponse[T any] struct {
 	Offset int `json:"offset"`
 }
 
-// adminList serves one paginated admin list.
-func adminList[T any](s *Server, list func(ctx context.Context, limit, offset int) ([]T, error)) http.Handler {
-	return serve(s, func(w http.ResponseWriter, r *http.Request) (listResponse[T], error) {
+// handleAdminList serves one paginated admin list.
+func handleAdminList[T any](s *Server, list func(ctx context.Context, limit, offset int) ([]T, error)) http.Handler {
+	return handleJSON(s, func(w http.ResponseWriter, r *http.Request, _ noRequest) (listResponse[T], error) {
 		limit, offset, err := page(w, r)
 		if err != nil {
 			return listResponse[T]{}, err

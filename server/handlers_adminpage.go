@@ -133,13 +133,13 @@ func (s *Server) renderAdminPage(w http.ResponseWriter, r *http.Request, status,
 	render(s, w, r, status, "admin", v)
 }
 
-// adminForm serves a form of the admin page with the action of the /boss/
+// handleAdminForm serves a form of the admin page with the action of the /boss/
 // JSON route it mirrors, so the checks and the audit stay in one place:
 // parse reads the form into that route's request, which is checked as the
 // JSON one is. Success is 303 to the admin page with the notice done; a
 // refusal shows the page again with the message. adminOnly guards the
 // route like every /boss/ route.
-func adminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q, error), act func(w http.ResponseWriter, r *http.Request, req Q) (T, error)) http.Handler {
+func handleAdminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q, error), act routeAction[Q, T]) http.Handler {
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := runAdminForm(w, r, parse, act); err != nil {
 			ae := s.publicError(r, err)
@@ -155,7 +155,7 @@ func adminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q, erro
 // whose URL would keep it.
 func (s *Server) handleAdminInvite() http.Handler {
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		invite, err := s.createInvite(w, r)
+		invite, err := s.createInvite(w, r, noRequest{})
 		if err != nil {
 			ae := s.publicError(r, err)
 			s.renderAdminPage(w, r, ae.status(), 0, ae.msg, nil)
@@ -171,7 +171,7 @@ func accountForm(form url.Values) (accountRequest, error) {
 }
 
 // runAdminForm reads the form into the request of act and runs act.
-func runAdminForm[Q, T any](w http.ResponseWriter, r *http.Request, parse func(url.Values) (Q, error), act func(w http.ResponseWriter, r *http.Request, req Q) (T, error)) error {
+func runAdminForm[Q, T any](w http.ResponseWriter, r *http.Request, parse func(url.Values) (Q, error), act routeAction[Q, T]) error {
 	form, err := readForm(w, r)
 	if err != nil {
 		return err

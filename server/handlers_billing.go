@@ -131,7 +131,7 @@ func (s *Server) checkoutURL(r *http.Request, a *store.Account, plan string) (st
 
 // createCheckoutSession answers {"url"} of a payment page for the
 // session's account.
-func (s *Server) createCheckoutSession(w http.ResponseWriter, r *http.Request) (urlResponse, error) {
+func (s *Server) createCheckoutSession(w http.ResponseWriter, r *http.Request, _ noRequest) (urlResponse, error) {
 	a, plan, err := s.sessionPlan(w, r)
 	if err != nil {
 		return urlResponse{}, err
@@ -226,7 +226,7 @@ var errBillingNotConfigured = newError(codeBillingNotConfigured, "billing webhoo
 
 // applyWebhook applies a signed billing event once. The body is read whole
 // (bounded), its signature checked, and only then parsed.
-func (s *Server) applyWebhook(w http.ResponseWriter, r *http.Request) (webhookResponse, error) {
+func (s *Server) applyWebhook(w http.ResponseWriter, r *http.Request, _ noRequest) (webhookResponse, error) {
 	if s.BillingSecret == "" {
 		return webhookResponse{}, errBillingNotConfigured
 	}

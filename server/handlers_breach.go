@@ -1,7 +1,7 @@
 package server
 
 import (
-	"net/http"
+	"context"
 	"strings"
 
 	"secutil/tools/breach"
@@ -11,10 +11,11 @@ import (
 // password, its SHA-1, its NTLM hash, or a 5-hex SHA-1 prefix for a
 // Pwned-Passwords-style range query.
 type breachRequest struct {
-	Password string `json:"password"`
-	SHA1     string `json:"sha1"`
-	NTLM     string `json:"ntlm"`
-	Prefix   string `json:"prefix"`
+	_        struct{} `doc:"exactly one of password, sha1, ntlm or prefix"`
+	Password string   `json:"password"`
+	SHA1     string   `json:"sha1" doc:"40 hex"`
+	NTLM     string   `json:"ntlm" doc:"32 hex: needs -breach-file-ntlm"`
+	Prefix   string   `json:"prefix" doc:"5 hex: answers the range of suffixes"`
 }
 
 type breachResponse struct {
@@ -30,11 +31,9 @@ type breachRangeResponse struct {
 
 var errNTLMNotConfigured = newError(codeNTLMNotConfigured, "NTLM lookups need the NTLM Pwned Passwords file: start secutil with -breach-file-ntlm")
 
-func (s *Server) handleDataBreach(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	req, err := decode[breachRequest](w, r)
-	if err != nil {
-		return nil, err
-	}
+// checkBreach answers a breachResponse, or a breachRangeResponse for a
+// prefix.
+func (s *Server) checkBreach(_ context.Context, req breachRequest) (any, error) {
 	q, err := breach.ParseQuery(req.Password, strings.TrimSpace(req.SHA1), strings.TrimSpace(req.NTLM), strings.TrimSpace(req.Prefix))
 	if err != nil {
 		return nil, err

@@ -3,14 +3,13 @@ package server
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"secutil/tools/pbe"
 )
 
 type cryptoRequest struct {
-	Text     string `json:"text"`
-	Password string `json:"password"`
+	Text     string `json:"text" required:"check"`
+	Password string `json:"password" required:"check"`
 }
 
 func (q *cryptoRequest) check() error {
@@ -24,24 +23,20 @@ func (q *cryptoRequest) check() error {
 }
 
 type cryptoResponse struct {
-	Result string  `json:"result"`
-	Error  *string `json:"error"` // always null on success
+	Result string  `json:"result" required:"true"`
+	Error  *string `json:"error" required:"true" type:"null" doc:"always null on success (errors use the shared error body, which has the same field)"`
 }
 
-// handleCrypto serves /secure_encrypt and /secure_decrypt: argon2id →
-// XChaCha20-Poly1305, the envelope described in docs/ENVELOPE.md. A wrong
-// password and a tampered envelope read the same on purpose, and both
-// count as a call: the key derivation, the costly part, has run.
-func handleCrypto(op func(ctx context.Context, text, password string) (string, error)) utility {
-	return func(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
-		req, err := decode[cryptoRequest](w, r)
+// sealWith is the action of /secure_encrypt and /secure_decrypt: argon2id
+// → XChaCha20-Poly1305, the envelope described in docs/ENVELOPE.md. A
+// wrong password and a tampered envelope read the same on purpose, and
+// both count as a call: the key derivation, the costly part, has run.
+func sealWith(op func(ctx context.Context, text, password string) (string, error)) action[cryptoRequest, cryptoResponse] {
+	return func(ctx context.Context, req cryptoRequest) (cryptoResponse, error) {
+		out, err := op(ctx, req.Text, req.Password)
 		if err != nil {
-			return nil, err
-		}
-		out, err := op(r.Context(), req.Text, req.Password)
-		if err != nil {
-			c.served = errors.Is(err, pbe.ErrDecryptionFailed)
-			return nil, err
+			callOf(ctx).served = errors.Is(err, pbe.ErrDecryptionFailed)
+			return cryptoResponse{}, err
 		}
 		return cryptoResponse{Result: out}, nil
 	}

@@ -176,17 +176,29 @@ func (s *Server) handleDashboard() http.Handler {
 	})
 }
 
-// dashboardForm serves a form of the dashboard for the logged-in account
-// (a browser without a session goes to /login). act answers on success
-// with the page to go to (303, so a reload posts nothing again); its error
-// is shown on the dashboard with its status.
-func (s *Server) dashboardForm(act func(w http.ResponseWriter, r *http.Request, a *store.Account) (string, error)) http.Handler {
+// sessionForm is the request of a dashboard form: the decoded body, and
+// the logged-in account it is for.
+type sessionForm[Q any] struct {
+	account *store.Account
+	body    Q
+}
+
+// handleDashboardForm serves a form of the dashboard for the logged-in
+// account (a browser without a session goes to /login): the adapter
+// decodes Q and act answers on success with the page to go to (303, so a
+// reload posts nothing again); its error is shown on the dashboard with
+// its status.
+func handleDashboardForm[Q any](s *Server, act routeAction[sessionForm[Q], string]) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a, ok := s.dashboardAccount(w, r)
 		if !ok {
 			return
 		}
-		next, err := act(w, r, a)
+		req, err := decode[Q](w, r)
+		var next string
+		if err == nil {
+			next, err = act(w, r, sessionForm[Q]{account: a, body: req})
+		}
 		if err != nil {
 			s.renderDashboard(w, r, a, err)
 			return
@@ -219,30 +231,30 @@ func (k *keyNameRequest) check() error {
 }
 
 // handleDashboardCreateKey issues a key under a name not in use yet.
-func (s *Server) handleDashboardCreateKey() http.Handler { return s.dashboardKeyForm(s.createKey) }
+func (s *Server) handleDashboardCreateKey() http.Handler {
+	return handleDashboardForm(s, s.issueFromDashboard(s.createKey))
+}
 
 // handleDashboardRotateKey replaces the key of an existing name, which
 // revokes the old one at once.
-func (s *Server) handleDashboardRotateKey() http.Handler { return s.dashboardKeyForm(s.rotateKey) }
+func (s *Server) handleDashboardRotateKey() http.Handler {
+	return handleDashboardForm(s, s.issueFromDashboard(s.rotateKey))
+}
 
-// dashboardKeyForm issues a key with issue and sends the browser to the
+// issueFromDashboard issues a key with issue and sends the browser to the
 // dashboard, which shows it once from the flash cookie: reloading that page
 // shows no key and issues none.
-func (s *Server) dashboardKeyForm(issue func(r *http.Request, accountID int64, name string) (string, error)) http.Handler {
-	return s.dashboardForm(func(w http.ResponseWriter, r *http.Request, a *store.Account) (string, error) {
-		req, err := decode[keyNameRequest](w, r)
+func (s *Server) issueFromDashboard(issue func(r *http.Request, accountID int64, name string) (string, error)) routeAction[sessionForm[keyNameRequest], string] {
+	return func(w http.ResponseWriter, r *http.Request, req sessionForm[keyNameRequest]) (string, error) {
+		key, err := issue(r, req.account.ID, req.body.Name)
 		if err != nil {
 			return "", err
 		}
-		key, err := issue(r, a.ID, req.Name)
-		if err != nil {
-			return "", err
-		}
-		if err := s.setFreshKey(w, r, a.ID, freshKey{Key: key, Name: req.Name}); err != nil {
+		if err := s.setFreshKey(w, r, req.account.ID, freshKey{Key: key, Name: req.body.Name}); err != nil {
 			return "", err
 		}
 		return "/dashboard", nil
-	})
+	}
 }
 
 // createKey issues a key called name, refusing a name already in use.
@@ -275,12 +287,8 @@ func errNoKeyNamed(name string) error {
 }
 
 func (s *Server) handleDashboardRevoke() http.Handler {
-	return s.dashboardForm(func(w http.ResponseWriter, r *http.Request, a *store.Account) (string, error) {
-		req, err := decode[keyNameRequest](w, r)
-		if err != nil {
-			return "", err
-		}
-		if err := s.revokeKey(r, a.ID, req.Name); err != nil {
+	return handleDashboardForm(s, func(_ http.ResponseWriter, r *http.Request, req sessionForm[keyNameRequest]) (string, error) {
+		if err := s.revokeKey(r, req.account.ID, req.body.Name); err != nil {
 			return "", err
 		}
 		return "/dashboard?notice=key_revoked", nil

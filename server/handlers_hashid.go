@@ -1,10 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 
+	"secutil/server/internal/schemagen"
 	"secutil/tools/hashid"
 )
 
@@ -16,8 +17,9 @@ const maxIdentifyBatch = 500
 // batch: an array of strings, or one string of hashes separated by newlines,
 // commas, semicolons or spaces.
 type hashIdentifierRequest struct {
-	Hash   string    `json:"hash"`
-	Hashes hashBatch `json:"hashes"`
+	_      struct{}  `doc:"exactly one of hash and hashes"`
+	Hash   string    `json:"hash" doc:"one hash, or a user:hash or /etc/shadow line"`
+	Hashes hashBatch `json:"hashes" doc:"up to 500 hashes: an array of strings, or one string separated by newlines, commas, semicolons or spaces (a hash some format parses whole, such as argon2's m=,t=,p=, is kept whole)"`
 }
 
 // hashBatch is the "hashes" field, a string or an array of strings.
@@ -25,6 +27,10 @@ type hashBatch struct {
 	set     bool
 	invalid bool // neither: check refuses it
 	items   []string
+}
+
+func (hashBatch) JSONSchema() *schemagen.Object {
+	return schemagen.NewObject("type", []any{"array", "string"}, "items", schemagen.NewObject("type", "string"))
 }
 
 func (b *hashBatch) UnmarshalJSON(data []byte) error {
@@ -70,11 +76,9 @@ type hashIdentifierBatch struct {
 	Groups []hashid.Group `json:"groups"`
 }
 
-func handleHashIdentifier(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	req, err := decode[hashIdentifierRequest](w, r)
-	if err != nil {
-		return nil, err
-	}
+// identifyHashes answers {"hash"} with a hashid.Result and {"hashes"}
+// with a hashIdentifierBatch.
+func identifyHashes(_ context.Context, req hashIdentifierRequest) (any, error) {
 	if !req.Hashes.set {
 		return hashid.Identify(req.Hash), nil
 	}

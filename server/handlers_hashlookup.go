@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net/http"
@@ -10,7 +11,7 @@ import (
 )
 
 type hashLookupRequest struct {
-	Hashes string `json:"hashes" required:"true"`
+	Hashes string `json:"hashes" required:"true" doc:"one or more hashes separated by newlines, commas, semicolons or spaces; at most 500"`
 }
 
 // hashTokens splits the hashes field on newlines, commas, semicolons and
@@ -41,22 +42,20 @@ func (q *hashLookupRequest) tokens() ([]string, error) {
 type hashResult struct {
 	Hash      string  `json:"hash"`
 	Plaintext *string `json:"plaintext"`
-	Type      *string `json:"type"`
+	Type      *string `json:"type" doc:"the algorithm that matched"`
 	Found     bool    `json:"found"`
 }
 
 type hashSummary struct {
 	TotalSearched int     `json:"total_searched"`
 	TotalFound    int     `json:"total_found"`
-	SuccessRate   float64 `json:"success_rate"` // percent, two decimals
+	SuccessRate   float64 `json:"success_rate" doc:"percent of the searched hashes found, 0 to 100, two decimals"`
 }
 
 type hashLookupOutput struct {
 	Results []hashResult `json:"results"`
 	Summary hashSummary  `json:"summary"`
-	// Warning says the upstream could not be asked: the results are the
-	// local index's alone.
-	Warning string `json:"warning,omitempty"`
+	Warning string       `json:"warning,omitempty" doc:"Present when the configured upstream secutil could not be asked (it failed, or is resting after repeated failures): the results are this server's index alone, and misses may be found upstream later."`
 }
 
 // upstreamWarning is the warning of an answer given without the upstream.
@@ -65,21 +64,17 @@ const upstreamWarning = "the upstream lookup service is unavailable: these resul
 // lookupHashes answers /hash_lookup and /hash_lookup_site: the local index
 // first, then the configured upstream secutil for what it missed. When the
 // upstream fails, the local answer stands, with a warning.
-func (s *Server) lookupHashes(w http.ResponseWriter, r *http.Request) (hashLookupOutput, error) {
-	req, err := decode[hashLookupRequest](w, r)
-	if err != nil {
-		return hashLookupOutput{}, err
-	}
+func (s *Server) lookupHashes(ctx context.Context, req hashLookupRequest) (hashLookupOutput, error) {
 	tokens, err := req.tokens()
 	if err != nil {
 		return hashLookupOutput{}, err
 	}
-	hits, err := s.Hashes.LookupMany(r.Context(), tokens)
+	hits, err := s.Hashes.LookupMany(ctx, tokens)
 	if err != nil {
 		return hashLookupOutput{}, err
 	}
 	out := hashLookupOutput{Results: make([]hashResult, len(hits))}
-	if s.HashUpstream != nil && !s.askUpstream(r, hits) {
+	if s.HashUpstream != nil && !s.askUpstream(ctx, hits) {
 		out.Warning = upstreamWarning
 	}
 	for i, h := range hits {
@@ -97,7 +92,7 @@ func (s *Server) lookupHashes(w http.ResponseWriter, r *http.Request) (hashLooku
 
 // askUpstream fills misses from the upstream, and reports whether it
 // answered (true when nothing was missing).
-func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) bool {
+func (s *Server) askUpstream(ctx context.Context, hits []hashindex.Hit) bool {
 	var missing []string
 	for _, h := range hits {
 		if !h.Found {
@@ -107,7 +102,7 @@ func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) bool {
 	if len(missing) == 0 {
 		return true
 	}
-	found, err := s.HashUpstream.Lookup(r.Context(), missing)
+	found, err := s.HashUpstream.Lookup(ctx, missing)
 	if err != nil {
 		if !errors.Is(err, errCircuitOpen) {
 			s.Logger.Warn("hash upstream failed", "err", err)
@@ -128,10 +123,6 @@ func (s *Server) askUpstream(r *http.Request, hits []hashindex.Hit) bool {
 	return true
 }
 
-func (s *Server) handleHashLookup(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	return s.lookupHashes(w, r)
-}
-
 // handleHashLookupSite is the public variant: no key, no metering, and a
 // per-client token bucket instead, taken before anything (the upstream
 // included) is asked.
@@ -141,7 +132,12 @@ func (s *Server) handleHashLookupSite() http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		out, err := s.lookupHashes(w, r)
+		req, err := decode[hashLookupRequest](w, r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		out, err := s.lookupHashes(r.Context(), req)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

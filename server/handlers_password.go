@@ -1,8 +1,8 @@
 package server
 
 import (
+	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
@@ -11,7 +11,7 @@ import (
 )
 
 type passwordRequest struct {
-	Password string `json:"password"`
+	Password string `json:"password" required:"check" doc:"at most 256 characters"`
 }
 
 func (q *passwordRequest) check() error {
@@ -27,26 +27,23 @@ func (q *passwordRequest) check() error {
 
 // strengthResponse is the StrengthResult of the OpenAPI document.
 type strengthResponse struct {
-	Score              int      `json:"score"`
-	Label              string   `json:"label"`
-	Feedback           []string `json:"feedback"`
-	Length             int      `json:"length"`
-	Entropy            float64  `json:"entropy"`
-	CharsetSize        int      `json:"charset_size"`
-	EstimatedCrackTime string   `json:"estimated_crack_time"`
+	Score              int      `json:"score" doc:"0 to 4" minimum:"0" maximum:"4"`
+	Label              string   `json:"label" enum:"very weak,weak,fair,strong,very strong"`
+	Feedback           []string `json:"feedback" doc:"a warning and suggestions"`
+	Length             int      `json:"length" nullable:"true"`
+	Entropy            float64  `json:"entropy" nullable:"true" doc:"length × log2(charset_size)"`
+	CharsetSize        int      `json:"charset_size" nullable:"true"`
+	EstimatedCrackTime string   `json:"estimated_crack_time" nullable:"true" doc:"offline slow hash at 10^4 guesses/s"`
 	// Breached is how often the configured Pwned Passwords file saw the
 	// password (0: never), and null on a server without one.
-	Breached *int64 `json:"breached"`
+	Breached *int64 `json:"breached" minimum:"0" doc:"how often the server's Pwned Passwords file (-breach-file) saw the password, 0 for never; null on a server without a breach file. A breached password scores 0."`
 }
 
-// handlePasswordCheck estimates strength. The caller's email local part is
+// rateStrength estimates strength. The caller's email local part is
 // a word an attacker would try first, so it counts as a dictionary word.
 // A password the breach file holds is tried first of all: it scores 0.
-func (s *Server) handlePasswordCheck(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
-	req, err := decode[passwordRequest](w, r)
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) rateStrength(ctx context.Context, req passwordRequest) (strengthResponse, error) {
+	c := callOf(ctx)
 	local, _, _ := strings.Cut(c.account.Email, "@")
 	res := strength.Estimate(req.Password, local, c.account.Email)
 	feedback := make([]string, 0, len(res.Suggestions)+1)
@@ -68,7 +65,7 @@ func (s *Server) handlePasswordCheck(w http.ResponseWriter, r *http.Request, c *
 	}
 	count, found, err := s.Breach.Count(breach.SHA1(req.Password))
 	if err != nil {
-		return nil, err
+		return strengthResponse{}, err
 	}
 	if found {
 		count = max(count, 1) // a listed password was seen at least once
@@ -92,14 +89,10 @@ func breachedIn(src breach.Source) func(password string) (int64, bool, error) {
 
 type entropyResponse struct {
 	Entropy            float64 `json:"entropy"`
-	EstimateBruteForce string  `json:"estimate_brute_force"`
+	EstimateBruteForce string  `json:"estimate_brute_force" doc:"half the keyspace at 10^10 guesses/s"`
 }
 
-func handleEntropy(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	req, err := decode[passwordRequest](w, r)
-	if err != nil {
-		return nil, err
-	}
+func measureEntropy(_ context.Context, req passwordRequest) (entropyResponse, error) {
 	bits, _ := strength.Entropy(req.Password)
 	return entropyResponse{Entropy: bits, EstimateBruteForce: strength.BruteForceTime(req.Password)}, nil
 }
@@ -108,10 +101,6 @@ type commonResponse struct {
 	IsCommon bool `json:"is_common"`
 }
 
-func handleCommonPassword(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	req, err := decode[passwordRequest](w, r)
-	if err != nil {
-		return nil, err
-	}
+func checkCommon(_ context.Context, req passwordRequest) (commonResponse, error) {
 	return commonResponse{IsCommon: strength.IsCommon(req.Password)}, nil
 }

@@ -148,7 +148,7 @@ type inviteResponse struct {
 
 // createInvite makes a one-time registration link valid for inviteTTL.
 // The link is shown only in this answer: the store keeps its token's hash.
-func (s *Server) createInvite(_ http.ResponseWriter, r *http.Request) (inviteResponse, error) {
+func (s *Server) createInvite(_ http.ResponseWriter, r *http.Request, _ noRequest) (inviteResponse, error) {
 	if s.Registration != RegistrationInvite {
 		return inviteResponse{}, errInvitesOff
 	}

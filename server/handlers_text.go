@@ -1,7 +1,7 @@
 package server
 
 import (
-	"net/http"
+	"context"
 	"strings"
 	"time"
 
@@ -11,7 +11,7 @@ import (
 
 type base64Request struct {
 	Text   string `json:"text" required:"true"`
-	Option string `json:"option"`
+	Option string `json:"option" required:"check" enum:"encode,decode"`
 }
 
 func (q *base64Request) check() error {
@@ -28,39 +28,35 @@ func (q *base64Request) check() error {
 // base64Response carries the API's nullable inline error; it is always null
 // on success (failures use the shared error body, which has the same field).
 type base64Response struct {
-	Answer string  `json:"answer"`
-	Error  *string `json:"error"`
+	Answer string  `json:"answer" required:"true"`
+	Error  *string `json:"error" required:"true" type:"null" doc:"always null on success"`
 }
 
-func handleBase64(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	req, err := decode[base64Request](w, r)
-	if err != nil {
-		return nil, err
-	}
+func convertBase64(_ context.Context, req base64Request) (base64Response, error) {
 	if strings.EqualFold(strings.TrimSpace(req.Option), "encode") {
 		return base64Response{Answer: codec.Base64Encode(req.Text)}, nil
 	}
 	out, err := codec.Base64Decode(req.Text)
 	if err != nil {
-		return nil, err
+		return base64Response{}, err
 	}
 	return base64Response{Answer: out}, nil
 }
 
 type randomKeyResponse struct {
-	RandomKey string `json:"random_key"`
+	RandomKey string `json:"random_key" doc:"64 hex characters (256 bits)"`
 }
 
-func handleGenerateRandomKey(_ http.ResponseWriter, _ *http.Request, _ *call) (any, error) {
+func generateRandomKey(context.Context, noRequest) (randomKeyResponse, error) {
 	key, err := codec.RandomKey()
 	if err != nil {
-		return nil, err
+		return randomKeyResponse{}, err
 	}
 	return randomKeyResponse{RandomKey: key}, nil
 }
 
 type jwtRequest struct {
-	Token string `json:"token"`
+	Token string `json:"token" required:"check"`
 }
 
 func (q *jwtRequest) check() error {
@@ -70,18 +66,14 @@ func (q *jwtRequest) check() error {
 // jwtResponse: answer is the decoded token; error carries a warning (an
 // expired token, alg "none") on a 200, as the OpenAPI document allows.
 type jwtResponse struct {
-	Answer string  `json:"answer"`
-	Error  *string `json:"error"`
+	Answer string  `json:"answer" required:"true" doc:"pretty JSON of header, payload and signature"`
+	Error  *string `json:"error" required:"true" doc:"null, or a warning such as an expired token or alg none"`
 }
 
-func handleJWTDecoder(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-	req, err := decode[jwtRequest](w, r)
-	if err != nil {
-		return nil, err
-	}
+func decodeJWT(_ context.Context, req jwtRequest) (jwtResponse, error) {
 	answer, warning, err := jwt.Decode(req.Token, time.Now())
 	if err != nil {
-		return nil, err
+		return jwtResponse{}, err
 	}
 	resp := jwtResponse{Answer: answer}
 	if warning != "" {
@@ -95,20 +87,16 @@ type jsonRequest struct {
 }
 
 type jsonResponse struct {
-	Result string  `json:"result"`
-	Error  *string `json:"error"` // always null on success
+	Result string  `json:"result" required:"true"`
+	Error  *string `json:"error" required:"true" type:"null" doc:"always null on success"`
 }
 
-// handleJSON serves /json_format and /json_minify.
-func handleJSON(transform func(string) (string, error)) utility {
-	return func(w http.ResponseWriter, r *http.Request, _ *call) (any, error) {
-		req, err := decode[jsonRequest](w, r)
-		if err != nil {
-			return nil, err
-		}
+// transformJSON is the action of /json_format and /json_minify.
+func transformJSON(transform func(string) (string, error)) action[jsonRequest, jsonResponse] {
+	return func(_ context.Context, req jsonRequest) (jsonResponse, error) {
 		out, err := transform(req.Text)
 		if err != nil {
-			return nil, err
+			return jsonResponse{}, err
 		}
 		return jsonResponse{Result: out}, nil
 	}

@@ -1,7 +1,7 @@
 package server
 
 import (
-	"net/http"
+	"context"
 	"strings"
 	"unicode/utf8"
 
@@ -13,7 +13,7 @@ const maxSuggestionChars = 5000
 
 type suggestionRequest struct {
 	Email   *string `json:"email"`
-	Message string  `json:"message" required:"true"`
+	Message string  `json:"message" required:"true" doc:"1 to 5000 characters after trimming"`
 }
 
 func (q *suggestionRequest) check() error {
@@ -27,13 +27,10 @@ func (q *suggestionRequest) check() error {
 	return nil
 }
 
-// handleSuggestion stores a suggestion together with the call's charge and
+// suggest stores a suggestion together with the call's charge and
 // answers in plain text, as the OpenAPI document says.
-func handleSuggestion(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
-	req, err := decode[suggestionRequest](w, r)
-	if err != nil {
-		return nil, err
-	}
+func suggest(ctx context.Context, req suggestionRequest) (plainText, error) {
+	c := callOf(ctx)
 	sg := &store.Suggestion{AccountID: c.account.ID, Message: strings.TrimSpace(req.Message)}
 	if req.Email != nil {
 		sg.Email = strings.TrimSpace(*req.Email)

@@ -2,9 +2,13 @@ package server
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
+
+	"secutil/store"
 )
 
 type healthResponse struct {
@@ -21,8 +25,16 @@ func (s *Server) handleHealth() http.Handler {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := s.Store.Ping(ctx); err != nil {
-			s.Logger.Error("health: database does not answer", "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Version: s.Version, DB: "error", Backend: s.Store.Backend()})
+			db := "error"
+			if errors.Is(err, store.ErrUnavailable) {
+				// An outage the store has already logged once: the
+				// balancer polling here must not add a line a second.
+				db = "unreachable"
+				w.Header().Set("Retry-After", strconv.Itoa(int(store.RetryAfter.Seconds())))
+			} else {
+				s.Logger.Error("health: database does not answer", "err", err)
+			}
+			writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Version: s.Version, DB: db, Backend: s.Store.Backend()})
 			return
 		}
 		writeJSON(w, http.StatusOK, healthResponse{Status: "ok", Version: s.Version, DB: "ok", Backend: s.Store.Backend()})

@@ -24,6 +24,8 @@ type candidate struct {
 	Confidence  float64        `json:"confidence"`
 	Params      map[string]any `json:"params"`
 	Hashcat     string         `json:"hashcat"`
+	John        string         `json:"john"`
+	JohnAlso    []string       `json:"john_also"`
 }
 
 type identifyBatch struct {
@@ -51,6 +53,28 @@ const (
 	bcryptCost10b = "$2b$10$abcdefghijklmnopqrstuuDvg4Z9Nq1aJVWHkBWNbZpOvHlEwB5Ey"
 	argon2idHash  = "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"
 )
+
+// TestHashIdentifierJohnSyntax: a hash in John the Ripper's syntax names
+// both tools' formats, John's command line and the string hashcat reads.
+func TestHashIdentifierJohnSyntax(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	got := decodeAs[identifyOne](t, e.post("/api/v1/hash_identifier", map[string]string{"hash": "$NT$8846f7eaee8fb117ad06bdd830b7586c"}, "X-API-Key", key).want(200))
+	if len(got.Candidates) == 0 {
+		t.Fatalf("%+v", got)
+	}
+	c := got.Candidates[0]
+	if c.Name != "NTLM" || c.HashcatMode == nil || *c.HashcatMode != 1000 || c.JohnFormat != "NT" ||
+		c.John != "john --format=NT --wordlist=wordlist.txt hash.txt" || c.Params["hashcat_hash"] != "8846f7eaee8fb117ad06bdd830b7586c" ||
+		len(c.JohnAlso) == 0 {
+		t.Errorf("$NT$: %+v", c)
+	}
+	got = decodeAs[identifyOne](t, e.post("/api/v1/hash_identifier", map[string]string{"hash": "$dynamic_8$8743b52063cd84097a65d1633f5c74f5$salt"}, "X-API-Key", key).want(200))
+	if c := got.Candidates[0]; c.JohnFormat != "dynamic_8" || c.HashcatMode != nil || c.Params["expression"] != "md5(md5($s).$p)" || c.Params["dynamic"] != 8.0 {
+		t.Errorf("dynamic_8: %+v", c)
+	}
+}
 
 func TestHashIdentifierRoute(t *testing.T) {
 	t.Parallel()

@@ -310,6 +310,6 @@ func (s *Server) handleStatic() http.Handler {
 			w.Header().Set("Cache-Control", "no-cache")
 		}
 		w.Header().Set("ETag", `"`+f.hash+`"`)
-		http.ServeContent(w, r, path.Base(name), time.Time{}, bytes.NewReader(f.body))
+		serveContent(w, r, path.Base(name), time.Time{}, f.body)
 	})
 }

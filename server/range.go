@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -16,7 +15,7 @@ import (
 )
 
 // RangeAccess says who may call GET /range/{prefix}, the Pwned Passwords
-// range API (README: Range API).
+// range API (docs/BREACH.md).
 type RangeAccess int
 
 const (
@@ -25,7 +24,9 @@ const (
 	RangeKey RangeAccess = iota
 	// RangePublic serves anyone, rate limited per client IP.
 	RangePublic
-	// RangeOff answers every range call with 404.
+	// RangeOff answers every range call with 503 range_api_off: not 404,
+	// which clients written for Have I Been Pwned (gopass's) read as "not
+	// breached", so they would pass every password.
 	RangeOff
 )
 
@@ -46,7 +47,8 @@ func ParseRangeAccess(s string) (RangeAccess, error) {
 // RangeAPI configures GET /range/{prefix}.
 type RangeAPI struct {
 	// SHA1 and NTLM are the Pwned Passwords downloads (-breach-file,
-	// -breach-file-ntlm), read in place; without one, its mode answers 404.
+	// -breach-file-ntlm), read in place; without one, its mode answers 503
+	// range_not_configured, for the reason RangeOff gives.
 	SHA1, NTLM *breach.File
 	Access     RangeAccess
 }
@@ -62,7 +64,7 @@ const hibpKeyHeader = "Hibp-Api-Key"
 type rangeSource struct {
 	file *breach.File
 	kind breach.Kind
-	flag string // the flag that configures it, named by the 404 without one
+	flag string // the flag that configures it, named by the 503 without one
 	tag  string // the file's version, in the answers' ETags
 }
 
@@ -137,7 +139,7 @@ func (s *Server) handleRange() http.Handler {
 		if s.Range.Access == RangePublic {
 			h.Set("Access-Control-Allow-Origin", "*")
 		}
-		http.ServeContent(w, r, "", src.file.ModTime(), bytes.NewReader(buf.Bytes()))
+		serveContent(w, r, "", src.file.ModTime(), buf.Bytes())
 	})
 }
 

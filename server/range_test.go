@@ -196,11 +196,11 @@ func TestRangeWithoutAFileNamesTheFlag(t *testing.T) {
 	t.Parallel()
 	sha1 := pwnedFile(t, breach.KindSHA1)
 	none := newEnv(t, func(d *server.Deps) { d.Range = server.RangeAPI{Access: server.RangePublic} })
-	if m := none.request("GET", "/range/5BAA6", nil).wantError(404, "range_not_configured"); !strings.Contains(m["error"].(string), "-breach-file") {
+	if m := none.request("GET", "/range/5BAA6", nil).wantError(503, "range_not_configured"); !strings.Contains(m["error"].(string), "-breach-file") {
 		t.Fatalf("error %q does not name -breach-file", m["error"])
 	}
 	onlySHA1 := newEnv(t, func(d *server.Deps) { d.Range = server.RangeAPI{SHA1: sha1, Access: server.RangePublic} })
-	if m := onlySHA1.request("GET", "/range/5BAA6?mode=ntlm", nil).wantError(404, "range_not_configured"); !strings.Contains(m["error"].(string), "-breach-file-ntlm") {
+	if m := onlySHA1.request("GET", "/range/5BAA6?mode=ntlm", nil).wantError(503, "range_not_configured"); !strings.Contains(m["error"].(string), "-breach-file-ntlm") {
 		t.Fatalf("error %q does not name -breach-file-ntlm", m["error"])
 	}
 }
@@ -253,10 +253,18 @@ func TestRangePublicIsLimitedPerIP(t *testing.T) {
 	e.request("GET", "/range/5BAA6", nil).wantError(429, "rate_limited")
 }
 
+// TestRangeOff: 503, not 404, which clients written for Have I Been Pwned
+// (gopass's) read as "not breached", passing every password.
 func TestRangeOff(t *testing.T) {
 	t.Parallel()
 	e := rangeEnv(t, server.RangeOff)
-	e.request("GET", "/range/5BAA6", nil).wantError(404, "range_api_off")
+	res := e.request("GET", "/range/5BAA6", nil)
+	if m := res.wantError(503, "range_api_off"); !strings.Contains(m["error"].(string), "-range-api") {
+		t.Fatalf("error %q does not name -range-api", m["error"])
+	}
+	if res.header.Get("Retry-After") != "" {
+		t.Fatal("Retry-After on a range API its operator turned off")
+	}
 }
 
 func TestRangePreflight(t *testing.T) {
@@ -278,5 +286,64 @@ func TestParseRangeAccess(t *testing.T) {
 	}
 	if _, err := server.ParseRangeAccess("open"); err == nil {
 		t.Fatal("open was accepted")
+	}
+}
+
+// manyRanges is a Range header listing n one-byte ranges, as an attacker
+// sends to make a multipart answer far larger than the request.
+func manyRanges(n int) string {
+	var b strings.Builder
+	b.WriteString("bytes=0-0")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, ",%d-%d", i, i)
+	}
+	return b.String()
+}
+
+// TestRangeHeaderServesOneRange: the range API and the static files serve
+// one byte range with 206, and the whole answer with 200 for a Range that
+// lists several (15,000 one-byte ranges made 2 MB of multipart), or one
+// outside the answer.
+func TestRangeHeaderServesOneRange(t *testing.T) {
+	t.Parallel()
+	e := rangeEnv(t, server.RangePublic)
+	prefix, _ := hexOf(breach.KindSHA1, "password")
+	attack := manyRanges(15000)
+
+	whole := e.request("GET", "/static/openapi.json", nil).want(200)
+	if len(whole.body) < 15000 {
+		t.Fatalf("openapi.json is %d bytes: too short for 15,000 one-byte ranges to overlap it", len(whole.body))
+	}
+	for _, header := range []string{attack, "bytes=0-0,2-2", "bytes=0-9, 20-29", "bytes=999999999-", "bytes=-0", "bytes=9-0"} {
+		res := e.request("GET", "/static/openapi.json", nil, "Range", header).want(200)
+		if !slices.Equal(res.body, whole.body) || res.header.Get("Content-Range") != "" {
+			t.Fatalf("Range %.40q: %d bytes (Content-Range %q), want the whole %d", header, len(res.body), res.header.Get("Content-Range"), len(whole.body))
+		}
+	}
+	one := e.request("GET", "/static/openapi.json", nil, "Range", "bytes=10-19").want(http.StatusPartialContent)
+	if want := fmt.Sprintf("bytes 10-19/%d", len(whole.body)); !slices.Equal(one.body, whole.body[10:20]) || one.header.Get("Content-Range") != want {
+		t.Fatalf("bytes=10-19: %q with Content-Range %q, want %q with %q", one.body, one.header.Get("Content-Range"), whole.body[10:20], want)
+	}
+	// If-Range: a range of the version the client holds, else the whole.
+	etag := whole.header.Get("ETag")
+	e.request("GET", "/static/openapi.json", nil, "Range", "bytes=10-19", "If-Range", etag).want(http.StatusPartialContent)
+	if res := e.request("GET", "/static/openapi.json", nil, "Range", "bytes=10-19", "If-Range", `"stale"`).want(200); len(res.body) != len(whole.body) {
+		t.Fatalf("a stale If-Range got %d bytes, want the whole %d", len(res.body), len(whole.body))
+	}
+	e.request("GET", "/static/openapi.json", nil, "Range", attack, "If-None-Match", etag).want(http.StatusNotModified)
+
+	// A padded range answer is 800 to 1,000 lines, some 32 KB: every one of
+	// the 15,000 ranges overlaps it.
+	res := e.request("GET", "/range/"+prefix, nil, "Add-Padding", "true", "Range", attack).want(200)
+	if lines := strings.Count(string(res.body), "\r\n") + 1; lines < 800 || lines > 1000 || len(res.body) < 15000 || len(res.body) > 1000*45 {
+		t.Fatalf("padded answer to 15,000 ranges: %d bytes in %d lines, want one answer of 800 to 1,000 lines", len(res.body), lines)
+	}
+	if ct := res.header.Get("Content-Type"); ct != "text/plain" {
+		t.Fatalf("Content-Type %q, want text/plain", ct)
+	}
+	plain := e.request("GET", "/range/"+prefix, nil).want(200)
+	part := e.request("GET", "/range/"+prefix, nil, "Range", "bytes=0-34").want(http.StatusPartialContent)
+	if !slices.Equal(part.body, plain.body[:35]) {
+		t.Fatalf("bytes=0-34 of the range answer: %q, want %q", part.body, plain.body[:35])
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"secutil/server/internal/keyedlimit"
+	"secutil/tools/emailaddr"
 )
 
 // limiter is an in-memory set of token buckets keyed by client, account,
@@ -44,7 +45,7 @@ func (s *Server) throttle(w http.ResponseWriter, r *http.Request, perClient *lim
 	if len(account) > maxEmailBytes {
 		return badRequest("field \"email\" is longer than %d characters", maxEmailBytes)
 	}
-	account = strings.ToLower(account)
+	account = emailaddr.Key(account) // a look-alike of an address counts as that address
 	now := time.Now()
 	client := clientKey(r)
 	ok, wait := perClient.allow(client, now)

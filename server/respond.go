@@ -12,9 +12,11 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"secutil/store"
 )
 
-// maxBodyBytes bounds every request body (README: The API).
+// maxBodyBytes bounds every request body (docs/API.md).
 const maxBodyBytes = 1 << 20
 
 // apiError is an error with the code (and so the status) the client should
@@ -54,6 +56,9 @@ type errorBody struct {
 // the detail goes to the log.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := s.publicError(r, err)
+	if ae.code == codeDatabaseUnavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(int(store.RetryAfter.Seconds())))
+	}
 	writeJSON(w, ae.status(), errorBody{Error: ae.msg, Code: ae.code.Name})
 }
 
@@ -116,11 +121,23 @@ func writeResult(w http.ResponseWriter, v any) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// serve is the one shape of an unmetered JSON route: act returns the value
-// to encode (or plainText), or an error, and serve writes whichever it is.
-func serve[T any](s *Server, act func(w http.ResponseWriter, r *http.Request) (T, error)) http.Handler {
+// A routeAction is what a route that is not a utility (an account,
+// billing or administration route) does: like a utility's action it takes
+// its decoded request and returns the response to encode or an error, and
+// besides it has the exchange, whose cookies, headers and client address
+// sessions, rate limits and the audit log need.
+type routeAction[Q, R any] func(w http.ResponseWriter, r *http.Request, req Q) (R, error)
+
+// handleJSON serves a route action to JSON clients: the adapter decodes
+// Q, runs act, and encodes its R (or plainText) or its error.
+func handleJSON[Q, R any](s *Server, act routeAction[Q, R]) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v, err := act(w, r)
+		req, err := decodeRequest[Q](w, r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		v, err := act(w, r, req)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -129,16 +146,13 @@ func serve[T any](s *Server, act func(w http.ResponseWriter, r *http.Request) (T
 	})
 }
 
-// withBody is act with the request body decoded into Q first.
-func withBody[Q, T any](act func(w http.ResponseWriter, r *http.Request, req Q) (T, error)) func(http.ResponseWriter, *http.Request) (T, error) {
-	return func(w http.ResponseWriter, r *http.Request) (T, error) {
-		req, err := decode[Q](w, r)
-		if err != nil {
-			var zero T
-			return zero, err
-		}
-		return act(w, r, req)
+// decodeRequest is decode, except that a noRequest reads no body.
+func decodeRequest[Q any](w http.ResponseWriter, r *http.Request) (Q, error) {
+	var req Q
+	if _, bodiless := any(req).(noRequest); bodiless {
+		return req, nil
 	}
+	return decode[Q](w, r)
 }
 
 // checker is implemented by request types that have required fields or

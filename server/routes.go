@@ -1,62 +1,43 @@
 package server
 
-import (
-	"net/http"
+import "net/http"
 
-	"secutil/tools/jsonfmt"
-)
+// The shape of every route: an adapter decodes the request into its type,
+// runs the action, and encodes the action's response or error. A utility's
+// action is an action (utilities.go): func(ctx, req) (resp, error). A
+// route that is not a utility has a routeAction (respond.go), which gets
+// the exchange too. Names: a function named handleX returns an
+// http.Handler (the adapters handleMetered, handleJSON, handleForm,
+// handleDashboardForm, handleAdminForm and handleAdminList, and each
+// route's own); an action is named for what it does (convertBase64,
+// login), never handleX.
 
 // apiScopes are the two prefixes under which every API route is served
 // (the OpenAPI document's servers).
 var apiScopes = []string{"/api", "/api/v1"}
 
-// apiRoute is one POST route of the API, relative to a scope: an account
-// route with its own handler, or a metered utility.
+// apiRoute is one POST route of the API, relative to a scope.
 type apiRoute struct {
 	path    string
 	handler http.Handler
-	tool    utility
 }
 
-// serve is the route's handler under the API scopes: a utility there is
-// metered and needs a key.
-func (rt apiRoute) serve(s *Server) http.Handler {
-	if rt.tool != nil {
-		return s.metered(rt.tool)
-	}
-	return rt.handler
-}
-
-// apiRoutes is the table of API routes. Account routes authenticate
-// themselves; utilities go through metered, which authenticates and counts.
+// apiRoutes is the table of API routes: the account routes, which
+// authenticate themselves, the public hash lookup, and every utility
+// (utilities.go), which needs a key and is metered.
 func (s *Server) apiRoutes() []apiRoute {
-	return []apiRoute{
-		// Account routes (not metered).
-		{path: "/get_api_key", handler: serve(s, withBody(s.getAPIKey))},
-		{path: "/new_api_key", handler: serve(s, s.newAPIKey)},
-		{path: "/regenerate", handler: serve(s, s.regenerate)},
-		{path: "/user_info", handler: serve(s, s.userInfo)},
-
-		// Utilities (metered).
-		{path: "/base64", tool: handleBase64},
-		{path: "/generate_random_key", tool: handleGenerateRandomKey},
-		{path: "/jwt_decoder", tool: handleJWTDecoder},
-		{path: "/json_format", tool: handleJSON(jsonfmt.Format)},
-		{path: "/json_minify", tool: handleJSON(jsonfmt.Minify)},
-		{path: "/suggestion", tool: handleSuggestion},
-		{path: "/secure_encrypt", tool: handleCrypto(s.Crypto.Encrypt)},
-		{path: "/secure_decrypt", tool: handleCrypto(s.Crypto.Decrypt)},
-		{path: "/ip_info", tool: s.handleIPInfo},
-		{path: "/password_check", tool: s.handlePasswordCheck},
-		{path: "/entropy", tool: handleEntropy},
-		{path: "/common_pwd", tool: handleCommonPassword},
-		{path: "/data_breach", tool: s.handleDataBreach},
-		{path: "/hash_generator", tool: s.handleHashGenerator},
-		{path: "/hash_identifier", tool: handleHashIdentifier},
-		{path: "/hash_lookup", tool: s.handleHashLookup},
+	routes := []apiRoute{
+		{path: "/get_api_key", handler: handleJSON(s, s.getAPIKey)},
+		{path: "/new_api_key", handler: handleJSON(s, s.newAPIKey)},
+		{path: "/regenerate", handler: handleJSON(s, s.regenerate)},
+		{path: "/user_info", handler: handleJSON(s, s.userInfo)},
 		// Public: no key, not metered, limited per IP.
 		{path: "/hash_lookup_site", handler: s.handleHashLookupSite()},
 	}
+	for _, u := range utilities {
+		routes = append(routes, apiRoute{path: u.path, handler: s.handleMetered(s.keyCaller, u.bind(s))})
+	}
+	return routes
 }
 
 // router is where routes are registered: the server's http.ServeMux, or
@@ -69,7 +50,7 @@ func (s *Server) routes(mux router) {
 	routes := s.apiRoutes()
 	for _, scope := range apiScopes {
 		for _, rt := range routes {
-			mux.Handle("POST "+scope+rt.path, rt.serve(s))
+			mux.Handle("POST "+scope+rt.path, rt.handler)
 		}
 	}
 
@@ -81,21 +62,20 @@ func (s *Server) routes(mux router) {
 	mux.Handle("GET /metrics", s.handleMetrics())
 
 	// Account forms: a browser's form post gets a page, a JSON client JSON.
-	mux.Handle("POST /login", formRoute(s, "login", s.login))
-	mux.Handle("POST /register", formRoute(s, "register", s.register))
-	mux.Handle("POST /setup", formRoute(s, "setup", s.setup))
-	mux.Handle("POST /register/verify", formRoute(s, "register_verify", s.verifyRegistration))
-	mux.Handle("POST /forgot-password", formRoute(s, "forgot", s.forgotPassword))
-	mux.Handle("POST /forgot-password/verify", formRoute(s, "forgot_verify", s.resetPassword))
+	mux.Handle("POST /login", handleForm(s, "login", s.login))
+	mux.Handle("POST /register", handleForm(s, "register", s.register))
+	mux.Handle("POST /setup", handleForm(s, "setup", s.setup))
+	mux.Handle("POST /register/verify", handleForm(s, "register_verify", s.verifyRegistration))
+	mux.Handle("POST /forgot-password", handleForm(s, "forgot", s.forgotPassword))
+	mux.Handle("POST /forgot-password/verify", handleForm(s, "forgot_verify", s.resetPassword))
 	mux.Handle("POST /logout", s.handleLogout())
 
-	// Every utility again at the root, for the tools page (handlers_tools.go):
-	// the session cookie works as well as a key, calls count toward usage,
-	// and a browser's form post gets the page back with the answer in place.
-	for _, rt := range routes {
-		if rt.tool != nil {
-			mux.Handle("POST "+rt.path, s.handleTool(rt.path, rt.tool))
-		}
+	// Every utility again at the root, for the utilities page
+	// (handlers_utilitypage.go): the session cookie works as well as a key,
+	// calls count toward usage, and a browser's form post gets the page back
+	// with the answer in place.
+	for _, u := range utilities {
+		mux.Handle("POST "+u.path, s.handleUtilityOnPage(u))
 	}
 	// The strength meter's preview while typing: free, limited per account.
 	mux.Handle("POST /password_check/preview", s.handleStrengthPreview())
@@ -109,7 +89,7 @@ func (s *Server) routes(mux router) {
 	mux.Handle("GET /register/verify", s.handlePage("register_verify"))
 	mux.Handle("GET /forgot-password", s.handlePage("forgot"))
 	mux.Handle("GET /forgot-password/verify", s.handlePage("forgot_verify"))
-	mux.Handle("GET /tools", s.handleTools())
+	mux.Handle("GET /tools", s.handleUtilityPage())
 	mux.Handle("GET /dashboard", s.handleDashboard())
 	mux.Handle("POST /dashboard/keys", s.handleDashboardCreateKey())
 	mux.Handle("POST /dashboard/keys/rotate", s.handleDashboardRotateKey())
@@ -129,24 +109,24 @@ func (s *Server) routes(mux router) {
 // handlers_admin.go). Every /boss/ route goes through adminOnly.
 func (s *Server) billingRoutes(mux router) {
 	mux.Handle("POST /switch_tier", s.handleSwitchTier())
-	mux.Handle("POST /billing/create_checkout_session", serve(s, s.createCheckoutSession))
-	mux.Handle("POST /billing/payments/webhook", serve(s, s.applyWebhook))
+	mux.Handle("POST /billing/create_checkout_session", handleJSON(s, s.createCheckoutSession))
+	mux.Handle("POST /billing/payments/webhook", handleJSON(s, s.applyWebhook))
 
-	mux.Handle("POST /boss/payments/create_product", s.adminOnly(serve(s, withBody(s.createProduct))))
-	mux.Handle("POST /boss/accounts/list", s.adminOnly(adminList(s, s.listAccounts)))
-	mux.Handle("POST /boss/accounts/set_plan", s.adminOnly(serve(s, withBody(s.setPlan))))
-	mux.Handle("POST /boss/suggestions/list", s.adminOnly(adminList(s, s.listSuggestions)))
-	mux.Handle("POST /boss/audit/list", s.adminOnly(adminList(s, s.listAuditEvents)))
-	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(serve(s, withBody(s.decryptGeoInfo))))
-	mux.Handle("POST /boss/invites/create", s.adminOnly(serve(s, s.createInvite)))
+	mux.Handle("POST /boss/payments/create_product", s.adminOnly(handleJSON(s, s.createProduct)))
+	mux.Handle("POST /boss/accounts/list", s.adminOnly(handleAdminList(s, s.listAccounts)))
+	mux.Handle("POST /boss/accounts/set_plan", s.adminOnly(handleJSON(s, s.setPlan)))
+	mux.Handle("POST /boss/suggestions/list", s.adminOnly(handleAdminList(s, s.listSuggestions)))
+	mux.Handle("POST /boss/audit/list", s.adminOnly(handleAdminList(s, s.listAuditEvents)))
+	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(handleJSON(s, s.decryptGeoInfo)))
+	mux.Handle("POST /boss/invites/create", s.adminOnly(handleJSON(s, s.createInvite)))
 	for _, act := range accountActions {
-		mux.Handle("POST /boss/accounts/"+act.name, s.adminOnly(serve(s, withBody(s.runAccountAction(act)))))
-		mux.Handle("POST /admin/accounts/"+act.name, adminForm(s, act.name, accountForm, s.runAccountAction(act)))
+		mux.Handle("POST /boss/accounts/"+act.name, s.adminOnly(handleJSON(s, s.runAccountAction(act))))
+		mux.Handle("POST /admin/accounts/"+act.name, handleAdminForm(s, act.name, accountForm, s.runAccountAction(act)))
 	}
 
 	// The admin page (handlers_adminpage.go); its forms run the actions of the /boss/ routes.
 	mux.Handle("GET /admin", s.handleAdminPage())
-	mux.Handle("POST /admin/accounts/set_plan", adminForm(s, "plan_set", setPlanForm, s.setPlan))
-	mux.Handle("POST /admin/products", adminForm(s, "product_created", productForm, s.createProduct))
+	mux.Handle("POST /admin/accounts/set_plan", handleAdminForm(s, "plan_set", setPlanForm, s.setPlan))
+	mux.Handle("POST /admin/products", handleAdminForm(s, "product_created", productForm, s.createProduct))
 	mux.Handle("POST /admin/invites", s.handleAdminInvite())
 }

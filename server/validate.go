@@ -8,9 +8,10 @@ import (
 	"sync"
 )
 
-// Field validation of request bodies: required fields (the request
-// schemas' "required" lists in static/openapi.json) and the path of a field
-// of the wrong type, as the client wrote it.
+// Field validation of request bodies: required fields (tagged
+// required:"true", which also puts them in the request schema's "required"
+// list of static/openapi.json) and the path of a field of the wrong type,
+// as the client wrote it.
 
 // clientPath rewrites the field a type error of decoding into v names as
 // the client wrote it.
@@ -44,8 +45,8 @@ func jsonPath(t reflect.Type, goPath string) string {
 }
 
 // requiredFields caches, per request type, the JSON names of its fields
-// tagged required:"true" (the request schema's "required" list in
-// static/openapi.json).
+// tagged required:"true". (required:"check" lists a field in the schema
+// whose presence the type's check method enforces, with its own message.)
 var requiredFields sync.Map // reflect.Type -> []string
 
 func requiredOf(t reflect.Type) []string {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
+
+	"secutil/tools/emailaddr"
 )
 
 // Plans an account can be on.
@@ -25,6 +28,11 @@ func ValidPlan(plan string) bool {
 
 // ErrEmailTaken is returned when creating an account whose email exists.
 var ErrEmailTaken = errors.New("an account with this email already exists")
+
+// ErrInvalidEmail is wrapped by the error of creating an account whose email
+// emailaddr.Canonical refuses; callers check the address with it first, to
+// answer with its reason.
+var ErrInvalidEmail = errors.New("invalid email")
 
 // Account is one user of the service.
 type Account struct {
@@ -77,19 +85,29 @@ func (s *Store) CreateAccount(ctx context.Context, n NewAccount) (int64, error) 
 	return id, wrap("create account", err)
 }
 
-// insertAccount is CreateAccount on db, a connection or a transaction.
+// insertAccount is CreateAccount on db, a connection or a transaction. The
+// account keeps its email as typed (trimmed), to show and to mail, and is
+// found by its canonical form, email_key, which is unique: two spellings of
+// one address are one account, on either backend.
 func insertAccount(ctx context.Context, db querier, n NewAccount, now time.Time) (int64, error) {
 	if n.Plan == "" {
 		n.Plan = PlanStarter
 	}
-	if hasNUL(n.Email, n.PasswordHash, n.Plan) {
+	key, err := emailaddr.Canonical(n.Email)
+	if err != nil {
+		return 0, fmt.Errorf("%w: the email %v", ErrInvalidEmail, err)
+	}
+	if hasNUL(n.PasswordHash, n.Plan) {
 		return 0, ErrInvalidText
 	}
 	var id int64
-	err := db.QueryRowContext(ctx,
-		`INSERT INTO accounts (email, password_hash, plan, verified, admin, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-		strings.TrimSpace(n.Email), n.PasswordHash, n.Plan, n.Verified, n.Admin, unix(now)).Scan(&id)
-	if violates(err, uniqueViolation) { // email is the only unique column
+	err = db.QueryRowContext(ctx,
+		`INSERT INTO accounts (email, email_key, password_hash, plan, verified, admin, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+		strings.TrimSpace(n.Email), key, n.PasswordHash, n.Plan, n.Verified, n.Admin, unix(now)).Scan(&id)
+	// email_key is unique, and so is email on SQLite (without regard to
+	// ASCII case, which email_key folds too): either means the address has
+	// an account.
+	if violates(err, uniqueViolation) {
 		return 0, ErrEmailTaken
 	}
 	return id, err
@@ -131,13 +149,17 @@ func scanAccount(row interface{ Scan(...any) error }, lead ...any) (*Account, er
 	return &a, nil
 }
 
-// AccountByEmail finds an account by email, case-insensitively.
+// AccountByEmail finds an account by email, by its canonical form
+// (emailaddr.Canonical): case and surrounding space do not matter, and an
+// address the policy refuses, such as a look-alike with an invisible or a
+// fullwidth character, is ErrNotFound.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
-	if hasNUL(email) {
+	key, err := emailaddr.Canonical(email)
+	if err != nil {
 		return nil, ErrNotFound // no account can have it
 	}
 	a, err := scanAccount(s.read.QueryRowContext(ctx,
-		`SELECT `+accountColumns+` FROM accounts WHERE email = $1`, strings.TrimSpace(email)))
+		`SELECT `+accountColumns+` FROM accounts WHERE email_key = $1`, key))
 	return a, wrap("account by email", err)
 }
 

@@ -117,6 +117,7 @@ func (s *Store) watchAuth(stop <-chan struct{}, seen int64) {
 			ctx, cancel := context.WithTimeout(context.Background(), authPollInterval)
 			n, err := s.authGeneration(ctx)
 			cancel()
+			s.outage.observe(err) // twice a second: an outage is noticed, and its end, without traffic
 			if err != nil || n != seen {
 				seen = n
 				s.auth.invalidate()

@@ -4,8 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
+
+	"secutil/tools/emailaddr"
 )
 
 // Product is a paid plan offered at a price; the checkout provider sells it.
@@ -94,14 +95,14 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		result = PaymentResult{}
 		var account *Account
-		var err error
+		key, err := emailaddr.Canonical(ev.Email)
 		switch {
 		case ev.Change == nil:
 			result.Outcome = PaymentIgnored
-		case hasNUL(ev.Email): // no account can have it
+		case err != nil: // no account can have it
 			result.Outcome = PaymentUnknownAccount
 		default:
-			account, err = scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = $1`+s.forUpdate, strings.TrimSpace(ev.Email)))
+			account, err = scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email_key = $1`+s.forUpdate, key))
 			switch {
 			case errors.Is(err, ErrNotFound):
 				result.Outcome = PaymentUnknownAccount

@@ -11,7 +11,7 @@ import (
 // refer to it, with their columns. auth_generation and schema_version are
 // the destination's own.
 var copiedTables = []struct{ name, columns string }{
-	{"accounts", accountColumns},
+	{"accounts", accountColumns + ", email_key"},
 	{"api_keys", "id, account_id, name, hash, hint, created_at, last_used_at"},
 	{"sessions", "hash, account_id, created_at, expires_at"},
 	{"verification_codes", "account_id, purpose, code_hash, expires_at, attempts"},

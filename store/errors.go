@@ -33,10 +33,14 @@ func hasNUL(texts ...string) bool {
 }
 
 // wrap names the store operation that failed, so that a logged error says
-// where it came from: "store: issue key: database is locked".
+// where it came from: "store: issue key: database is locked". An error of
+// an unreachable database also wraps ErrUnavailable.
 func wrap(op string, err error) error {
 	if err == nil || slices.Contains(outcomes, err) {
 		return err
+	}
+	if unreachable(err) {
+		return fmt.Errorf("store: %s: %w: %w", op, ErrUnavailable, err)
 	}
 	return fmt.Errorf("store: %s: %w", op, err)
 }

@@ -122,7 +122,14 @@ func (s *Store) KeyByHash(ctx context.Context, hash []byte) (*Key, *Account, err
 		return k, a, nil
 	}
 	generation := s.auth.generation.Load()
-	k, a, err := s.keyByHash(ctx, hash)
+	var (
+		k *Key
+		a *Account
+	)
+	err := s.retry(ctx, func() (err error) {
+		k, a, err = s.keyByHash(ctx, hash)
+		return err
+	})
 	if err != nil {
 		return nil, nil, wrap("key by hash", err)
 	}

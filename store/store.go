@@ -61,6 +61,7 @@ type Store struct {
 	meter     *meter
 	watching  chan struct{} // closed to stop watchAuth
 	watched   chan struct{} // closed when watchAuth has returned
+	outage    outage        // whether the database is unreachable (outage.go)
 }
 
 // Open opens the database dsn names, creating and migrating it as needed:
@@ -115,7 +116,9 @@ func (s *Store) Close() error {
 // Ping checks that the database answers a query.
 func (s *Store) Ping(ctx context.Context) error {
 	var one int
-	return wrap("ping", s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one))
+	err := s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+	s.outage.observe(err)
+	return wrap("ping", err)
 }
 
 // SetClock replaces the clock; tests use it to cross month boundaries.

@@ -716,8 +716,8 @@ func TestTextWithNULIsRefusedAlike(t *testing.T) {
 		id := mustAccount(t, s, "a@example.com", store.PlanPro)
 		const nul = "a\x00b"
 		for name, write := range map[string]func() error{
-			"CreateAccount": func() error {
-				_, err := s.CreateAccount(ctx, store.NewAccount{Email: nul + "@example.com", PasswordHash: "x"})
+			"CreateAccount": func() error { // (an email holding NUL is ErrInvalidEmail)
+				_, err := s.CreateAccount(ctx, store.NewAccount{Email: "b@example.com", PasswordHash: nul})
 				return err
 			},
 			"CommitUsage": func() error {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	//lint:ignore SA1019 NTLM is MD4 of the UTF-16 password: the index must compute it to answer NTLM lookups
 	"golang.org/x/crypto/md4"
 
 	"secutil/tools/hashgen"

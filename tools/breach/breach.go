@@ -1,6 +1,6 @@
 // Package breach answers "has this password appeared in a breach?" offline:
 // from a Pwned Passwords download (HEX:COUNT lines sorted by hash, searched
-// in place by binary search over byte offsets, memory independent of the
+// in place by interpolation over byte offsets, memory independent of the
 // file size) or from an embedded word list.
 package breach
 
@@ -164,6 +164,15 @@ var upperDigit = func() (t [256]byte) {
 	}
 	for c := byte('a'); c <= 'f'; c++ {
 		t[c] = c - ('a' - 'A')
+	}
+	return t
+}()
+
+// hexValue maps each hex digit, either case, to its value.
+var hexValue = func() (t [256]byte) {
+	for i, c := range []byte("0123456789ABCDEF") {
+		t[c] = byte(i)
+		t[upperDigit[c]|0x20] = byte(i) // lower case: A-F to a-f, digits unchanged
 	}
 	return t
 }()

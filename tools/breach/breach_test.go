@@ -21,23 +21,10 @@ type line struct {
 	count int64
 }
 
-// randomLines returns n distinct sorted hashes of the kind with random counts.
+// randomLines returns n distinct sorted hashes of the kind, uniformly
+// spread, with random counts.
 func randomLines(r *rand.Rand, n int, kind breach.Kind) []line {
-	seen := map[string]bool{}
-	var lines []line
-	for len(lines) < n {
-		d := make([]byte, kind.DigestLen())
-		for i := range d {
-			d[i] = byte(r.UintN(256))
-		}
-		h := strings.ToUpper(hex.EncodeToString(d))
-		if !seen[h] {
-			seen[h] = true
-			lines = append(lines, line{h, int64(r.IntN(1_000_000) + 1)})
-		}
-	}
-	slices.SortFunc(lines, func(a, b line) int { return strings.Compare(a.hash, b.hash) })
-	return lines
+	return spreadLines(r, n, kind, 1)
 }
 
 func writeFile(t testing.TB, lines []line, eol string, trailing bool) string {

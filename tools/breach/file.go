@@ -2,19 +2,38 @@ package breach
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 const (
-	// blockSize is the read size of the final linear scan and the pooled buffer size;
-	// the binary search stops once the candidate window is this small.
-	blockSize = 4096
+	// pageSize is the search's probe: one page, the unit in which the
+	// kernel reads the file from disk.
+	pageSize = 4096
+	// bufSize is the pooled buffer, the largest single read: a whole range
+	// answer of the real corpus (about 43 KB) with the likely error of the
+	// guess of where it starts, and room to spare.
+	bufSize = 128 << 10
+	// scanWindow is where the search stops: the final read takes the
+	// window along with the answer.
+	scanWindow = 2 * pageSize
+	// interpolationProbes is how many probes the search places by
+	// interpolation before it falls back to bisection: a uniformly spread
+	// file is done by then, a skewed one then costs a binary search more.
+	interpolationProbes = 4
+	// sortCheckLimit is the largest file checked for order when opened (a
+	// hand-made list); an unsorted one is read whole on every lookup.
+	sortCheckLimit = 4 << 20
 	// maxLineLen bounds one line: 40 hex digits, ':', a count of up to 18
 	// digits and CRLF fit with room to spare. Longer lines are malformed.
 	maxLineLen = 80
@@ -22,22 +41,39 @@ const (
 	maxCountDigits = 18
 )
 
-// ErrMalformed reports a line that is not HASH:COUNT; the file is corrupt or of the wrong kind.
-var ErrMalformed = errors.New("breach: malformed line in Pwned Passwords file")
+var (
+	// ErrMalformed reports a line that is not HASH:COUNT; the file is corrupt or of the wrong kind.
+	ErrMalformed = errors.New("breach: malformed line in Pwned Passwords file")
+	// ErrUnsorted reports lines out of hash order in a file too large to be
+	// checked when opened: the file is corrupt.
+	ErrUnsorted = fmt.Errorf("%w: lines out of hash order", ErrMalformed)
+)
 
-var blockPool = sync.Pool{New: func() any { b := make([]byte, blockSize); return &b }}
+var bufPool = sync.Pool{New: func() any { b := make([]byte, bufSize); return &b }}
 
 // File is an opened Pwned Passwords download, searched in place. It is safe
-// for concurrent use: every lookup reads with ReadAt into its own pooled block.
+// for concurrent use: every lookup reads with ReadAt into its own pooled buffer.
 type File struct {
-	f       *os.File
-	size    int64
-	modTime time.Time
-	kind    Kind
+	f        *os.File
+	r        io.ReaderAt // f, or a wrapper in tests
+	size     int64
+	modTime  time.Time
+	kind     Kind
+	unsorted bool // a small file out of hash order, scanned whole
+
+	// samples, once the background sampling is done, holds the hash of a
+	// line every sampleSpacing bytes or so: the search starts between
+	// the two around its target instead of the ends of the file.
+	samples     atomic.Pointer[[]sample]
+	sampled     chan struct{} // closed when sampling ends, with a table or not
+	startSample sync.Once
 }
 
 // OpenFile opens a Pwned Passwords file of the given kind and checks that
-// its first line has that kind's HASH:COUNT shape.
+// its first line has that kind's HASH:COUNT shape. It reads no more than
+// that of a large file, so it takes the same time whatever the size; a
+// file of up to 4 MiB is read whole and, when its lines are out of order,
+// is served by reading it whole on every lookup.
 func OpenFile(path string, kind Kind) (*File, error) {
 	if kind != KindSHA1 && kind != KindNTLM {
 		return nil, fmt.Errorf("breach: unknown hash kind %d", int(kind))
@@ -51,8 +87,8 @@ func OpenFile(path string, kind Kind) (*File, error) {
 		osf.Close()
 		return nil, fmt.Errorf("breach: %w", err)
 	}
-	f := &File{f: osf, size: st.Size(), modTime: st.ModTime(), kind: kind}
-	s := f.scanFrom(0, make([]byte, blockSize))
+	f := &File{f: osf, r: osf, size: st.Size(), modTime: st.ModTime(), kind: kind}
+	s := f.scanFrom(0, make([]byte, pageSize))
 	line, err := s.next()
 	if err == nil {
 		_, _, err = f.parseLine(line)
@@ -66,7 +102,41 @@ func OpenFile(path string, kind Kind) (*File, error) {
 		return nil, fmt.Errorf("breach: %s is not a Pwned Passwords %s file: each line must be %d hex digits, ':' and a count (e.g. %s:42), sorted by hash",
 			path, kind, kind.hexLen(), upperHex(make([]byte, kind.DigestLen())))
 	}
+	if f.size <= sortCheckLimit {
+		if f.unsorted, err = f.outOfOrder(); err != nil {
+			osf.Close()
+			return nil, err
+		}
+	}
+	readRandomly(osf)
+	f.sampled = make(chan struct{})
 	return f, nil
+}
+
+// outOfOrder reports whether two lines of the file are out of hash order.
+// A malformed line ends the check: lookups that meet it report it.
+func (f *File) outOfOrder() (bool, error) {
+	var prevBuf [40]byte
+	var prev []byte
+	s := f.scanFrom(0, make([]byte, bufSize))
+	for {
+		line, err := s.next()
+		if err == io.EOF || errors.Is(err, ErrMalformed) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		hash, _, err := f.parseLine(line)
+		if err != nil {
+			return false, nil
+		}
+		toUpperHex(hash)
+		if prev != nil && compareHex(hash, prev) < 0 {
+			return true, nil
+		}
+		prev = prevBuf[:copy(prevBuf[:], hash)]
+	}
 }
 
 // Kind is the hash the file is keyed by.
@@ -76,6 +146,19 @@ func (f *File) Kind() Kind { return f.kind }
 // open file keeps being read even after a new download is renamed over it.
 func (f *File) Size() int64        { return f.size }
 func (f *File) ModTime() time.Time { return f.modTime }
+
+// Sampled starts the background sampling (see sample) if no lookup has
+// yet, and returns a channel closed when it has ended; lookups are faster
+// from then on.
+func (f *File) Sampled() <-chan struct{} {
+	f.startSampling()
+	return f.sampled
+}
+
+// startSampling starts the sampling once, at the first lookup rather than
+// at open: its 65,536 reads would otherwise queue beside the rest of a
+// server's start-up.
+func (f *File) startSampling() { f.startSample.Do(func() { go f.sample() }) }
 
 // Close closes the underlying file.
 func (f *File) Close() error { return f.f.Close() }
@@ -89,13 +172,12 @@ func (f *File) Count(digest []byte) (count int64, found bool, err error) {
 	target := targetBuf[:hex.Encode(targetBuf[:], digest)]
 	toUpperHex(target)
 
-	bp := blockPool.Get().(*[]byte)
-	defer blockPool.Put(bp)
-	start, err := f.seek(target, *bp)
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	s, err := f.seek(target, *bp, maxLineLen)
 	if err != nil {
 		return 0, false, err
 	}
-	s := f.scanFrom(start, *bp)
 	for {
 		line, err := s.next()
 		if err == io.EOF {
@@ -111,14 +193,14 @@ func (f *File) Count(digest []byte) (count int64, found bool, err error) {
 		switch c := compareHex(hash, target); {
 		case c == 0:
 			return n, true, nil
-		case c > 0:
+		case c > 0 && !f.unsorted:
 			return 0, false, nil
 		}
 	}
 }
 
 // Range returns every entry whose hash starts with the 5-hex prefix
-// (case-insensitive), in file order, with the remaining digits upper-cased.
+// (case-insensitive), in hash order, with the remaining digits upper-cased.
 // More than MaxRangeEntries matches yield ErrRangeTooLarge.
 func (f *File) Range(prefix string) ([]RangeEntry, error) {
 	entries := []RangeEntry{}
@@ -132,7 +214,7 @@ func (f *File) Range(prefix string) ([]RangeEntry, error) {
 }
 
 // eachInRange calls fn with the upper-cased suffix and the count of every
-// line whose hash starts with the 5-hex prefix, in file order. suffix is
+// line whose hash starts with the 5-hex prefix, in hash order. suffix is
 // valid only during the call. More than MaxRangeEntries matches stop the
 // scan with ErrRangeTooLarge.
 func (f *File) eachInRange(prefix string, fn func(suffix []byte, count int64)) error {
@@ -140,16 +222,23 @@ func (f *File) eachInRange(prefix string, fn func(suffix []byte, count int64)) e
 	if err != nil {
 		return err
 	}
+	if f.unsorted {
+		return f.eachInRangeUnsorted(p, fn)
+	}
 	var targetBuf [PrefixLen]byte
 	target := targetBuf[:copy(targetBuf[:], p)]
-	bp := blockPool.Get().(*[]byte)
-	defer blockPool.Put(bp)
-	start, err := f.seek(target, *bp)
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	// A range of a uniformly spread file holds about 1/2^20 of it; with
+	// the margin the search adds for its own error, a thirty-second more
+	// and two lines cover the range's usual spread, so that one read mostly
+	// takes the whole answer and the line after it.
+	perPrefix := int(f.size >> (4 * PrefixLen))
+	s, err := f.seek(target, *bp, perPrefix+perPrefix/32+2*maxLineLen)
 	if err != nil {
 		return err
 	}
 	matched := 0
-	s := f.scanFrom(start, *bp)
 	for {
 		line, err := s.next()
 		if err == io.EOF {
@@ -170,69 +259,292 @@ func (f *File) eachInRange(prefix string, fn func(suffix []byte, count int64)) e
 				return ErrRangeTooLarge
 			}
 			matched++
-			suffix := hash[PrefixLen:] // in the scanner's block, which nothing else reads
+			suffix := hash[PrefixLen:] // in the scanner's buffer, which nothing else reads
 			toUpperHex(suffix)
 			fn(suffix, n)
 		}
 	}
 }
 
-// seek binary-searches byte offsets for a line start at most one block
-// before the first line whose hash is >= target (compared on len(target)
-// digits). Invariants: every line starting before lo is < target; the first
-// line starting at or after hi is >= target (or there is none).
-func (f *File) seek(target, buf []byte) (int64, error) {
-	lo, hi := int64(0), f.size
-	for hi-lo > blockSize {
-		mid := lo + (hi-lo)/2
-		start, next, hash, err := f.probe(mid, buf)
-		if err != nil {
-			return 0, err
+// eachInRangeUnsorted is eachInRange on a small unsorted file: it reads the
+// whole file and sorts the matches.
+func (f *File) eachInRangeUnsorted(prefix string, fn func(suffix []byte, count int64)) error {
+	var matches []RangeEntry
+	target := []byte(prefix)
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	s := f.scanFrom(0, *bp)
+	for {
+		line, err := s.next()
+		if err == io.EOF {
+			break
 		}
-		if start < hi && compareHex(hash, target) < 0 {
-			lo = next
-		} else {
-			hi = mid
+		if err != nil {
+			return err
+		}
+		hash, n, err := f.parseLine(line)
+		if err != nil {
+			return err
+		}
+		if compareHex(hash, target) == 0 {
+			if len(matches) == MaxRangeEntries {
+				return ErrRangeTooLarge
+			}
+			toUpperHex(hash)
+			matches = append(matches, RangeEntry{Suffix: string(hash[PrefixLen:]), Count: n})
 		}
 	}
-	return lo, nil
+	slices.SortFunc(matches, func(a, b RangeEntry) int { return strings.Compare(a.Suffix, b.Suffix) })
+	for _, m := range matches {
+		fn([]byte(m.Suffix), m.Count)
+	}
+	return nil
 }
 
-// probe resyncs to the first line starting at or after off (off > 0) and
-// returns its start, the start of the line after it and its hash. At the end
-// of the file start == f.size and hash is nil.
-func (f *File) probe(off int64, buf []byte) (start, next int64, hash []byte, err error) {
-	buf = buf[:2*maxLineLen]
-	n, err := f.f.ReadAt(buf, off-1)
-	if err != nil && err != io.EOF {
-		return 0, 0, nil, fmt.Errorf("breach: %w", err)
+// window is the search's candidate span of the file: every line starting
+// before lo is below the target; the first line starting at or after hi is
+// not, or there is none. loKey and hiKey are the positions in the hash
+// space (see hashKey) of the line that ends or starts at lo, below the
+// target, and of the line starting at hi, 0 and 2^64 at the ends of the
+// file: the interpolation draws a line between (lo, loKey) and (hi, hiKey).
+type window struct {
+	lo, hi       int64
+	loKey, hiKey float64
+}
+
+// seek finds where the lines >= target (compared on len(target) digits)
+// begin and returns a scanner from a line start at most scanWindow before
+// it, whose first read reaches answerLen bytes past it. Hashes are uniformly
+// spread, so the place of a hash in the file is about its place in the
+// hash space: each probe reads where the line between the window's ends
+// puts the target (a page, or the answer with the guess's likely error:
+// see guess), and the window closes around it. The window starts between
+// two samples (see sample), or at the ends of the file until they are
+// read; on a uniformly spread file of any size, one read mostly both finds
+// and takes the answer once the samples are read. On a skewed file the
+// guesses miss, and after interpolationProbes of them the search bisects.
+// A small unsorted file is scanned from its start.
+func (f *File) seek(target, buf []byte, answerLen int) (lineScanner, error) {
+	if f.unsorted {
+		return f.scanFrom(0, buf), nil
 	}
-	buf = buf[:n]
-	atEOF := off-1+int64(n) == f.size
-	i := bytes.IndexByte(buf, '\n')
-	if i < 0 {
-		if atEOF {
-			return f.size, f.size, nil, nil
+	f.startSampling()
+	key := hashKey(target)
+	w := window{lo: 0, hi: f.size, loKey: 0, hiKey: 0x1p64}
+	if samples := f.samples.Load(); samples != nil {
+		w = between(*samples, key, w)
+	}
+	t := float64(key)
+	var page []byte // the last probe's bytes, from file offset at
+	var at int64
+	for probes := 0; w.hi-w.lo > scanWindow; probes++ {
+		from, to := w.lo+(w.hi-w.lo)/2, int64(0) // bisection: one page
+		if probes < interpolationProbes && w.hiKey > w.loKey {
+			from, to = f.guess(w, t, answerLen)
 		}
-		return 0, 0, nil, ErrMalformed
+		// Whole pages, starting inside the window so that a line starts
+		// in them before hi.
+		at = min(max(from&^(pageSize-1), w.lo), w.hi-pageSize)
+		end := min(max((to+pageSize-1)&^(pageSize-1), at+pageSize), at+bufSize, f.size)
+		n, err := f.readAt(buf[:end-at], at)
+		if err != nil {
+			return lineScanner{}, err
+		}
+		page = buf[:n]
+		found, err := f.narrow(&w, target, at, page)
+		if err != nil {
+			return lineScanner{}, err
+		}
+		if found {
+			break
+		}
 	}
-	rest := buf[i+1:]
-	start = off + int64(i)
-	if len(rest) == 0 && atEOF {
-		return f.size, f.size, nil, nil
+	s := f.scanFrom(w.lo, buf)
+	s.wantEnd = w.hi + int64(answerLen)
+	if at <= w.lo && w.lo < at+int64(len(page)) {
+		s.data = page[w.lo-at:] // the answer starts in the page read last
 	}
-	j := bytes.IndexByte(rest, '\n')
+	return s, nil
+}
+
+// avgLineLen is about the average length of a line of a real Pwned
+// Passwords file of the kind: digits, ':', a count of one or two digits, CRLF.
+func (k Kind) avgLineLen() float64 { return float64(k.hexLen() + 5) }
+
+// probeSpread is how many standard deviations of the guess's error a wide
+// probe reads on either side of it.
+const probeSpread = 1.5
+
+// guess places a probe for the key t in the window w by interpolation and
+// returns the span to read, [from, to): the page of the guess, or, when
+// the guess is close enough that its likely error and the answer after it
+// fit in one read, probeSpread standard deviations either side of the
+// guess and answerLen more, so that one read takes the whole answer. (If n
+// hashes lie uniformly in the window, the number below the target has a
+// standard deviation of sqrt(n·p·(1-p)) for p the target's fraction of
+// the window's keys.)
+func (f *File) guess(w window, t float64, answerLen int) (from, to int64) {
+	p := min(max((t-w.loKey)/(w.hiKey-w.loKey), 0), 1)
+	width := float64(w.hi - w.lo)
+	at := w.lo + int64(p*width)
+	lineLen := f.kind.avgLineLen()
+	sigma := lineLen * math.Sqrt(max(width/lineLen*p*(1-p), 1))
+	margin := int64(probeSpread * sigma)
+	if 2*margin+int64(answerLen) > bufSize-2*pageSize {
+		return at, 0
+	}
+	return at - margin, at + margin + int64(answerLen)
+}
+
+// sample is a line of the file: where it starts and its hash's key.
+type sample struct {
+	off int64
+	key uint64
+}
+
+const (
+	// maxSamples bounds the sample table: 1 MiB, whatever the file's size.
+	maxSamples = 1 << 16
+	// sampleSpacing is the distance between samples of a file too small
+	// to need maxSamples.
+	sampleSpacing = 64 << 10
+)
+
+// sample reads the first line of a page every size/maxSamples bytes (or
+// every sampleSpacing bytes, if more) and publishes the table, once whole,
+// for seek. On a 44 GB file the samples are 700 KB apart, about 15,000
+// lines, where the global guess is off by up to 15,000 lines: starting
+// between two samples saves the search its first probe. It runs from the
+// first lookup (65,536 page reads: seconds on a cold disk) and stops
+// without a table at an error, or at lines out of order, which the search
+// then finds itself. A small unsorted file is not sampled.
+func (f *File) sample() {
+	defer close(f.sampled)
+	if f.unsorted {
+		return
+	}
+	n := min(maxSamples, f.size/sampleSpacing)
+	table := make([]sample, 0, n)
+	page := make([]byte, pageSize)
+	for i := range n {
+		at := (f.size * i / n) &^ (pageSize - 1)
+		m, err := f.f.ReadAt(page[:min(pageSize, f.size-at)], at)
+		if err != nil && err != io.EOF {
+			return // the file was closed, or cannot be read
+		}
+		start := 0
+		if at > 0 {
+			start = bytes.IndexByte(page[:m], '\n') + 1
+		}
+		end := bytes.IndexByte(page[start:m], '\n')
+		if start == 0 && at > 0 || end < 0 {
+			return
+		}
+		hash, _, err := f.parseLine(bytes.TrimSuffix(page[start:start+end], []byte{'\r'}))
+		if err != nil {
+			return
+		}
+		s := sample{off: at + int64(start), key: hashKey(hash)}
+		if len(table) > 0 && s.key < table[len(table)-1].key {
+			return
+		}
+		table = append(table, s)
+	}
+	f.samples.Store(&table)
+}
+
+// between narrows the whole-file window w to the samples around key: the
+// last with a smaller key, the first with a greater one. (A sample whose
+// key equals the target's says nothing of the digits after the 16th.)
+func between(samples []sample, key uint64, w window) window {
+	i, _ := slices.BinarySearchFunc(samples, key, func(s sample, key uint64) int { return cmp.Compare(s.key, key) })
+	if i > 0 {
+		w.lo, w.loKey = samples[i-1].off, float64(samples[i-1].key)
+	}
+	for i < len(samples) && samples[i].key == key {
+		i++
+	}
+	if i < len(samples) {
+		w.hi, w.hiKey = samples[i].off, float64(samples[i].key)
+	}
+	return w
+}
+
+// narrow closes the window w around the target with the lines of page, the
+// file's bytes from offset at (a line start when at is w.lo): the lines
+// starting in it that end in it, or at the end of the file. It reports
+// whether it found the first line >= target, at w.lo = w.hi then.
+func (f *File) narrow(w *window, target []byte, at int64, page []byte) (found bool, err error) {
+	i := 0
+	if at != w.lo {
+		i = bytes.IndexByte(page, '\n') + 1 // past the line running into the page
+		if i == 0 {
+			i = len(page)
+		}
+	}
+	atEOF := at+int64(len(page)) == f.size
+	complete := false // a line of page has been read
+	for i < len(page) {
+		j := bytes.IndexByte(page[i:], '\n')
+		if j < 0 && !atEOF {
+			break // runs past the page
+		}
+		line := page[i:]
+		if j >= 0 {
+			line = page[i : i+j]
+		}
+		hash, _, err := f.parseLine(bytes.TrimSuffix(line, []byte{'\r'}))
+		if err != nil {
+			return false, err
+		}
+		complete = true
+		key := float64(hashKey(hash))
+		if key < w.loKey || key > w.hiKey {
+			return false, ErrUnsorted
+		}
+		start := at + int64(i)
+		if compareHex(hash, target) >= 0 {
+			w.hi, w.hiKey = start, key
+			return start == w.lo, nil
+		}
+		w.lo, w.loKey = min(start+int64(len(line))+1, f.size), key
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
 	switch {
-	case j >= 0:
-		next = start + int64(j) + 1
-		rest = rest[:j]
+	case complete:
+		return w.lo == w.hi, nil
 	case atEOF:
-		next = f.size
+		// No line starts after at: the first line at or after at+1 is none.
+		w.hi, w.hiKey = at+1, 0x1p64
+		return false, nil
 	default:
-		return 0, 0, nil, ErrMalformed
+		return false, ErrMalformed // a page without a line end
 	}
-	hash, _, err = f.parseLine(bytes.TrimSuffix(rest, []byte{'\r'}))
-	return start, next, hash, err
+}
+
+// readAt fills buf from file offset off; buf must end at or before the end of the file.
+func (f *File) readAt(buf []byte, off int64) (int, error) {
+	n, err := f.r.ReadAt(buf, off)
+	if err != nil && err != io.EOF {
+		return n, fmt.Errorf("breach: %w", err)
+	}
+	return n, nil
+}
+
+// hashKey is the place of a hash in the hash space: its first 16 hex digits
+// as a number, a shorter hash padded with zeros.
+func hashKey(hash []byte) uint64 {
+	var k uint64
+	for i := range 16 {
+		k <<= 4
+		if i < len(hash) {
+			k |= uint64(hexValue[hash[i]])
+		}
+	}
+	return k
 }
 
 // parseLine splits "HASH:COUNT" (line end already removed) and validates both parts.
@@ -255,30 +567,42 @@ func (f *File) parseLine(line []byte) (hash []byte, count int64, err error) {
 	return line[:h], count, nil
 }
 
-// lineScanner reads lines forward from an offset, one block per ReadAt.
+// lineScanner reads lines forward from an offset. Its first read reaches
+// wantEnd, where the caller expects its lines to end; past it, it reads a
+// page, then twice as much each time up to its buffer. Every read ends on
+// a page boundary (or the end of the file), as the kernel reads the disk.
 type lineScanner struct {
-	f    *File
-	buf  []byte
-	data []byte // unread bytes, starting at file offset off
-	off  int64
+	f       *File
+	buf     []byte
+	data    []byte // unread bytes, starting at file offset off
+	off     int64
+	wantEnd int64
+	step    int
 }
 
-func (f *File) scanFrom(off int64, buf []byte) *lineScanner {
-	return &lineScanner{f: f, buf: buf, off: off}
+func (f *File) scanFrom(off int64, buf []byte) lineScanner {
+	return lineScanner{f: f, buf: buf, off: off, step: pageSize}
 }
 
 // next returns the next line without its LF or CRLF end, or io.EOF.
 func (s *lineScanner) next() ([]byte, error) {
 	i := bytes.IndexByte(s.data, '\n')
 	if i < 0 && s.off+int64(len(s.data)) < s.f.size {
-		n, err := s.f.f.ReadAt(s.buf, s.off)
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("breach: %w", err)
+		end := s.wantEnd
+		if end <= s.off {
+			end = s.off + int64(s.step)
+			s.step = min(2*s.step, len(s.buf))
+		}
+		end = max(end, s.off+maxLineLen) // at least a whole line
+		end = min((end+pageSize-1)&^(pageSize-1), (s.off+int64(len(s.buf)))&^(pageSize-1), s.f.size)
+		n, err := s.f.readAt(s.buf[:end-s.off], s.off)
+		if err != nil {
+			return nil, err
 		}
 		s.data = s.buf[:n]
 		i = bytes.IndexByte(s.data, '\n')
 		if i < 0 && s.off+int64(n) < s.f.size {
-			return nil, ErrMalformed // a line longer than a block
+			return nil, ErrMalformed // a line longer than a read
 		}
 	}
 	if len(s.data) == 0 {

@@ -7,8 +7,11 @@ type row struct {
 	john     string
 	category string
 	patterns []string
-	implied  map[string]any
-	check    func(s string) int
+	// forms, when set, runs parallel to patterns: what John the Ripper
+	// calls each written form (john.go), for forms in John's own syntax.
+	forms   []johnForm
+	implied map[string]any
+	check   func(s string) int
 }
 
 func r(mode int, name, john, category string, patterns ...string) row {
@@ -95,17 +98,17 @@ const (
 var table = []row{
 	// Raw digests (hex).
 	r(0, "MD5", "raw-md5", catRaw, "<hex:32>"),
-	r(70, "md5(utf16le($pass))", "dynamic_29", catRaw, "<hex:32>"),
+	r(70, "md5(utf16le($pass))", "Raw-MD5u", catRaw, "<hex:32>"),
 	r(100, "SHA-1", "raw-sha1", catRaw, "<hex:40>"),
 	r(170, "sha1(utf16le($pass))", "", catRaw, "<hex:40>"),
 	r(900, "MD4", "raw-md4", catRaw, "<hex:32>"),
-	r(1000, "NTLM", "nt", catOS, "<hex:32>", "$NT$<hex:32>", "$3$$<hex:32>"),
+	r(1000, "NTLM", "nt", catOS, "<hex:32>", "$3$$<hex:32>"),
 	r(1300, "SHA-224", "raw-sha224", catRaw, "<hex:56>"),
 	r(1400, "SHA-256", "raw-sha256", catRaw, "<hex:64>"),
 	r(1470, "sha256(utf16le($pass))", "", catRaw, "<hex:64>"),
 	r(1700, "SHA-512", "raw-sha512", catRaw, "<hex:128>"),
 	r(1770, "sha512(utf16le($pass))", "", catRaw, "<hex:128>"),
-	r(3000, "LM", "lm", catOS, "<hex:16>", "<hex:32>", "$LM$<hex:16>"),
+	r(3000, "LM", "lm", catOS, "<hex:16>", "<hex:32>"),
 	r(5100, "Half MD5", "", catRaw, "<hex:16>"),
 	r(6000, "RIPEMD-160", "ripemd-160", catRaw, "<hex:40>"),
 	r(6100, "Whirlpool", "whirlpool", catRaw, "<hex:128>"),
@@ -232,7 +235,7 @@ var table = []row{
 	r(6400, "AIX {ssha256}", "aix-ssha256", catOS, "{ssha256}<dec:2=rounds>$<c64:8-48=salt>$<c64:43>"),
 	r(6500, "AIX {ssha512}", "aix-ssha512", catOS, "{ssha512}<dec:2=rounds>$<c64:8-48=salt>$<c64:86>"),
 	r(6700, "AIX {ssha1}", "aix-ssha1", catOS, "{ssha1}<dec:2=rounds>$<c64:8-48=salt>$<c64:27>"),
-	r(1100, "Domain Cached Credentials (DCC), MS Cache", "mscash", catOS, hex32u, "M$<user=user>#<hex:32>"),
+	r(1100, "Domain Cached Credentials (DCC), MS Cache", "mscash", catOS, hex32u),
 	r(2100, "Domain Cached Credentials 2 (DCC2), MS Cache 2", "mscash2", catOS, "$DCC2$<dec=iterations>#<user=user>#<hex:32>"),
 	r(15300, "DPAPI masterkey file v1 (context 1 and 2)", "DPAPImk", catOS, "$DPAPImk$1*1"+dpapi, "$DPAPImk$1*2"+dpapi),
 	r(15310, "DPAPI masterkey file v1 (context 3)", "DPAPImk", catOS, "$DPAPImk$1*3"+dpapi),
@@ -242,9 +245,9 @@ var table = []row{
 	r(13800, "Windows Phone 8+ PIN/password", "", catOS, "<hex:64>:<hex:256=salt>"),
 	r(5800, "Samsung Android Password/PIN", "", catOS, "<hex:40>:<hex:16=salt>"),
 	r(26500, "iPhone passcode (UID key + System Keybag)", "", catOS, "$uido$<hex:32>$<hex:40=salt>$<dec=iterations>$<hex:80>"),
-	r(19000, "QNX /etc/shadow (MD5)", "", catOS, "@m@<hex:32>@<hex:16=salt>", "@m,<dec=rounds>@<hex:32>@<hex:16=salt>"),
-	r(19100, "QNX /etc/shadow (SHA256)", "", catOS, "@s@<hex:64>@<hex:16=salt>", "@s,<dec=rounds>@<hex:64>@<hex:16=salt>"),
-	r(19200, "QNX /etc/shadow (SHA512)", "", catOS, "@S@<hex:128>@<hex:16=salt>", "@S,<dec=rounds>@<hex:128>@<hex:16=salt>"),
+	r(19000, "QNX /etc/shadow (MD5)", "qnx", catOS, "@m@<hex:32>@<hex:16=salt>", "@m,<dec=rounds>@<hex:32>@<hex:16=salt>"),
+	r(19100, "QNX /etc/shadow (SHA256)", "qnx", catOS, "@s@<hex:64>@<hex:16=salt>", "@s,<dec=rounds>@<hex:64>@<hex:16=salt>"),
+	r(19200, "QNX /etc/shadow (SHA512)", "qnx", catOS, "@S@<hex:128>@<hex:16=salt>", "@S,<dec=rounds>@<hex:128>@<hex:16=salt>"),
 	r(8500, "RACF", "RACF", catOS, "$racf$*<user=user>*<uhex:16>"),
 	r(7200, "GRUB 2", "pbkdf2-hmac-sha512", catOS, "grub.pbkdf2.sha512.<dec=iterations>.<hex=salt>.<hex:128>"),
 	r(12800, "MS-AzureSync PBKDF2-HMAC-SHA256", "", catOS, "v1;PPH1_MD4,<hex:20=salt>,<dec=iterations>,<hex:64>"),
@@ -286,19 +289,19 @@ var table = []row{
 	r(32200, "Kerberos 5, etype 18, AS-REP", "krb5asrep", catNet, "$krb5asrep$18$<user=user>$<host=realm>$<hex:24>$<hex:64+>"),
 	r(16100, "TACACS+", "tacacs-plus", catNet, "$tacacs-plus$0$<hex:8=session>$<hex>$<hex:4>"),
 	r(11400, "SIP digest authentication (MD5)", "SIP", catNet, "$sip$*<text>*MD5*<hex:32>"),
-	r(25000, "SNMPv3 HMAC-MD5-96/HMAC-SHA1-96", "", catNet, "$SNMPv3$0$"+snmp),
-	r(25100, "SNMPv3 HMAC-MD5-96", "", catNet, "$SNMPv3$1$"+snmp),
-	r(25200, "SNMPv3 HMAC-SHA1-96", "", catNet, "$SNMPv3$2$"+snmp),
-	r(26700, "SNMPv3 HMAC-SHA224-128", "", catNet, "$SNMPv3$3$"+snmp),
-	r(26800, "SNMPv3 HMAC-SHA256-192", "", catNet, "$SNMPv3$4$"+snmp),
-	r(26900, "SNMPv3 HMAC-SHA384-256", "", catNet, "$SNMPv3$5$"+snmp),
-	r(27300, "SNMPv3 HMAC-SHA512-384", "", catNet, "$SNMPv3$6$"+snmp),
+	r(25000, "SNMPv3 HMAC-MD5-96/HMAC-SHA1-96", "SNMP", catNet, "$SNMPv3$0$"+snmp),
+	r(25100, "SNMPv3 HMAC-MD5-96", "SNMP", catNet, "$SNMPv3$1$"+snmp),
+	r(25200, "SNMPv3 HMAC-SHA1-96", "SNMP", catNet, "$SNMPv3$2$"+snmp),
+	r(26700, "SNMPv3 HMAC-SHA224-128", "SNMP", catNet, "$SNMPv3$3$"+snmp),
+	r(26800, "SNMPv3 HMAC-SHA256-192", "SNMP", catNet, "$SNMPv3$4$"+snmp),
+	r(26900, "SNMPv3 HMAC-SHA384-256", "SNMP", catNet, "$SNMPv3$5$"+snmp),
+	r(27300, "SNMPv3 HMAC-SHA512-384", "SNMP", catNet, "$SNMPv3$6$"+snmp),
 	r(16800, "WPA-PMKID-PBKDF2", "wpapsk-pmk", catNet, "<hex:32>:<hex:12=ap>:<hex:12=client>:<hex:2-64=essid>", "<hex:32>*<hex:12=ap>*<hex:12=client>*<hex:2-64=essid>"),
 	r(16801, "WPA-PMKID-PMK", "", catNet, "<hex:32>:<hex:12=ap>:<hex:12=client>", "<hex:32>*<hex:12=ap>*<hex:12=client>"),
 	r(22000, "WPA-PBKDF2-PMKID+EAPOL", "wpapsk", catNet, "WPA*01*<hex:32>*<hex:12=ap>*<hex:12=client>*<hexs>", "WPA*02*<hex:32>*<hex:12=ap>*<hex:12=client>*<hexs>"),
 	r(22001, "WPA-PMK-PMKID+EAPOL", "", catNet, "WPA*01*<hex:32>*<hex:12=ap>*<hex:12=client>*<hexs>", "WPA*02*<hex:32>*<hex:12=ap>*<hex:12=client>*<hexs>"),
 	r(10200, "CRAM-MD5", "", catNet, "$cram_md5$<b64=challenge>$<b64>"),
-	r(16500, "JWT (JSON Web Token)", "HMAC-SHA256", catNet, "eyJ<b64u>.<b64u:0+>.<b64u:43>", "eyJ<b64u>.<b64u:0+>.<b64u:64>", "eyJ<b64u>.<b64u:0+>.<b64u:86>"),
+	r(16500, "JWT (JSON Web Token)", "HMAC-SHA256", catNet, "eyJ<b64u>.<b64u:0+>.<b64u:43>"),
 	r(29100, "Flask Session Cookie ($salt.$salt.$pass)", "", catNet, "eyJ<b64u>.<b64u:6=timestamp>.<b64u:27>", ".<b64u>.<b64u:6=timestamp>.<b64u:27>"),
 	r(29200, "Radmin3", "", catNet, "$radmin3$<hex=user>*<hex:64=salt>*<hex>"),
 	r(9900, "Radmin2", "radmin", catOS, "<hex:32>", "$radmin2$<hex:32>"),
@@ -330,7 +333,7 @@ var table = []row{
 	r(1411, "SSHA-256(Base64), LDAP {SSHA256}", "", catServer, "{SSHA256}<b64:44+>", "{ssha256}<b64:44+>"),
 	r(1711, "SSHA-512(Base64), LDAP {SSHA512}", "ssha512", catServer, "{SSHA512}<b64:88+>", "{ssha512}<b64:88+>"),
 	r(10901, "RedHat 389-DS LDAP (PBKDF2-HMAC-SHA256)", "", catServer, "{PBKDF2_SHA256}<b64:300+>"),
-	r(1421, "hMailServer", "", catServer, "<hex:6=salt><hex:64>"),
+	r(1421, "hMailServer", "hMailServer", catServer, "<hex:6=salt><hex:64>"),
 	r(141, "Episerver 6.x < .NET 4", "EPiServer", catServer, "$episerver$*0*<b64=salt>*<b64e:27>"),
 	r(1441, "Episerver 6.x >= .NET 4", "EPiServer", catServer, "$episerver$*1*<b64=salt>*<b64e:43>"),
 	r(1600, "Apache $apr1$ MD5, md5apr1, MD5 (APR)", "md5crypt", catServer, "$apr1$"+crypt22),
@@ -353,7 +356,7 @@ var table = []row{
 	r(8700, "Lotus Notes/Domino 6", "dominosec", catEAS, "(G<b64:19>)"),
 	r(9100, "Lotus Notes/Domino 8", "dominosec8", catEAS, "(H<b64:48>)"),
 	r(20600, "Oracle Transportation Management (SHA256)", "", catEAS, "otm_sha256:<dec=iterations>:<text=salt>:<b64:44>"),
-	r(21500, "SolarWinds Orion", "", catEAS, "$solarwinds$0$<user=user>$<b64:88>"),
+	r(21500, "SolarWinds Orion", "solarwinds", catEAS, "$solarwinds$0$<user=user>$<b64:88>"),
 	r(21501, "SolarWinds Orion v2", "", catEAS, "$solarwinds$1$<b64:24=salt>$<b64:88>"),
 	r(26200, "OpenEdge Progress Encode", "", catEAS, "<alpha:16>"),
 
@@ -423,9 +426,9 @@ var table = []row{
 	r(17230, "PKZIP (Mixed Multi-File Checksum-Only)", "pkzip", catArchive, pkzip).vet(pkzipKind(pkMultiAny)),
 	r(20500, "PKZIP Master Key", "", catArchive, "<hex:24>"),
 	r(20510, "PKZIP Master Key (6 byte optimization)", "", catArchive, "<hex:24>"),
-	r(23001, "SecureZIP AES-128", "", catArchive, "$zip3$*0*1*128"+zip3),
-	r(23002, "SecureZIP AES-192", "", catArchive, "$zip3$*0*1*192"+zip3),
-	r(23003, "SecureZIP AES-256", "", catArchive, "$zip3$*0*1*256"+zip3),
+	r(23001, "SecureZIP AES-128", "securezip", catArchive, "$zip3$*0*1*128"+zip3),
+	r(23002, "SecureZIP AES-192", "securezip", catArchive, "$zip3$*0*1*192"+zip3),
+	r(23003, "SecureZIP AES-256", "securezip", catArchive, "$zip3$*0*1*256"+zip3),
 	r(18900, "Android Backup", "androidbackup", catArchive, "$ab$<dec=version>*<dec>*<dec=iterations>*<hex=salt>*<hex>*<hex>*<hex>"),
 	r(24700, "Stuffit5", "", catArchive, "<hex:10>"),
 
@@ -449,7 +452,7 @@ var table = []row{
 	r(10700, "PDF 1.7 Level 8 (Acrobat 10 - 11)", "pdf", catDoc, "$pdf$5*6*256"+pdf5),
 	r(18400, "Open Document Format (ODF) 1.2 (SHA-256, AES)", "odf", catDoc, "$odf$*1*1*<dec=iterations>*32*<hex:64>*16*<hex:32>*16*<hex:32=salt>*0*<hex>"),
 	r(18600, "Open Document Format (ODF) 1.1 (SHA-1, Blowfish)", "odf", catDoc, "$odf$*0*0*<dec=iterations>*16*<hex:40>*8*<hex:16>*16*<hex:32=salt>*0*<hex>"),
-	r(16200, "Apple Secure Notes", "", catDoc, "$ASN$*<dec>*<dec=iterations>*<hex:32=salt>*<hex:48>"),
+	r(16200, "Apple Secure Notes", "notes", catDoc, "$ASN$*<dec>*<dec=iterations>*<hex:32=salt>*<hex:48>"),
 	r(23300, "Apple iWork", "iwork", catDoc, "$iwork$<dec>$<dec>$<dec>$<dec=iterations>$<hex=salt>$<hex>$<hex>"),
 
 	// Full-disk and volume encryption.
@@ -544,7 +547,7 @@ var table = []row{
 	r(22301, "Telegram Mobile App Passcode (SHA256)", "Telegram", catIM, "$telegram$0*<hex:64>*<hex:32=salt>"),
 	r(22600, "Telegram Desktop < v2.1.14 (PBKDF2-HMAC-SHA1)", "Telegram", catIM, "$telegram$1*<dec=iterations>*<hex:64=salt>*<hex>"),
 	r(24500, "Telegram Desktop >= v2.1.14 (PBKDF2-HMAC-SHA512)", "Telegram", catIM, "$telegram$2*<dec=iterations>*<hex:64=salt>*<hex>"),
-	r(23200, "XMPP SCRAM PBKDF2-SHA1", "", catIM, "$xmpp-scram$0$<dec=iterations>$<dec>$<hex=salt>$<hex:40>"),
+	r(23200, "XMPP SCRAM PBKDF2-SHA1", "xmpp-scram", catIM, "$xmpp-scram$0$<dec=iterations>$<dec>$<hex=salt>$<hex:40>"),
 	r(28300, "Teamspeak 3 (channel hash)", "", catIM, "$teamspeak$3$<b64=salt>$<b64>"),
 
 	// Cryptocurrency wallets.
@@ -582,7 +585,7 @@ var table = []row{
 	r(noMode, "yescrypt", "crypt", catOS, "$y$<c64=params>$<c64:0+=salt>$<c64:43>"),
 	r(noMode, "gost-yescrypt", "crypt", catOS, "$gy$<c64=params>$<c64:0+=salt>$<c64:43>"),
 	r(noMode, "scrypt ($7$)", "scrypt", catOS, "$7$<c64:1=cost@c64><c64:5><c64:5><c64:0+=salt>$<c64:43>"),
-	r(noMode, "Sun MD5 crypt", "sunmd5", catOS, "$md5$<c64:0-16=salt>$$<c64:22>", "$md5$<c64:0-16=salt>$<c64:22>", "$md5,rounds=<dec=rounds>$<c64:0-16=salt>$$<c64:22>", "$md5,rounds=<dec=rounds>$<c64:0-16=salt>$<c64:22>"),
+	r(noMode, "Sun MD5 crypt", "SunMD5", catOS, "$md5$<c64:0-16=salt>$$<c64:22>", "$md5$<c64:0-16=salt>$<c64:22>", "$md5,rounds=<dec=rounds>$<c64:0-16=salt>$$<c64:22>", "$md5,rounds=<dec=rounds>$<c64:0-16=salt>$<c64:22>"),
 	r(noMode, "bigcrypt", "bigcrypt", catOS, "<c64:2=salt><c64:22>", "<c64:2=salt><c64:33>", "<c64:2=salt><c64:44>"),
 	r(noMode, "crypt16", "crypt16", catOS, "<c64:2=salt><c64:22>"),
 	r(noMode, "pwdump line (LM:NTLM)", "nt", catOS, "<user=user>:<dec=rid>:<hex:32>:<hex:32>:::"),
@@ -645,13 +648,13 @@ var table = []row{
 	r(noMode, "Skein-512", "skein-512", catRaw, "<hex:128>"),
 	r(noMode, "Cisco type 7 (reversible)", "", catOS, "<dec:2><uhex:4+>").vet(ciscoType7),
 	r(noMode, "MySQL CRAM (SHA1, john)", "mysqlna", catDB, "$mysqlna$<hex:40=salt>$<hex:40>"),
-	r(noMode, "Oracle O5LOGON", "o5logon", catDB, "$o5logon$<hex>*<hex>*<hexs>"),
+	r(noMode, "Oracle O5LOGON", "o5logon", catDB, "$o5logon$<hex>*<hexs>"),
 	r(noMode, "VNC challenge/response", "vnc", catNet, "$vnc$*<hex:32=challenge>*<hex:32>"),
 	r(noMode, "WPA-PSK (john $WPAPSK$)", "wpapsk", catNet, "$WPAPSK$<any>"),
 	r(noMode, "PKZIP (john $pkzip$)", "pkzip", catArchive, "$pkzip$<hexs>*$/pkzip$"),
 	r(noMode, "Apple DMG", "dmg", catFDE, "$dmg$<any>"),
-	r(noMode, "LUKS (john)", "luks", catFDE, "$luks$<dec>$<dec>$<hex>"),
-	r(noMode, "StarOffice (SXC)", "sxc", catDoc, "$sxc$*<any>"),
+	r(noMode, "LUKS (john)", "LUKS", catFDE, "$luks$<dec>$<dec>$<any>"),
+	r(noMode, "StarOffice (SXC)", "ODF", catDoc, "$sxc$*<any>"),
 	r(noMode, "EncFS", "encfs", catFDE, "$encfs$<any>"),
 	r(noMode, "GNOME Keyring", "keyring", catPM, "$keyring$<any>"),
 	r(noMode, "KDE KWallet", "kwallet", catPM, "$kwallet$<any>"),

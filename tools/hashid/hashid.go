@@ -8,7 +8,10 @@
 // know (yescrypt, passlib, Werkzeug, Dovecot, LDAP schemes, checksums...).
 // Every row lists the written forms of its format as patterns (pattern.go)
 // that parse each field, so a string is matched by structure, not by a
-// regular expression over its length.
+// regular expression over its length. John the Ripper's own written forms
+// ($NT$..., $dynamic_N$..., M$user#hash, message#hash) are patterns too,
+// declared in john.go on the row of the same algorithm: one candidate then
+// names the format for both tools and says how hashcat reads the string.
 //
 // Ranking: a format whose pattern pins down more of the string (literal
 // prefixes, fixed-length fields of a narrow alphabet) ranks above one that
@@ -39,7 +42,10 @@ type Candidate struct {
 	HashcatMode *int `json:"hashcat_mode"`
 	// JohnFormat is John the Ripper's --format name, empty when unknown.
 	JohnFormat string `json:"john_format"`
-	Category   string `json:"category"`
+	// JohnAlso are John's other formats that read the same string (a
+	// variant for long passwords, a format built on a dynamic one).
+	JohnAlso []string `json:"john_also,omitempty"`
+	Category string   `json:"category"`
 	// Confidence is in [0,1], two decimals; candidates come best first.
 	Confidence float64 `json:"confidence"`
 	// Params holds what the string says about itself: cost or rounds,
@@ -49,6 +55,9 @@ type Candidate struct {
 	Params map[string]any `json:"params,omitempty"`
 	// Hashcat is the command line that cracks the hash with a wordlist.
 	Hashcat string `json:"hashcat,omitempty"`
+	// John is John the Ripper's command line for the same, empty when
+	// John has no format for it.
+	John string `json:"john,omitempty"`
 }
 
 // Result is the answer for one string.
@@ -369,6 +378,12 @@ func build(s string, ms []match, conf []float64, note string) Result {
 	for i, m := range ms {
 		f := m.format()
 		c := Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
+		if m.p >= 0 {
+			form := &f.forms[m.p]
+			c.JohnFormat, c.John, c.JohnAlso = form.label, form.line, form.also
+		} else if f.john != "" {
+			c.John = johnLine(f.john) // plaintext, no pattern
+		}
 		if f.mode != noMode {
 			modes[i] = f.mode
 			c.HashcatMode = &modes[i]
@@ -395,7 +410,19 @@ func (m *match) params(s string) map[string]any {
 		return nil
 	}
 	f := m.format()
-	p := f.patterns[m.p].params(s[m.start:m.end], f.implied)
+	form := &f.forms[m.p]
+	implied := f.implied
+	if form.implied != nil {
+		implied = form.implied
+	}
+	part := s[m.start:m.end]
+	p := f.patterns[m.p].params(part, implied)
+	if form.hashcat != nil && f.mode != noMode {
+		if p == nil {
+			p = map[string]any{}
+		}
+		p["hashcat_hash"] = form.hashcat(part)
+	}
 	if m.via == viaWrapper {
 		if p == nil {
 			p = map[string]any{}
@@ -410,7 +437,8 @@ func (m *match) params(s string) map[string]any {
 // params.
 func sameParams(a, b match) bool {
 	return a.p >= 0 && b.p >= 0 && a.via == viaWhole && b.via == viaWhole && a.start == b.start && a.end == b.end &&
-		a.format().implied == nil && b.format().implied == nil && a.format().patterns[a.p] == b.format().patterns[b.p]
+		a.format().implied == nil && b.format().implied == nil && a.format().patterns[a.p] == b.format().patterns[b.p] &&
+		a.format().forms[a.p].plain(a.format().john) && b.format().forms[b.p].plain(b.format().john)
 }
 
 // Formats reports how many formats the table knows.

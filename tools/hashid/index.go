@@ -15,7 +15,10 @@ type format struct {
 	john     string
 	category string
 	patterns []*pattern
-	implied  map[string]any
+	// forms runs parallel to patterns: John the Ripper's name for a
+	// written form in its syntax, and how hashcat reads it (john.go).
+	forms   []johnForm
+	implied map[string]any
 	// check, when set, vets a string every pattern accepted: -1 rejects
 	// it, otherwise the result adds to the match's exactness (a checksum
 	// that verifies, a field that only this variant carries).
@@ -80,9 +83,10 @@ func (n *trieNode) child(b byte, create bool) *trieNode {
 }
 
 func init() {
-	for i := range table {
-		register(&table[i])
+	for _, r := range withJohn(table) {
+		register(&r)
 	}
+	indexJohn()
 	for _, w := range prevalence {
 		f := byName[w.name]
 		if f == nil {
@@ -94,7 +98,8 @@ func init() {
 
 func register(r *row) {
 	f := &format{name: r.name, mode: r.mode, john: r.john, category: r.category, implied: r.implied, check: r.check,
-		weight: defaultWeight}
+		weight: defaultWeight, forms: make([]johnForm, len(r.patterns))}
+	copy(f.forms, r.forms)
 	if _, dup := byName[f.name]; dup {
 		panic(fmt.Sprintf("two formats named %q", f.name))
 	}

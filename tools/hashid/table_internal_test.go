@@ -56,17 +56,7 @@ func sample(p *pattern) string {
 			b.WriteString(t.lit)
 			continue
 		}
-		var stop byte
-		if i+1 < len(p.tokens) && p.tokens[i+1].f == nil {
-			stop = p.tokens[i+1].lit[0]
-		}
-		c := byte(0)
-		for _, x := range []byte("7aA.+-_=*$: ") {
-			if t.f.cls.in[x] && x != stop {
-				c = x
-				break
-			}
-		}
+		c := fieldBytes(p, i, "7aA.+-_=*$: ")[0]
 		n := max(t.f.min, 1)
 		if t.f.max >= 0 {
 			n = min(n, t.f.max)
@@ -74,4 +64,20 @@ func sample(p *pattern) string {
 		b.WriteString(strings.Repeat(string(c), n))
 	}
 	return b.String()
+}
+
+// fieldBytes are the bytes of from that field i of p may hold without
+// ending early: those of its class, but the first of the literal after it.
+func fieldBytes(p *pattern, i int, from string) []byte {
+	var stop byte
+	if i+1 < len(p.tokens) && p.tokens[i+1].f == nil {
+		stop = p.tokens[i+1].lit[0]
+	}
+	var out []byte
+	for k := 0; k < len(from); k++ {
+		if p.tokens[i].f.cls.in[from[k]] && from[k] != stop {
+			out = append(out, from[k])
+		}
+	}
+	return out
 }

@@ -6,18 +6,35 @@ import (
 	"compress/gzip"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 	"sync"
 	"unicode/utf8"
 )
 
 // The word lists and keyboard graphs come from zxcvbn 4.4.2 (MIT, Dropbox);
-// see data/README.md. They are gzipped to keep the binary lean and decoded
-// once, on first use.
+// see data/README.md. The frequency lists are indexed ahead of time into
+// data/words.trie, which only needs copying into memory on first use; the
+// generator is TestWordTrieIsCurrent, which also fails when the file is
+// stale. The common-password list is embedded as well, for
+// CommonPasswords.
 //
-//go:embed data/*.txt.gz data/adjacency_graphs.json
+//go:embed data/passwords.txt.gz data/adjacency_graphs.json
 var dataFS embed.FS
+
+// encodedWordTrie is data/words.trie; a string, so that it is decoded
+// straight from the binary's read-only data.
+//
+//go:generate go test -run TestWordTrieIsCurrent -regenerate .
+//go:embed data/words.trie
+var encodedWordTrie string
+
+const (
+	wordTrieFile  = "data/words.trie"
+	passwordsFile = "data/passwords.txt.gz"
+)
 
 // dictionaryNames lists the frequency lists in zxcvbn's order. The order is
 // observable: among equally good matches over the same span the first wins.
@@ -30,14 +47,33 @@ const userInputsName = "user_inputs"
 // graphNames lists the keyboard graphs in zxcvbn's order.
 var graphNames = [...]string{"qwerty", "dvorak", "keypad", "mac_keypad"}
 
-// keyGraph maps a key to its neighbours by direction; "" marks no neighbour.
-// A neighbour string holds the unshifted character first, then the shifted one.
-type keyGraph map[rune][]string
+// keyGraph maps an ASCII key to its neighbours by direction. A neighbour
+// holds the unshifted character first, then the shifted one (0 on the
+// keypads); {0, 0} marks no neighbour.
+type keyGraph struct {
+	adjacent [128][][2]byte
+	keys     int
+}
+
+// neighbour returns the direction in which to is next to from, and whether
+// it is typed unshifted (0) or shifted (1); direction -1 means not adjacent.
+func (g *keyGraph) neighbour(from, to rune) (direction, shifted int) {
+	if from < 0 || from >= 128 || to <= 0 || to >= 128 {
+		return -1, 0
+	}
+	for dir, n := range g.adjacent[from] {
+		switch byte(to) {
+		case n[0]:
+			return dir, 0
+		case n[1]:
+			return dir, 1
+		}
+	}
+	return -1, 0
+}
 
 type tables struct {
-	words        *trie // all frequency lists, one rank slot per dictionaryNames entry
-	common       map[string]int
-	commonList   []string
+	words        *trie // all frequency lists, list k being dictionaryNames[k]
 	graphs       [len(graphNames)]keyGraph
 	keyboardAvg  float64 // average degree of the qwerty graph
 	keypadAvg    float64 // average degree of the keypad graph
@@ -65,19 +101,12 @@ func data() *tables {
 
 func decodeTables() (*tables, error) {
 	t := &tables{}
-	lists := make([][]string, len(dictionaryNames))
-	for d, name := range dictionaryNames {
-		words, err := readList("data/" + name + ".txt.gz")
-		if err != nil {
-			return nil, err
-		}
-		lists[d] = words
+	var err error
+	if t.words, err = decodeTrie(encodedWordTrie); err != nil {
+		return nil, fmt.Errorf("%s: %w", wordTrieFile, err)
 	}
-	t.words = buildTrie(lists)
-	t.commonList = lists[0]
-	t.common = make(map[string]int, len(lists[0]))
-	for rank, w := range lists[0] {
-		t.common[w] = rank + 1
+	if t.words.lists != len(dictionaryNames) {
+		return nil, fmt.Errorf("%s: %d lists, want %d", wordTrieFile, t.words.lists, len(dictionaryNames))
 	}
 
 	raw, err := dataFS.ReadFile("data/adjacency_graphs.json")
@@ -89,41 +118,45 @@ func decodeTables() (*tables, error) {
 		return nil, err
 	}
 	for gi, name := range graphNames {
-		g := keyGraph{}
+		g := &t.graphs[gi]
 		for key, neighbours := range graphs[name] {
-			keyRunes := []rune(key)
-			if len(keyRunes) != 1 {
+			if len(key) != 1 || key[0] == 0 || key[0] >= 128 {
 				return nil, fmt.Errorf("graph %s: bad key %q", name, key)
 			}
-			adj := make([]string, len(neighbours))
+			adj := make([][2]byte, len(neighbours))
 			for k, n := range neighbours {
-				if n != nil {
-					adj[k] = *n
+				if n == nil {
+					continue
 				}
+				if len(*n) < 1 || len(*n) > 2 || (*n)[0] == 0 || (*n)[0] >= 128 || (len(*n) == 2 && ((*n)[1] == 0 || (*n)[1] >= 128)) {
+					return nil, fmt.Errorf("graph %s: bad neighbour %q of %q", name, *n, key)
+				}
+				copy(adj[k][:], *n)
 			}
-			g[keyRunes[0]] = adj
+			g.adjacent[key[0]] = adj
+			g.keys++
 		}
-		t.graphs[gi] = g
 	}
-	t.keyboardAvg, t.keyboardKeys = averageDegree(t.graphs[0])
-	t.keypadAvg, t.keypadKeys = averageDegree(t.graphs[2])
+	t.keyboardAvg, t.keyboardKeys = averageDegree(&t.graphs[0])
+	t.keypadAvg, t.keypadKeys = averageDegree(&t.graphs[2])
 	return t, nil
 }
 
-func averageDegree(g keyGraph) (avg, keys float64) {
+func averageDegree(g *keyGraph) (avg, keys float64) {
 	total := 0
-	for _, adj := range g {
+	for _, adj := range g.adjacent {
 		for _, n := range adj {
-			if n != "" {
+			if n[0] != 0 {
 				total++
 			}
 		}
 	}
-	return float64(total) / float64(len(g)), float64(len(g))
+	return float64(total) / float64(g.keys), float64(g.keys)
 }
 
-func readList(name string) ([]string, error) {
-	raw, err := dataFS.ReadFile(name)
+// readList reads a gzipped list of one word a line.
+func readList(fsys fs.FS, name string) ([]string, error) {
+	raw, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, err
 	}
@@ -142,91 +175,154 @@ func readList(name string) ([]string, error) {
 	return words, nil
 }
 
-// trie is a compact prefix tree over lower-cased words. Each node's edges are
-// contiguous and sorted by rune, so a walk needs no allocation.
+// trie is a compact prefix tree over the UTF-8 bytes of lower-cased words.
+// The children of a node are contiguous and sorted, and each node holds the
+// byte leading to it and the list and rank of the word ending there, so
+// finding a child reads the children's 8-byte records, usually one cache
+// line that also holds the child found and its rank; the root's children
+// are a direct table. A walk allocates nothing.
 type trie struct {
 	nodes []trieNode
-	edges []trieEdge
-	slots int     // rank slots per word (number of lists)
-	ranks []int32 // ranks[word*slots+list]; 0 = word absent from that list
+	root  [256]int32 // child of the root by byte, or -1
+	lists int
 }
 
 type trieNode struct {
-	first, count int32 // edges[first : first+count]
-	word         int32 // word index, or -1
+	children uint32 // first child << childCountBits | number of children
+	entry    uint32 // the byte leading here << 24 | the list << 16 | the rank of the word ending here (0: none)
 }
 
-type trieEdge struct {
-	r     rune
-	child int32
+func (n trieNode) label() byte { return byte(n.entry >> 24) }
+
+// word returns the list and the rank of the word ending at n; rank 0 when
+// none does.
+func (n trieNode) word() (list int, rank int32) {
+	return int(n.entry >> 16 & 0xff), int32(n.entry & 0xffff)
 }
 
-// buildTrie indexes lists of words; a word's rank in a list is its 1-based
-// position there (the last occurrence when a list repeats a word, as zxcvbn).
+const (
+	childCountBits = 9 // up to 256 children
+	maxTrieNodes   = 1 << (32 - childCountBits)
+	maxTrieLists   = 0xff
+	maxRank        = 0xffff
+)
+
+// buildTrie indexes lists of words; a word's rank in its list is its
+// 1-based position there (the last occurrence when a list repeats a word,
+// as zxcvbn). A word may be in one list only (zxcvbn's lists are disjoint);
+// that, too many lists, a list longer than maxRank or more than
+// maxTrieNodes nodes are build defects: callers bound what they index.
 func buildTrie(lists [][]string) *trie {
-	t := &trie{slots: len(lists)}
-	ids := map[string]int32{}
+	if len(lists) > maxTrieLists {
+		panic("strength: too many lists for the trie")
+	}
+	t := &trie{lists: len(lists)}
+	entries := map[string]uint32{} // word -> list << 16 | rank
 	var words []string
 	for li, list := range lists {
+		if len(list) > maxRank {
+			panic("strength: word list too long for the trie")
+		}
 		for pos, w := range list {
-			id, ok := ids[w]
+			old, ok := entries[w]
 			if !ok {
-				id = int32(len(words))
-				ids[w] = id
 				words = append(words, w)
-				t.ranks = append(t.ranks, make([]int32, t.slots)...)
+			} else if int(old>>16) != li {
+				panic("strength: word in two lists: " + w)
 			}
-			t.ranks[int(id)*t.slots+li] = int32(pos + 1)
+			entries[w] = uint32(li)<<16 | uint32(pos+1)
 		}
 	}
-	// Byte order of UTF-8 strings is code point order, so sorted keys
-	// group by their next rune at every depth.
-	order := make([]int32, len(words))
-	for k := range order {
-		order[k] = int32(k)
+	sort.Strings(words)
+	t.nodes = append(t.nodes, trieNode{})
+	t.fill(0, words, entries, 0, len(words), 0)
+	if len(t.nodes) > maxTrieNodes {
+		panic("strength: too many trie nodes")
 	}
-	sort.Slice(order, func(x, y int) bool { return words[order[x]] < words[order[y]] })
-	keys := make([]string, len(order))
-	for k, id := range order {
-		keys[k] = words[id]
-	}
-	t.nodes = append(t.nodes, trieNode{word: -1})
-	t.fill(0, keys, order, 0, len(keys), 0)
+	t.indexRoot()
 	return t
 }
 
-// fill builds the subtree of node for keys[lo:hi], which are sorted and
-// share their first offset bytes; ids[k] is the word index of keys[k].
-func (t *trie) fill(node int32, keys []string, ids []int32, lo, hi, offset int) {
-	if lo < hi && len(keys[lo]) == offset {
-		t.nodes[node].word = ids[lo]
+func (t *trie) indexRoot() {
+	for b := range t.root {
+		t.root[b] = t.scanChildren(0, byte(b))
+	}
+}
+
+// wordTrieMagic starts the encoded form of a trie: the magic, then
+// little-endian uint32s: the number of lists, the number of nodes, and each
+// node's children and entry.
+const wordTrieMagic = "strength trie 2\n"
+
+// decodeTrie reads a trie's encoded form, checking that every walk stays
+// inside it.
+func decodeTrie(b string) (*trie, error) {
+	const header = len(wordTrieMagic) + 2*4
+	if len(b) < header || b[:len(wordTrieMagic)] != wordTrieMagic {
+		return nil, errors.New("not an encoded trie")
+	}
+	p := b[len(wordTrieMagic):]
+	lists, nodeCount := int(uint32At(p, 0)), int(uint32At(p, 4))
+	p = p[8:]
+	if nodeCount < 1 || nodeCount > maxTrieNodes || lists > maxTrieLists || len(p) != nodeCount*8 {
+		return nil, errors.New("bad trie size")
+	}
+	t := &trie{lists: lists, nodes: make([]trieNode, nodeCount)}
+	for k := range t.nodes {
+		n := trieNode{children: uint32At(p, 8*k), entry: uint32At(p, 8*k+4)}
+		first, count := int(n.children>>childCountBits), int(n.children&(1<<childCountBits-1))
+		if list, rank := n.word(); first+count > nodeCount || (count > 0 && first <= k) || (rank > 0 && list >= lists) {
+			return nil, fmt.Errorf("bad trie node %d", k)
+		}
+		t.nodes[k] = n
+	}
+	t.indexRoot()
+	return t, nil
+}
+
+// uint32At reads the little-endian uint32 at s[off:].
+func uint32At(s string, off int) uint32 {
+	s = s[off : off+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// lookup returns the list and rank of word in t; rank 0 when absent.
+func (t *trie) lookup(word string) (list int, rank int32) {
+	node := int32(0)
+	for k := 0; k < len(word) && node >= 0; k++ {
+		node = t.childByte(node, word[k])
+	}
+	if node <= 0 {
+		return 0, 0
+	}
+	return t.nodes[node].word()
+}
+
+// fill builds the subtree of node for words[lo:hi], which are sorted,
+// distinct and share their first offset bytes.
+func (t *trie) fill(node int32, words []string, entries map[string]uint32, lo, hi, offset int) {
+	if lo < hi && len(words[lo]) == offset {
+		t.nodes[node].entry |= entries[words[lo]]
 		lo++
 	}
-	first := int32(len(t.edges))
-	for k := lo; k < hi; {
-		r, _ := utf8.DecodeRuneInString(keys[k][offset:])
-		t.nodes = append(t.nodes, trieNode{word: -1})
-		t.edges = append(t.edges, trieEdge{r: r, child: int32(len(t.nodes) - 1)})
-		k = groupEnd(keys, k, hi, offset)
+	first := len(t.nodes)
+	for k := lo; k < hi; k = groupEnd(words, k, hi, offset) {
+		t.nodes = append(t.nodes, trieNode{entry: uint32(words[k][offset]) << 24})
 	}
-	t.nodes[node].first, t.nodes[node].count = first, int32(len(t.edges))-first
-	for e, k := first, lo; k < hi; e++ {
-		end := groupEnd(keys, k, hi, offset)
-		_, size := utf8.DecodeRuneInString(keys[k][offset:])
-		t.fill(t.edges[e].child, keys, ids, k, end, offset+size)
+	t.nodes[node].children = uint32(first)<<childCountBits | uint32(len(t.nodes)-first)
+	child := int32(first)
+	for k := lo; k < hi; child++ {
+		end := groupEnd(words, k, hi, offset)
+		t.fill(child, words, entries, k, end, offset+1)
 		k = end
 	}
 }
 
-// groupEnd returns the end of the run of keys from k that share the rune at
+// groupEnd returns the end of the run of keys from k that share the byte at
 // offset.
 func groupEnd(keys []string, k, hi, offset int) int {
-	r, size := utf8.DecodeRuneInString(keys[k][offset:])
 	end := k + 1
-	for end < hi && len(keys[end]) >= offset+size {
-		if r2, _ := utf8.DecodeRuneInString(keys[end][offset:]); r2 != r {
-			break
-		}
+	for end < hi && keys[end][offset] == keys[k][offset] {
 		end++
 	}
 	return end
@@ -234,19 +330,37 @@ func groupEnd(keys []string, k, hi, offset int) int {
 
 // child returns the node reached from node over r, or -1.
 func (t *trie) child(node int32, r rune) int32 {
-	n := t.nodes[node]
-	edges := t.edges[n.first : n.first+n.count]
-	lo, hi := 0, len(edges)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if edges[mid].r < r {
-			lo = mid + 1
-		} else {
-			hi = mid
+	if r >= 0 && r < utf8.RuneSelf {
+		return t.childByte(node, byte(r))
+	}
+	var buf [utf8.UTFMax]byte
+	for _, b := range buf[:utf8.EncodeRune(buf[:], r)] {
+		if node = t.childByte(node, b); node < 0 {
+			return -1
 		}
 	}
-	if lo < len(edges) && edges[lo].r == r {
-		return edges[lo].child
+	return node
+}
+
+func (t *trie) childByte(node int32, b byte) int32 {
+	if node == 0 {
+		return t.root[b]
+	}
+	return t.scanChildren(node, b)
+}
+
+// scanChildren finds node's child over b in its sorted children.
+func (t *trie) scanChildren(node int32, b byte) int32 {
+	children := t.nodes[node].children
+	first := int32(children >> childCountBits)
+	kids := t.nodes[first : first+int32(children&(1<<childCountBits-1))]
+	for k := range kids {
+		switch label := kids[k].label(); {
+		case label == b:
+			return first + int32(k)
+		case label > b:
+			return -1
+		}
 	}
 	return -1
 }

@@ -1,102 +1,120 @@
 package strength
 
-import (
-	"sort"
-	"strings"
-)
+import "slices"
 
 // l33tTable is zxcvbn's substitution table, letters in its order.
 var l33tTable = []struct {
-	letter rune
-	subs   []rune
+	letter byte
+	subs   string
 }{
-	{'a', []rune{'4', '@'}},
-	{'b', []rune{'8'}},
-	{'c', []rune{'(', '{', '[', '<'}},
-	{'e', []rune{'3'}},
-	{'g', []rune{'6', '9'}},
-	{'i', []rune{'1', '!', '|'}},
-	{'l', []rune{'1', '|', '7'}},
-	{'o', []rune{'0'}},
-	{'s', []rune{'$', '5'}},
-	{'t', []rune{'+', '7'}},
-	{'x', []rune{'%'}},
-	{'z', []rune{'2'}},
+	{'a', "4@"},
+	{'b', "8"},
+	{'c', "({[<"},
+	{'e', "3"},
+	{'g', "69"},
+	{'i', "1!|"},
+	{'l', "1|7"},
+	{'o', "0"},
+	{'s', "$5"},
+	{'t', "+7"},
+	{'x', "%"},
+	{'z', "2"},
 }
 
-// l33tSub maps l33t characters to the letters they stand for.
-type l33tSub map[rune]rune
-
-// l33tSubs lists the substitution maps zxcvbn tries for a password: letters
-// are taken in table order, each gets one of its l33t characters present in
-// the password, and when that character already stands for an earlier
-// letter both the old and the re-assigned map are kept. Each distinct map
-// is listed once (zxcvbn's duplicates only repeat identical matches).
-func l33tSubs(pw []rune) []l33tSub {
-	present := map[rune]bool{}
-	for _, r := range pw {
-		present[r] = true
+// l33tChars are the l33t characters of l33tTable, each with the letters it
+// may stand for in table order. A substitution map is coded as a uint64
+// holding, per character c, two bits at 2c: 0 when the map leaves it as
+// typed, or 1 + the index of its letter in letters.
+var l33tChars, l33tCharIndex = func() (chars []struct {
+	chr     byte
+	letters []byte
+}, index [128]int8) {
+	for k := range index {
+		index[k] = -1
 	}
-	type pair struct{ chr, letter rune }
-	subs := [][]pair{nil}
 	for _, row := range l33tTable {
-		var next [][]pair
-		for _, chr := range row.subs {
-			if !present[chr] {
+		for _, chr := range []byte(row.subs) {
+			if index[chr] < 0 {
+				index[chr] = int8(len(chars))
+				chars = append(chars, struct {
+					chr     byte
+					letters []byte
+				}{chr: chr})
+			}
+			c := &chars[index[chr]]
+			c.letters = append(c.letters, row.letter)
+		}
+	}
+	return chars, index
+}()
+
+// l33tCharOf returns the l33t character index of r, or -1.
+func l33tCharOf(r rune) int {
+	if r < 0 || r >= 128 {
+		return -1
+	}
+	return int(l33tCharIndex[r])
+}
+
+// l33tReading is the substitution of one l33t match: the l33t characters
+// of its token read as letters, at most one per letter of l33tTable.
+type l33tReading struct {
+	n     uint8
+	pairs [12]struct{ chr, letter byte }
+}
+
+// read returns the letter the reading gives typed, or lower, its lower case.
+func (r *l33tReading) read(typed, lower rune) rune {
+	for _, p := range r.pairs[:r.n] {
+		if rune(p.chr) == typed {
+			return rune(p.letter)
+		}
+	}
+	return lower
+}
+
+func (r *l33tReading) asMap() map[string]string {
+	m := make(map[string]string, r.n)
+	for _, p := range r.pairs[:r.n] {
+		m[string(rune(p.chr))] = string(rune(p.letter))
+	}
+	return m
+}
+
+// l33tSubs lists the substitution maps zxcvbn tries for a password whose
+// l33t characters are the set bits of present: letters are taken in table
+// order, each gets one of its l33t characters present in the password, and
+// when that character already stands for an earlier letter both the old
+// and the re-assigned map are kept. Each distinct non-empty map is listed
+// once (zxcvbn's duplicates only repeat identical matches); buf is reused.
+func l33tSubs(present uint32, buf, spare []uint64) (subs, spareOut []uint64) {
+	subs = append(buf[:0], 0)
+	for _, row := range l33tTable {
+		next := spare[:0]
+		for _, chr := range []byte(row.subs) {
+			c := int(l33tCharIndex[chr])
+			if present&(1<<c) == 0 {
 				continue
 			}
+			option := uint64(1 + slices.Index(l33tChars[c].letters, row.letter))
+			shift := 2 * uint(c)
 			for _, sub := range subs {
-				dup := -1
-				for k, p := range sub {
-					if p.chr == chr {
-						dup = k
-						break
-					}
-				}
-				if dup < 0 {
-					next = append(next, append(append([]pair(nil), sub...), pair{chr, row.letter}))
+				if sub>>shift&3 == 0 {
+					next = append(next, sub|option<<shift)
 					continue
 				}
-				alt := append([]pair(nil), sub[:dup]...)
-				alt = append(alt, sub[dup+1:]...)
-				alt = append(alt, pair{chr, row.letter})
-				next = append(next, sub, alt)
+				next = append(next, sub, sub&^(3<<shift)|option<<shift)
 			}
 		}
-		if next != nil {
-			subs = next
+		if len(next) > 0 {
+			slices.Sort(next)
+			subs, spare = slices.Compact(next), subs
 		}
 	}
-	var out []l33tSub
-	seen := map[string]bool{}
-	for _, sub := range subs {
-		if len(sub) == 0 {
-			continue
-		}
-		m := l33tSub{}
-		for _, p := range sub {
-			m[p.chr] = p.letter
-		}
-		if key := subKey(m); !seen[key] {
-			seen[key] = true
-			out = append(out, m)
-		}
+	if subs[0] == 0 { // sorted: the empty map comes first
+		subs = subs[1:]
 	}
-	return out
-}
-
-func subKey(m l33tSub) string {
-	keys := make([]rune, 0, len(m))
-	for c := range m {
-		keys = append(keys, c)
-	}
-	sort.Slice(keys, func(x, y int) bool { return keys[x] < keys[y] })
-	var b strings.Builder
-	for _, c := range keys {
-		b.WriteRune(c)
-		b.WriteRune(m[c])
-	}
-	return b.String()
+	return subs, spare
 }
 
 // subSet is a bit set over the substitution maps of one password.
@@ -112,136 +130,146 @@ func (s subSet) and(dst, other subSet) bool {
 	return nonEmpty != 0
 }
 
-// l33tChar is one l33t character of the password and, per way of reading
-// it, the maps that read it so.
-type l33tChar struct {
-	chr     rune
-	letters []rune   // letters some map reads it as
-	as      []subSet // as[k]: maps reading it as letters[k]
-	kept    subSet   // maps leaving it as typed
-}
-
 // l33tSearch walks the word tries, reading each l33t character either as a
 // letter or as itself, and keeps the words whose reading one of zxcvbn's
 // substitution maps agrees with and that use at least one substitution.
 // The set of agreeing maps is narrowed at each choice, so dead readings
 // are pruned at once.
 type l33tSearch struct {
-	a       *analysis
-	chars   []l33tChar
-	index   map[rune]int // l33t character -> chars index
-	reading []rune       // per chars index: 0 unread, keptAsIs, or a letter
-	word    []rune
-	sets    []subSet // sets[d]: maps agreeing with the reading after d runes
-	out     []Match
+	a         *analysis
+	present   uint32 // l33t characters of the password, as bits
+	subs, tmp []uint64
+	words     int      // uint64s per subSet
+	agree     []uint64 // agree[(3c+o)*words:]: maps giving character c option o (0: as typed)
+	all       subSet   // every map
+	sets      []uint64 // sets[d*words:]: maps agreeing with the reading of the first d runes
+	nextL33t  []int32  // per start: where its first l33t character is, or the password's length
+	reading   [32]int8 // per l33t character: -1 unread, or the option read
+	t         *trie    // the trie being walked, its lists dictionaries firstDict...
+	firstDict int
+	out       []match
 }
 
-const keptAsIs = -1
+func (s *l33tSearch) set(depth int) subSet { return s.sets[depth*s.words : (depth+1)*s.words] }
 
-func (a *analysis) l33tMatches(ms []Match) []Match {
-	subs := l33tSubs(a.pw)
-	if len(subs) == 0 {
+func (s *l33tSearch) agreeing(c, option int) subSet {
+	k := (3*c + option) * s.words
+	return s.agree[k : k+s.words]
+}
+
+func (a *analysis) l33tMatches(ms []match) []match {
+	s := &a.s.l33t
+	s.present = 0
+	for _, r := range a.pw {
+		if c := l33tCharOf(r); c >= 0 {
+			s.present |= 1 << c
+		}
+	}
+	if s.present == 0 {
 		return ms
 	}
-	words := (len(subs) + 63) / 64
-	newSet := func() subSet { return make(subSet, words) }
-	s := &l33tSearch{a: a, index: map[rune]int{}, out: ms}
-	for si, sub := range subs {
-		for chr, letter := range sub {
-			ci, ok := s.index[chr]
-			if !ok {
-				ci = len(s.chars)
-				s.index[chr] = ci
-				s.chars = append(s.chars, l33tChar{chr: chr})
-			}
-			c := &s.chars[ci]
-			k := 0
-			for k < len(c.letters) && c.letters[k] != letter {
-				k++
-			}
-			if k == len(c.letters) {
-				c.letters = append(c.letters, letter)
-				c.as = append(c.as, newSet())
-			}
-			c.as[k][si/64] |= 1 << (si % 64)
-		}
-	}
-	all := newSet()
-	for si := range subs {
-		all[si/64] |= 1 << (si % 64)
-	}
-	for ci := range s.chars {
-		c := &s.chars[ci]
-		c.kept = newSet()
-		for si, sub := range subs {
-			if _, ok := sub[c.chr]; !ok {
-				c.kept[si/64] |= 1 << (si % 64)
+	s.subs, s.tmp = l33tSubs(s.present, s.subs, s.tmp)
+	s.words = (len(s.subs) + 63) / 64
+	s.agree = slices.Grow(s.agree[:0], 3*len(l33tChars)*s.words)[:3*len(l33tChars)*s.words]
+	clear(s.agree)
+	for si, sub := range s.subs {
+		for c := range l33tChars {
+			if s.present&(1<<c) != 0 {
+				s.agreeing(c, int(sub>>(2*c)&3))[si/64] |= 1 << (si % 64)
 			}
 		}
 	}
-	s.reading = make([]rune, len(s.chars))
-	s.sets = []subSet{all}
-
-	tries := []*trie{data().words}
-	names := [][]string{dictionaryNames[:]}
+	n := len(a.pw)
+	s.sets = slices.Grow(s.sets[:0], (n+1)*s.words)[:(n+1)*s.words]
+	s.all = slices.Grow(s.all[:0], s.words)[:s.words]
+	clear(s.all)
+	for si := range s.subs {
+		s.all[si/64] |= 1 << (si % 64)
+	}
+	for c := range s.reading {
+		s.reading[c] = -1
+	}
+	// nextL33t[i]: the first l33t character at or after i, or n.
+	s.nextL33t = slices.Grow(s.nextL33t[:0], n)[:n]
+	next := n
+	for i := n - 1; i >= 0; i-- {
+		if l33tCharOf(a.pw[i]) >= 0 {
+			next = i
+		}
+		s.nextL33t[i] = int32(next)
+	}
+	s.a, s.out = a, ms
+	s.search(data().words, 0)
 	if a.user != nil {
-		tries = append(tries, a.user)
-		names = append(names, []string{userInputsName})
+		s.search(a.user, userInputsDict)
 	}
-	for ti, t := range tries {
-		for i := range a.pw {
-			s.walk(t, names[ti], 0, i, i)
+	ms, s.out, s.a, s.t = s.out, nil, nil, nil
+	return ms
+}
+
+// search walks t from every start. A word before the start's first l33t
+// character substitutes nothing, so the walk goes there directly and
+// branches from that point on.
+func (s *l33tSearch) search(t *trie, firstDict int) {
+	s.t, s.firstDict = t, firstDict
+	lower := s.a.lower
+	for i := range lower {
+		next := int(s.nextL33t[i])
+		if next == len(lower) {
+			break
+		}
+		node := int32(0)
+		for j := i; j < next && node >= 0; j++ {
+			node = t.child(node, lower[j])
+		}
+		if node >= 0 {
+			copy(s.set(next-i), s.all)
+			s.walk(node, i, next)
 		}
 	}
-	return s.out
 }
 
-// set returns scratch space for the agreeing maps after depth runes.
-func (s *l33tSearch) set(depth int) subSet {
-	for len(s.sets) <= depth {
-		s.sets = append(s.sets, make(subSet, len(s.sets[0])))
-	}
-	return s.sets[depth]
-}
-
-func (s *l33tSearch) walk(t *trie, names []string, node int32, i, j int) {
+func (s *l33tSearch) walk(node int32, i, j int) {
 	if j >= len(s.a.pw) {
 		return
 	}
 	chr := s.a.pw[j]
-	ci, isL33t := s.index[chr]
 	depth := j - i
-	if !isL33t {
-		s.step(t, names, node, i, j, s.a.lower[j], s.sets[depth])
+	c := l33tCharOf(chr)
+	if c < 0 {
+		s.step(node, i, j, s.a.lower[j], s.set(depth))
 		return
 	}
-	c := &s.chars[ci]
-	switch cur := s.reading[ci]; {
-	case cur == keptAsIs:
-		s.step(t, names, node, i, j, chr, s.sets[depth])
-		return
-	case cur != 0:
-		s.step(t, names, node, i, j, cur, s.sets[depth])
+	if option := s.reading[c]; option >= 0 {
+		s.step(node, i, j, readAs(c, int(option), chr), s.set(depth))
 		return
 	}
 	next := s.set(depth + 1)
-	for k, letter := range c.letters {
-		if s.sets[depth].and(next, c.as[k]) {
-			s.reading[ci] = letter
-			s.step(t, names, node, i, j, letter, next)
+	for option := 1; option <= len(l33tChars[c].letters); option++ {
+		if s.set(depth).and(next, s.agreeing(c, option)) {
+			s.reading[c] = int8(option)
+			s.step(node, i, j, readAs(c, option, chr), next)
 		}
 	}
-	if s.sets[depth].and(next, c.kept) {
-		s.reading[ci] = keptAsIs
-		s.step(t, names, node, i, j, chr, next)
+	if s.set(depth).and(next, s.agreeing(c, 0)) {
+		s.reading[c] = 0
+		s.step(node, i, j, chr, next)
 	}
-	s.reading[ci] = 0
+	s.reading[c] = -1
+}
+
+// readAs is the rune l33t character c (typed as chr) reads as under option.
+func readAs(c, option int, chr rune) rune {
+	if option == 0 {
+		return chr
+	}
+	return rune(l33tChars[c].letters[option-1])
 }
 
 // step follows r from node; agreeing holds the maps agreeing with the
 // reading so far, and becomes the set at the next depth.
-func (s *l33tSearch) step(t *trie, names []string, node int32, i, j int, r rune, agreeing subSet) {
-	child := t.child(node, r)
+func (s *l33tSearch) step(node int32, i, j int, r rune, agreeing subSet) {
+	child := s.t.child(node, r)
 	if child < 0 {
 		return
 	}
@@ -249,35 +277,25 @@ func (s *l33tSearch) step(t *trie, names []string, node int32, i, j int, r rune,
 	if next := s.set(depth); &next[0] != &agreeing[0] {
 		copy(next, agreeing)
 	}
-	s.word = append(s.word[:depth-1], r)
-	if w := t.nodes[child].word; w >= 0 && depth > 1 {
-		s.emit(t, names, w, i, j)
+	if list, rank := s.t.nodes[child].word(); rank > 0 && depth > 1 {
+		s.emit(list, rank, i, j)
 	}
-	s.walk(t, names, child, i, j+1)
+	s.walk(child, i, j+1)
 }
 
-func (s *l33tSearch) emit(t *trie, names []string, w int32, i, j int) {
-	var sub map[string]string
-	for ci, letter := range s.reading {
-		if letter > 0 {
-			if sub == nil {
-				sub = map[string]string{}
-			}
-			sub[string(s.chars[ci].chr)] = string(letter)
+func (s *l33tSearch) emit(list int, rank int32, i, j int) {
+	var sub l33tReading
+	for c, option := range s.reading[:len(l33tChars)] {
+		if option > 0 {
+			sub.pairs[sub.n].chr, sub.pairs[sub.n].letter = l33tChars[c].chr, l33tChars[c].letters[option-1]
+			sub.n++
 		}
 	}
-	if sub == nil { // no substitution: a plain dictionary match
+	if sub.n == 0 { // no substitution: a plain dictionary match
 		return
 	}
-	for slot, name := range names {
-		rank := t.ranks[int(w)*t.slots+slot]
-		if rank == 0 {
-			continue
-		}
-		s.out = append(s.out, Match{
-			Pattern: "dictionary", I: i, J: j, Token: s.a.token(i, j),
-			MatchedWord: string(s.word), Rank: int(rank), DictionaryName: name,
-			L33t: true, Sub: sub,
-		})
-	}
+	s.out = append(s.out, match{
+		kind: dictionaryPattern, i: int32(i), j: int32(j),
+		dict: uint8(s.firstDict + list), rank: rank, sub: sub,
+	})
 }

@@ -1,9 +1,10 @@
 package strength
 
 import (
-	"sort"
-	"strings"
+	"slices"
+	"sync"
 	"unicode"
+	"unsafe"
 )
 
 // Match is one pattern found in the password, covering runes I..J inclusive.
@@ -48,27 +49,117 @@ type Match struct {
 	Separator string `json:"separator,omitempty"`
 }
 
+// patternKind is a match's pattern; patternNames spells it for Match.
+type patternKind uint8
+
+const (
+	bruteforcePattern patternKind = iota
+	dictionaryPattern
+	spatialPattern
+	repeatPattern
+	sequencePattern
+	regexPattern
+	datePattern
+)
+
+var patternNames = [...]string{"bruteforce", "dictionary", "spatial", "repeat", "sequence", "regex", "date"}
+
+// userInputsDict is the dictionary index of user inputs, after the lists of
+// dictionaryNames.
+const userInputsDict = len(dictionaryNames)
+
+// match is the working form of a Match: no strings, no maps, so that
+// finding and scoring the hundreds of candidate matches of a password
+// allocates nothing. Only the matches of the chosen sequence become Matches.
+type match struct {
+	i, j    int32
+	kind    patternKind
+	guesses float64 // 0 until estimateGuesses
+
+	// dictionary
+	dict     uint8 // index into dictionaryNames, or userInputsDict
+	reversed bool
+	rank     int32
+	sub      l33tReading // l33t matches only
+
+	// spatial
+	graph          uint8 // index into graphNames
+	turns, shifted int32
+
+	// repeat
+	baseLen, repeatCount int32
+	baseGuesses          float64
+
+	// sequence
+	sequenceName uint8 // index into sequenceNames
+	ascending    bool
+
+	// date
+	year, month, day int32
+	separator        rune // 0: none
+}
+
 // analysis holds one password (or repeat base token) being matched.
 type analysis struct {
 	pw    []rune // as typed
 	lower []rune // rune-wise lower case; same length as pw
 	user  *trie  // user inputs, or nil
+	s     *scratch
 }
 
-func newAnalysis(pw []rune, user *trie) *analysis {
-	lower := make([]rune, len(pw))
-	for k, r := range pw {
-		lower[k] = unicode.ToLower(r)
+// scratch is the reusable memory of one analysis; see getScratch.
+type scratch struct {
+	runes, lower, reversedLower []rune
+	matches, dates, seq         []match
+	opt                         [][]dpEntry
+	byJ                         []int32 // match indices grouped by j
+	jStart                      []int32 // byJ[jStart[k]:jStart[k+1]] end at k
+	l33t                        l33tSearch
+	base                        *scratch // for repeat base tokens, analysed inside this analysis
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxPooledBytes bounds the memory a pooled scratch keeps: the analysis of
+// a hostile input (thousands of matches, long searches) lets its scratch go.
+const maxPooledBytes = 256 << 10
+
+func getScratch() *scratch { return scratchPool.Get().(*scratch) }
+
+func putScratch(s *scratch) {
+	if s.bytes() <= maxPooledBytes {
+		scratchPool.Put(s)
 	}
-	return &analysis{pw: pw, lower: lower, user: user}
+}
+
+// bytes approximates the memory s and its base scratches hold.
+func (s *scratch) bytes() int {
+	total := 0
+	for ; s != nil; s = s.base {
+		const matchSize, entrySize = int(unsafe.Sizeof(match{})), int(unsafe.Sizeof(dpEntry{}))
+		total += 4*(cap(s.runes)+cap(s.lower)+cap(s.reversedLower)+cap(s.byJ)+cap(s.jStart)+cap(s.l33t.nextL33t)) +
+			matchSize*(cap(s.matches)+cap(s.dates)+cap(s.seq)) +
+			8*(cap(s.l33t.subs)+cap(s.l33t.tmp)+cap(s.l33t.agree)+cap(s.l33t.all)+cap(s.l33t.sets))
+		for _, entries := range s.opt[:cap(s.opt)] {
+			total += entrySize * cap(entries)
+		}
+	}
+	return total
+}
+
+func (s *scratch) analysis(pw []rune, user *trie) *analysis {
+	s.lower = s.lower[:0]
+	for _, r := range pw {
+		s.lower = append(s.lower, unicode.ToLower(r))
+	}
+	return &analysis{pw: pw, lower: s.lower, user: user, s: s}
 }
 
 func (a *analysis) token(i, j int) string { return string(a.pw[i : j+1]) }
 
-// omnimatch runs every matcher and orders the matches by (i, j), keeping the
-// matchers' order among matches over the same span.
-func (a *analysis) omnimatch() []Match {
-	var ms []Match
+// omnimatch runs every matcher, in zxcvbn's order, into a.s.matches.
+func (a *analysis) omnimatch() []match {
+	ms := a.s.matches[:0]
 	ms = a.dictionaryMatches(ms)
 	ms = a.reversedMatches(ms)
 	ms = a.l33tMatches(ms)
@@ -77,47 +168,85 @@ func (a *analysis) omnimatch() []Match {
 	ms = a.sequenceMatches(ms)
 	ms = a.regexMatches(ms)
 	ms = a.dateMatches(ms)
-	sort.SliceStable(ms, func(x, y int) bool {
-		if ms[x].I != ms[y].I {
-			return ms[x].I < ms[y].I
-		}
-		return ms[x].J < ms[y].J
-	})
+	a.s.matches = ms
 	return ms
+}
+
+// public spells out m as a Match.
+func (a *analysis) public(m *match) Match {
+	i, j := int(m.i), int(m.j)
+	out := Match{
+		Pattern: patternNames[m.kind], Token: a.token(i, j), I: i, J: j,
+		Guesses: m.guesses, GuessesLog10: log10(m.guesses),
+	}
+	switch m.kind {
+	case dictionaryPattern:
+		out.DictionaryName = userInputsName
+		if int(m.dict) < len(dictionaryNames) {
+			out.DictionaryName = dictionaryNames[m.dict]
+		}
+		out.Rank, out.Reversed, out.L33t = int(m.rank), m.reversed, m.sub.n > 0
+		word := make([]rune, 0, j-i+1)
+		for k := i; k <= j; k++ {
+			word = append(word, m.sub.read(a.pw[k], a.lower[k]))
+		}
+		if m.reversed {
+			slices.Reverse(word)
+		}
+		out.MatchedWord = string(word)
+		if m.sub.n > 0 {
+			out.Sub = m.sub.asMap()
+		}
+	case spatialPattern:
+		out.Graph, out.Turns, out.ShiftedCount = graphNames[m.graph], int(m.turns), int(m.shifted)
+	case repeatPattern:
+		out.BaseToken = string(a.pw[i : i+int(m.baseLen)])
+		out.BaseGuesses, out.RepeatCount = m.baseGuesses, int(m.repeatCount)
+	case sequencePattern:
+		out.SequenceName, out.Ascending = sequenceNames[m.sequenceName], m.ascending
+	case regexPattern:
+		out.RegexName = "recent_year"
+	case datePattern:
+		out.Year, out.Month, out.Day = int(m.year), int(m.month), int(m.day)
+		if m.separator != 0 {
+			out.Separator = string(m.separator)
+		}
+	}
+	return out
 }
 
 // --- dictionary ---------------------------------------------------------
 
 // dictionaryMatches finds every substring that is a word of a list.
-func (a *analysis) dictionaryMatches(ms []Match) []Match {
-	ms = walkWords(ms, data().words, dictionaryNames[:], a.pw, a.lower, false)
+func (a *analysis) dictionaryMatches(ms []match) []match {
+	ms = walkWords(ms, data().words, 0, a.lower, false)
 	if a.user != nil {
-		ms = walkWords(ms, a.user, []string{userInputsName}, a.pw, a.lower, false)
+		ms = walkWords(ms, a.user, userInputsDict, a.lower, false)
 	}
 	return ms
 }
 
 // reversedMatches finds words spelt backwards.
-func (a *analysis) reversedMatches(ms []Match) []Match {
-	n := len(a.pw)
-	rpw, rlower := make([]rune, n), make([]rune, n)
-	for k := range a.pw {
-		rpw[n-1-k], rlower[n-1-k] = a.pw[k], a.lower[k]
-	}
+func (a *analysis) reversedMatches(ms []match) []match {
+	n := len(a.lower)
+	rlower := append(a.s.reversedLower[:0], a.lower...)
+	slices.Reverse(rlower)
+	a.s.reversedLower = rlower
 	start := len(ms)
-	ms = walkWords(ms, data().words, dictionaryNames[:], rpw, rlower, true)
+	ms = walkWords(ms, data().words, 0, rlower, true)
 	if a.user != nil {
-		ms = walkWords(ms, a.user, []string{userInputsName}, rpw, rlower, true)
+		ms = walkWords(ms, a.user, userInputsDict, rlower, true)
 	}
 	for k := start; k < len(ms); k++ {
 		m := &ms[k]
-		m.I, m.J = n-1-m.J, n-1-m.I
-		m.Token = a.token(m.I, m.J)
+		m.i, m.j = int32(n-1)-m.j, int32(n-1)-m.i
 	}
 	return ms
 }
 
-func walkWords(ms []Match, t *trie, names []string, pw, lower []rune, reversed bool) []Match {
+// walkWords appends a match for every substring of lower that is a word
+// of t; the trie's lists are dictionaries firstDict, firstDict+1...
+func walkWords(ms []match, t *trie, firstDict int, lower []rune, reversed bool) []match {
 	for i := range lower {
 		node := int32(0)
 		for j := i; j < len(lower); j++ {
@@ -125,19 +254,10 @@ func walkWords(ms []Match, t *trie, names []string, pw, lower []rune, reversed b
 			if node < 0 {
 				break
 			}
-			w := t.nodes[node].word
-			if w < 0 {
-				continue
-			}
-			for slot, name := range names {
-				rank := t.ranks[int(w)*t.slots+slot]
-				if rank == 0 {
-					continue
-				}
-				ms = append(ms, Match{
-					Pattern: "dictionary", I: i, J: j, Token: string(pw[i : j+1]),
-					MatchedWord: string(lower[i : j+1]), Rank: int(rank),
-					DictionaryName: name, Reversed: reversed,
+			if list, rank := t.nodes[node].word(); rank > 0 {
+				ms = append(ms, match{
+					kind: dictionaryPattern, i: int32(i), j: int32(j),
+					dict: uint8(firstDict + list), rank: rank, reversed: reversed,
 				})
 			}
 		}
@@ -147,60 +267,51 @@ func walkWords(ms []Match, t *trie, names []string, pw, lower []rune, reversed b
 
 // --- spatial --------------------------------------------------------------
 
-// shiftedKeys are the characters typed with shift on qwerty and dvorak.
-const shiftedKeys = `~!@#$%^&*()_+QWERTYUIOP{}|ASDFGHJKL:"ZXCVBNM<>?`
+// shiftedKey marks the characters typed with shift on qwerty and dvorak.
+var shiftedKey = func() (shifted [128]bool) {
+	for _, r := range `~!@#$%^&*()_+QWERTYUIOP{}|ASDFGHJKL:"ZXCVBNM<>?` {
+		shifted[r] = true
+	}
+	return shifted
+}()
 
-func (a *analysis) spatialMatches(ms []Match) []Match {
+func (a *analysis) spatialMatches(ms []match) []match {
 	d := data()
-	for gi, name := range graphNames {
-		ms = spatialWalk(ms, a, d.graphs[gi], name, gi < 2)
+	for gi := range graphNames {
+		ms = spatialWalk(ms, a.pw, &d.graphs[gi], uint8(gi), gi < 2)
 	}
 	return ms
 }
 
-func spatialWalk(ms []Match, a *analysis, g keyGraph, name string, keyboard bool) []Match {
-	pw := a.pw
+func spatialWalk(ms []match, pw []rune, g *keyGraph, graph uint8, keyboard bool) []match {
 	i := 0
 	for i < len(pw)-1 {
 		j := i + 1
 		lastDirection := -1
 		turns, shifted := 0, 0
-		if keyboard && strings.ContainsRune(shiftedKeys, pw[i]) {
+		if keyboard && pw[i] < 128 && shiftedKey[pw[i]] {
 			shifted = 1
 		}
-		for {
-			found := false
-			if j < len(pw) {
-				cur := pw[j]
-				for dir, adj := range g[pw[j-1]] {
-					idx := strings.IndexRune(adj, cur)
-					if adj == "" || idx < 0 {
-						continue
-					}
-					found = true
-					if idx == 1 {
-						shifted++
-					}
-					if lastDirection != dir {
-						turns++
-						lastDirection = dir
-					}
-					break
-				}
+		for ; j < len(pw); j++ {
+			dir, idx := g.neighbour(pw[j-1], pw[j])
+			if dir < 0 {
+				break
 			}
-			if found {
-				j++
-				continue
+			if idx == 1 {
+				shifted++
 			}
-			if j-i > 2 {
-				ms = append(ms, Match{
-					Pattern: "spatial", I: i, J: j - 1, Token: a.token(i, j-1),
-					Graph: name, Turns: turns, ShiftedCount: shifted,
-				})
+			if lastDirection != dir {
+				turns++
+				lastDirection = dir
 			}
-			i = j
-			break
 		}
+		if j-i > 2 {
+			ms = append(ms, match{
+				kind: spatialPattern, i: int32(i), j: int32(j - 1),
+				graph: graph, turns: int32(turns), shifted: int32(shifted),
+			})
+		}
+		i = j
 	}
 	return ms
 }
@@ -238,7 +349,7 @@ func repeatCount(pw []rune, p, l int) int {
 // repeatMatches mirrors zxcvbn's greedy-versus-lazy regular expressions: at
 // the leftmost position with a repeat, take the longer of the longest and
 // the shortest repeated unit, then reduce the unit to its shortest period.
-func (a *analysis) repeatMatches(ms []Match) []Match {
+func (a *analysis) repeatMatches(ms []match) []match {
 	pw := a.pw
 	for start := 0; start < len(pw); {
 		p, lazy := -1, 0
@@ -267,16 +378,23 @@ func (a *analysis) repeatMatches(ms []Match) []Match {
 			length = greedyLen
 			base = shortestPeriod(pw[p : p+length])
 		}
-		baseRunes := pw[p : p+base]
-		sub := newAnalysis(baseRunes, a.user)
-		baseGuesses, _ := mostGuessableSequence(sub, sub.omnimatch())
-		ms = append(ms, Match{
-			Pattern: "repeat", I: p, J: p + length - 1, Token: a.token(p, p+length-1),
-			BaseToken: string(baseRunes), BaseGuesses: baseGuesses, RepeatCount: length / base,
+		ms = append(ms, match{
+			kind: repeatPattern, i: int32(p), j: int32(p + length - 1),
+			baseLen: int32(base), baseGuesses: a.baseGuesses(pw[p : p+base]), repeatCount: int32(length / base),
 		})
 		start = p + length
 	}
 	return ms
+}
+
+// baseGuesses estimates a repeat's unit as a password of its own.
+func (a *analysis) baseGuesses(base []rune) float64 {
+	if a.s.base == nil {
+		a.s.base = new(scratch)
+	}
+	sub := a.s.base.analysis(base, a.user)
+	guesses, _ := sub.mostGuessableSequence(sub.omnimatch())
+	return guesses
 }
 
 // shortestPeriod returns the shortest unit that, repeated at least twice,
@@ -304,31 +422,15 @@ func shortestPeriod(s []rune) int {
 
 const maxSequenceDelta = 5
 
+// sequenceNames are zxcvbn's sequence names, indexed by match.sequenceName.
+var sequenceNames = [...]string{"unicode", "lower", "upper", "digits"}
+
 // sequenceMatches finds runs with a constant code point step of 1..5 in
 // either direction (abc, 9753, αβγ).
-func (a *analysis) sequenceMatches(ms []Match) []Match {
+func (a *analysis) sequenceMatches(ms []match) []match {
 	pw := a.pw
 	if len(pw) < 2 {
 		return ms
-	}
-	emit := func(i, j, delta int) {
-		if !(j-i > 1 || abs(delta) == 1) || abs(delta) == 0 || abs(delta) > maxSequenceDelta {
-			return
-		}
-		tok := pw[i : j+1]
-		name := "unicode"
-		switch {
-		case allRunes(tok, func(r rune) bool { return r >= 'a' && r <= 'z' }):
-			name = "lower"
-		case allRunes(tok, func(r rune) bool { return r >= 'A' && r <= 'Z' }):
-			name = "upper"
-		case allRunes(tok, isDigit):
-			name = "digits"
-		}
-		ms = append(ms, Match{
-			Pattern: "sequence", I: i, J: j, Token: string(tok),
-			SequenceName: name, Ascending: delta > 0,
-		})
 	}
 	i := 0
 	last := int(pw[1]) - int(pw[0])
@@ -337,11 +439,32 @@ func (a *analysis) sequenceMatches(ms []Match) []Match {
 		if delta == last {
 			continue
 		}
-		emit(i, k-1, last)
+		ms = appendSequence(ms, pw, i, k-1, last)
 		i, last = k-1, delta
 	}
-	emit(i, len(pw)-1, last)
-	return ms
+	return appendSequence(ms, pw, i, len(pw)-1, last)
+}
+
+// appendSequence appends pw[i..j], whose code points step by delta, if it
+// is a sequence zxcvbn reports.
+func appendSequence(ms []match, pw []rune, i, j, delta int) []match {
+	if !(j-i > 1 || abs(delta) == 1) || abs(delta) == 0 || abs(delta) > maxSequenceDelta {
+		return ms
+	}
+	tok := pw[i : j+1]
+	name := uint8(0) // unicode
+	switch {
+	case allRunes(tok, isLower):
+		name = 1
+	case allRunes(tok, isUpper):
+		name = 2
+	case allRunes(tok, isDigit):
+		name = 3
+	}
+	return append(ms, match{
+		kind: sequencePattern, i: int32(i), j: int32(j),
+		sequenceName: name, ascending: delta > 0,
+	})
 }
 
 func allRunes(rs []rune, f func(rune) bool) bool {
@@ -365,7 +488,7 @@ func abs(x int) int {
 // --- regex (recent years) ---------------------------------------------------
 
 // regexMatches finds zxcvbn 4.4.2's recent years, /19\d\d|200\d|201\d/g.
-func (a *analysis) regexMatches(ms []Match) []Match {
+func (a *analysis) regexMatches(ms []match) []match {
 	pw := a.pw
 	for p := 0; p+4 <= len(pw); {
 		c := pw[p : p+4]
@@ -375,7 +498,7 @@ func (a *analysis) regexMatches(ms []Match) []Match {
 			p++
 			continue
 		}
-		ms = append(ms, Match{Pattern: "regex", I: p, J: p + 3, Token: string(c), RegexName: "recent_year"})
+		ms = append(ms, match{kind: regexPattern, i: int32(p), j: int32(p + 3)})
 		p += 4
 	}
 	return ms
@@ -390,7 +513,7 @@ const (
 
 // dateSplits gives, per digit-run length, where the second and third parts
 // of a separator-free date start.
-var dateSplits = map[int][][2]int{
+var dateSplits = [...][][2]int{
 	4: {{1, 2}, {2, 3}},
 	5: {{1, 3}, {2, 3}},
 	6: {{1, 2}, {2, 4}, {4, 5}},
@@ -400,9 +523,14 @@ var dateSplits = map[int][][2]int{
 
 type dmy struct{ day, month, year int }
 
-func (a *analysis) dateMatches(ms []Match) []Match {
+func (d dmy) match(i, j int, separator rune) match {
+	return match{kind: datePattern, i: int32(i), j: int32(j),
+		year: int32(d.year), month: int32(d.month), day: int32(d.day), separator: separator}
+}
+
+func (a *analysis) dateMatches(ms []match) []match {
 	pw := a.pw
-	var found []Match
+	found := a.s.dates[:0]
 	// Without separators: 4 to 8 digits, e.g. 1191 or 11111991.
 	for i := 0; i+4 <= len(pw); i++ {
 		for j := i + 3; j <= i+7 && j < len(pw); j++ {
@@ -423,8 +551,7 @@ func (a *analysis) dateMatches(ms []Match) []Match {
 				}
 			}
 			if ok {
-				found = append(found, Match{Pattern: "date", I: i, J: j, Token: string(tok),
-					Year: best.year, Month: best.month, Day: best.day})
+				found = append(found, best.match(i, j, 0))
 			}
 		}
 	}
@@ -439,15 +566,15 @@ func (a *analysis) dateMatches(ms []Match) []Match {
 			if !valid {
 				continue
 			}
-			found = append(found, Match{Pattern: "date", I: i, J: j, Token: a.token(i, j),
-				Separator: string(sep), Year: d.year, Month: d.month, Day: d.day})
+			found = append(found, d.match(i, j, sep))
 		}
 	}
+	a.s.dates = found
 	// Drop dates inside other dates ("2015_06_04" also holds "15_06_04").
 	for k, m := range found {
 		inside := false
 		for o, other := range found {
-			if o != k && other.I <= m.I && other.J >= m.J {
+			if o != k && other.i <= m.i && other.j >= m.j {
 				inside = true
 				break
 			}

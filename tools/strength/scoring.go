@@ -2,7 +2,7 @@ package strength
 
 import (
 	"math"
-	"strconv"
+	"slices"
 )
 
 // ReferenceYear anchors year and date guesses. zxcvbn 4.4.2 reads the
@@ -19,69 +19,65 @@ const (
 	minYearSpace                    = 20
 )
 
-// estimateGuesses sets and returns m.Guesses for a match inside a password
-// of n runes.
-func estimateGuesses(m *Match, n int) float64 {
-	if m.Guesses != 0 {
-		return m.Guesses
+// estimateGuesses sets and returns m.guesses.
+func (a *analysis) estimateGuesses(m *match) float64 {
+	if m.guesses != 0 {
+		return m.guesses
 	}
-	tokenLen := m.J - m.I + 1
+	tokenLen := int(m.j - m.i + 1)
 	minGuesses := 1.0
-	if tokenLen < n {
+	if tokenLen < len(a.pw) {
 		minGuesses = minSubmatchGuessesMultiChar
 		if tokenLen == 1 {
 			minGuesses = minSubmatchGuessesSingleChar
 		}
 	}
+	token := a.pw[m.i : m.j+1]
 	var g float64
-	switch m.Pattern {
-	case "bruteforce":
+	switch m.kind {
+	case bruteforcePattern:
 		g = bruteforceGuesses(tokenLen)
-	case "dictionary":
-		g = dictionaryGuesses(m)
-	case "spatial":
+	case dictionaryPattern:
+		g = dictionaryGuesses(m, token)
+	case spatialPattern:
 		g = spatialGuesses(m)
-	case "repeat":
-		g = m.BaseGuesses * float64(m.RepeatCount)
-	case "sequence":
-		g = sequenceGuesses(m)
-	case "regex":
-		year, _ := strconv.Atoi(m.Token)
-		g = float64(max(abs(year-ReferenceYear), minYearSpace))
-	case "date":
-		g = float64(max(abs(m.Year-ReferenceYear), minYearSpace)) * 365
-		if m.Separator != "" {
+	case repeatPattern:
+		g = m.baseGuesses * float64(m.repeatCount)
+	case sequencePattern:
+		g = sequenceGuesses(token, m.ascending)
+	case regexPattern:
+		g = float64(max(abs(digitsValue(token)-ReferenceYear), minYearSpace))
+	case datePattern:
+		g = float64(max(abs(int(m.year)-ReferenceYear), minYearSpace)) * 365
+		if m.separator != 0 {
 			g *= 4
 		}
 	}
-	m.Guesses = math.Max(g, minGuesses)
-	return m.Guesses
+	m.guesses = math.Max(g, minGuesses)
+	return m.guesses
 }
 
 // log10 is computed like zxcvbn's (ln x / ln 10) so logged figures agree.
 func log10(x float64) float64 { return math.Log(x) / math.Ln10 }
 
-// bruteforcePowers caches 10^length for every analysed length.
-var bruteforcePowers = func() (p [MaxPasswordLength + 1]float64) {
-	for k := range p {
-		p[k] = math.Pow(bruteforceCardinality, float64(k))
+// bruteforceGuessesByLength is the guess count of a bruteforce run, per
+// length: 10^length, but at least one more than the smallest submatch
+// guesses, so that any other pattern over the same span wins.
+var bruteforceGuessesByLength = func() (g [MaxPasswordLength + 1]float64) {
+	for length := range g {
+		minGuesses := float64(minSubmatchGuessesMultiChar + 1)
+		if length == 1 {
+			minGuesses = minSubmatchGuessesSingleChar + 1
+		}
+		g[length] = math.Max(math.Pow(bruteforceCardinality, float64(length)), minGuesses)
 	}
-	return p
+	return g
 }()
 
-func bruteforceGuesses(length int) float64 {
-	g := bruteforcePowers[length]
-	// One more than the smallest submatch guesses, so that any other
-	// pattern over the same span wins.
-	minGuesses := float64(minSubmatchGuessesMultiChar + 1)
-	if length == 1 {
-		minGuesses = minSubmatchGuessesSingleChar + 1
-	}
-	return math.Max(g, minGuesses)
-}
+func bruteforceGuesses(length int) float64 { return bruteforceGuessesByLength[length] }
 
-func sequenceGuesses(m *Match) float64 {
-	first := []rune(m.Token)[0]
+func sequenceGuesses(token []rune, ascending bool) float64 {
+	first := token[0]
 	var base float64
 	switch {
 	case first == 'a' || first == 'A' || first == 'z' || first == 'Z' || first == '0' || first == '1' || first == '9':
@@ -91,29 +87,30 @@ func sequenceGuesses(m *Match) float64 {
 	default:
 		base = 26
 	}
-	if !m.Ascending {
+	if !ascending {
 		base *= 2
 	}
-	return base * float64(m.J-m.I+1)
+	return base * float64(len(token))
 }
 
-func spatialGuesses(m *Match) float64 {
+func spatialGuesses(m *match) float64 {
 	d := data()
 	starts, degree := d.keypadKeys, d.keypadAvg
-	if m.Graph == "qwerty" || m.Graph == "dvorak" {
+	if m.graph < 2 { // qwerty, dvorak
 		starts, degree = d.keyboardKeys, d.keyboardAvg
 	}
-	length := m.J - m.I + 1
+	length := int(m.j - m.i + 1)
+	turns, shiftedCount := int(m.turns), int(m.shifted)
 	guesses := 0.0
 	// Patterns of this length or shorter with this many turns or fewer.
 	for i := 2; i <= length; i++ {
-		possibleTurns := min(m.Turns, i-1)
+		possibleTurns := min(turns, i-1)
 		for j := 1; j <= possibleTurns; j++ {
 			guesses += float64(nCk(i-1, j-1) * starts * math.Pow(degree, float64(j))) // no fused multiply-add
 		}
 	}
-	if m.ShiftedCount > 0 {
-		shifted, unshifted := m.ShiftedCount, length-m.ShiftedCount
+	if shiftedCount > 0 {
+		shifted, unshifted := shiftedCount, length-shiftedCount
 		if unshifted == 0 {
 			guesses *= 2
 		} else {
@@ -132,12 +129,12 @@ func variations(a, b int) float64 {
 	return v
 }
 
-func dictionaryGuesses(m *Match) float64 {
+func dictionaryGuesses(m *match, token []rune) float64 {
 	reversed := 1.0
-	if m.Reversed {
+	if m.reversed {
 		reversed = 2
 	}
-	return float64(m.Rank) * uppercaseVariations(m.Token) * l33tVariations(m) * reversed
+	return float64(m.rank) * uppercaseVariations(token) * l33tVariations(&m.sub, token) * reversed
 }
 
 func isUpper(r rune) bool { return r >= 'A' && r <= 'Z' }
@@ -146,8 +143,7 @@ func isLower(r rune) bool { return r >= 'a' && r <= 'z' }
 // uppercaseVariations follows zxcvbn: all lower costs nothing, a capital
 // first or last letter or all caps doubles, anything else counts the ways
 // to place that many capitals (ASCII letters only, as zxcvbn's regexes).
-func uppercaseVariations(word string) float64 {
-	rs := []rune(word)
+func uppercaseVariations(rs []rune) float64 {
 	upper, lower := countCase(rs)
 	if upper == 0 {
 		return 1
@@ -173,25 +169,21 @@ func countCase(rs []rune) (upper, lower int) {
 	return upper, lower
 }
 
-func l33tVariations(m *Match) float64 {
-	if !m.L33t {
-		return 1
-	}
+// l33tVariations counts, per substituted character of the token, the ways
+// to mix it with the letter it stands for (ASCII letters compared without
+// case, as zxcvbn).
+func l33tVariations(sub *l33tReading, token []rune) float64 {
 	v := 1.0
-	lowerToken := []rune(m.Token)
-	for k, r := range lowerToken {
-		if isUpper(r) {
-			lowerToken[k] = r + ('a' - 'A')
-		}
-	}
-	for subbed, unsubbed := range m.Sub {
+	for _, p := range sub.pairs[:sub.n] {
 		s, u := 0, 0
-		sr, ur := []rune(subbed)[0], []rune(unsubbed)[0]
-		for _, r := range lowerToken {
+		for _, r := range token {
+			if isUpper(r) {
+				r += 'a' - 'A'
+			}
 			switch r {
-			case sr:
+			case rune(p.chr):
 				s++
-			case ur:
+			case rune(p.letter):
 				u++
 			}
 		}
@@ -222,59 +214,88 @@ func nCk(n, k int) float64 {
 	return r
 }
 
-func factorial(n int) float64 {
-	f := 1.0
-	for i := 2; i <= n; i++ {
-		f *= float64(i)
+// factorials[l] is l!, multiplied out as zxcvbn does.
+var factorials = func() (f [MaxPasswordLength + 1]float64) {
+	f[0] = 1
+	for l := 1; l < len(f); l++ {
+		f[l] = f[l-1] * float64(l)
 	}
 	return f
-}
+}()
+
+// growthPowers[l] is 10000^(l-1), the additive penalty of an l-match
+// sequence.
+var growthPowers = func() (p [MaxPasswordLength + 1]float64) {
+	for l := range p {
+		p[l] = math.Pow(minGuessesBeforeGrowingSequence, float64(l-1))
+	}
+	return p
+}()
 
 // dpEntry is the best length-l match sequence found for a password prefix.
 type dpEntry struct {
-	l  int
+	l  int32
+	m  int32   // index of its last match, or bruteforceRef(i) for a bruteforce run from i
 	g  float64 // l! * pi + 10000^(l-1)
 	pi float64 // product of the sequence's guesses
-	m  int     // index of its last match, or bruteforceRef(i) for a bruteforce run from i
 }
 
-func bruteforceRef(i int) int    { return -1 - i }
-func isBruteforceRef(m int) bool { return m < 0 }
+func bruteforceRef(i int) int32    { return int32(-1 - i) }
+func isBruteforceRef(m int32) bool { return m < 0 }
 
 // mostGuessableSequence is zxcvbn's search for the sequence of
 // non-overlapping matches covering the password that minimises
 // l! * Product(guesses) + 10000^(l-1) over sequence lengths l, with
-// bruteforce filling the gaps. It returns that minimum and the sequence.
-func mostGuessableSequence(a *analysis, matches []Match) (float64, []Match) {
+// bruteforce filling the gaps. It returns that minimum and the sequence,
+// which lives in a's scratch.
+func (a *analysis) mostGuessableSequence(matches []match) (float64, []match) {
 	n := len(a.pw)
 	if n == 0 {
-		return 1, []Match{}
+		return 1, nil
 	}
+	s := a.s
 	for k := range matches {
-		estimateGuesses(&matches[k], n)
+		a.estimateGuesses(&matches[k])
 	}
-	byJ := make([][]int, n)
-	for k := range matches { // matches are sorted by i, so each list is too
-		byJ[matches[k].J] = append(byJ[matches[k].J], k)
+	// Group the matches by where they end, ordered by where they start and
+	// then as found, as zxcvbn's sorted match list.
+	jStart := slices.Grow(s.jStart[:0], n+1)[:n+1]
+	clear(jStart)
+	for k := range matches {
+		jStart[matches[k].j+1]++
 	}
-	opt := make([][]dpEntry, n)
-
-	piAt := func(k, l int) float64 {
-		for _, e := range opt[k] {
-			if e.l == l {
-				return e.pi
+	for k := 1; k <= n; k++ {
+		jStart[k] += jStart[k-1]
+	}
+	byJ := slices.Grow(s.byJ[:0], len(matches))[:len(matches)]
+	for k := range matches {
+		j := matches[k].j
+		byJ[jStart[j]] = int32(k)
+		jStart[j]++
+	}
+	copy(jStart[1:], jStart[:n])
+	jStart[0] = 0
+	for k := range n {
+		group := byJ[jStart[k]:jStart[k+1]]
+		for x := 1; x < len(group); x++ { // insertion sort: stable, groups are short
+			for y := x; y > 0 && matches[group[y]].i < matches[group[y-1]].i; y-- {
+				group[y], group[y-1] = group[y-1], group[y]
 			}
 		}
-		return math.NaN() // unreachable: callers pass existing lengths
 	}
-	update := func(ref, i, k, l int, guesses float64) {
-		pi := guesses
-		if l > 1 {
-			pi *= piAt(i-1, l-1)
-		}
+	s.jStart, s.byJ = jStart, byJ
+
+	if cap(s.opt) < n {
+		s.opt = append(s.opt[:cap(s.opt)], make([][]dpEntry, n-cap(s.opt))...)
+	}
+	opt := s.opt[:n]
+	for k := range opt {
+		opt[k] = opt[k][:0]
+	}
+	update := func(k int, l int32, ref int32, pi float64) {
 		// float64(...) rounds the product before the sum, forbidding a fused
 		// multiply-add, so results match JavaScript bit for bit.
-		g := float64(factorial(l)*pi) + math.Pow(minGuessesBeforeGrowingSequence, float64(l-1))
+		g := float64(factorials[l]*pi) + growthPowers[l]
 		for _, e := range opt[k] { // sorted by l
 			if e.l > l {
 				break
@@ -290,37 +311,34 @@ func mostGuessableSequence(a *analysis, matches []Match) (float64, []Match) {
 				return
 			}
 			if e.l > l {
-				opt[k] = append(opt[k], dpEntry{})
-				copy(opt[k][x+1:], opt[k][x:])
-				opt[k][x] = entry
+				opt[k] = slices.Insert(opt[k], x, entry)
 				return
 			}
 		}
 		opt[k] = append(opt[k], entry)
 	}
-	// Bruteforce guesses always exceed the submatch minimum that
-	// estimateGuesses would apply.
-	bruteforceGuessesIn := func(i, k int) float64 { return bruteforceGuesses(k - i + 1) }
 
-	for k := 0; k < n; k++ {
-		for _, mi := range byJ[k] {
+	for k := range n {
+		for _, mi := range byJ[jStart[k]:jStart[k+1]] {
 			m := &matches[mi]
-			if m.I > 0 {
-				for _, e := range opt[m.I-1] {
-					update(mi, m.I, k, e.l+1, m.Guesses)
+			if m.i > 0 {
+				for _, e := range opt[m.i-1] {
+					update(k, e.l+1, mi, m.guesses*e.pi)
 				}
 			} else {
-				update(mi, 0, k, 1, m.Guesses)
+				update(k, 1, mi, m.guesses)
 			}
 		}
 		// Bruteforce from the start, or after a sequence not ending in
 		// bruteforce (two adjacent bruteforce runs are never optimal).
-		update(bruteforceRef(0), 0, k, 1, bruteforceGuessesIn(0, k))
+		// Bruteforce guesses always exceed the submatch minimum that
+		// estimateGuesses would apply.
+		update(k, 1, bruteforceRef(0), bruteforceGuesses(k+1))
 		for i := 1; i <= k; i++ {
-			g := bruteforceGuessesIn(i, k)
+			g := bruteforceGuesses(k - i + 1)
 			for _, e := range opt[i-1] {
 				if !isBruteforceRef(e.m) {
-					update(bruteforceRef(i), i, k, e.l+1, g)
+					update(k, e.l+1, bruteforceRef(i), g*e.pi)
 				}
 			}
 		}
@@ -332,7 +350,7 @@ func mostGuessableSequence(a *analysis, matches []Match) (float64, []Match) {
 			best = e
 		}
 	}
-	seq := make([]Match, best.l)
+	seq := slices.Grow(s.seq[:0], int(best.l))[:best.l]
 	k, l := n-1, best.l
 	for k >= 0 {
 		var e dpEntry
@@ -341,18 +359,17 @@ func mostGuessableSequence(a *analysis, matches []Match) (float64, []Match) {
 				e = c
 			}
 		}
-		var m Match
+		var m match
 		if isBruteforceRef(e.m) {
-			i := -1 - e.m
-			m = Match{Pattern: "bruteforce", I: i, J: k, Token: a.token(i, k)}
-			estimateGuesses(&m, n)
+			m = match{kind: bruteforcePattern, i: -1 - e.m, j: int32(k)}
+			a.estimateGuesses(&m)
 		} else {
 			m = matches[e.m]
 		}
-		m.GuessesLog10 = log10(m.Guesses)
 		seq[l-1] = m
-		k = m.I - 1
+		k = int(m.i) - 1
 		l--
 	}
+	s.seq = seq
 	return best.g, seq
 }

@@ -50,13 +50,23 @@ const (
 // Estimate rates password. userInputs (names, e-mail, site name...) are
 // treated as one more dictionary, ranked in the order given.
 func Estimate(password string, userInputs ...string) Result {
-	runes := []rune(password)
+	s := getScratch()
+	defer putScratch(s)
+	runes := s.runes[:0]
+	for _, r := range password {
+		runes = append(runes, r)
+	}
+	s.runes = runes
 	analysed, extra := runes, 0
 	if len(runes) > MaxPasswordLength {
 		analysed, extra = runes[:MaxPasswordLength], len(runes)-MaxPasswordLength
 	}
-	a := newAnalysis(analysed, userInputTrie(userInputs))
-	guesses, seq := mostGuessableSequence(a, a.omnimatch())
+	a := s.analysis(analysed, userInputTrie(userInputs))
+	guesses, matches := a.mostGuessableSequence(a.omnimatch())
+	seq := make([]Match, len(matches))
+	for k := range matches {
+		seq[k] = a.public(&matches[k])
+	}
 	if extra > 0 {
 		guesses *= math.Pow(bruteforceCardinality, float64(extra))
 		if math.IsInf(guesses, 1) {
@@ -226,16 +236,21 @@ func HumanDuration(seconds float64) string {
 // IsCommon reports whether password, as typed or lower-cased, is in the
 // embedded common-password list.
 func IsCommon(password string) bool {
-	common := data().common
-	if _, ok := common[password]; ok {
-		return true
+	words := data().words
+	for _, w := range [2]string{password, strings.ToLower(password)} {
+		if list, rank := words.lookup(w); rank > 0 && list == 0 { // passwords is the first list
+			return true
+		}
 	}
-	_, ok := common[strings.ToLower(password)]
-	return ok
+	return false
 }
 
-// CommonPasswords returns a copy of the embedded common-password list
-// (zxcvbn's 30,000 passwords), most common first.
+// CommonPasswords returns the embedded common-password list (zxcvbn's
+// 30,000 passwords), most common first, decoded afresh on each call.
 func CommonPasswords() []string {
-	return append([]string(nil), data().commonList...)
+	list, err := readList(dataFS, passwordsFile)
+	if err != nil {
+		panic("strength: embedded data: " + err.Error()) // a build defect
+	}
+	return list
 }

@@ -342,5 +342,17 @@ func FuzzEstimate(f *testing.F) {
 		if r.Label != strength.Label(r.Score) {
 			t.Fatalf("label %q for score %d", r.Label, r.Score)
 		}
+		// The sequence tiles the analysed runes, each match spelling its token.
+		runes := []rune(password)
+		next := 0
+		for _, m := range r.Sequence {
+			if m.I != next || m.J < m.I || m.J >= len(runes) || m.Token != string(runes[m.I:m.J+1]) || !(m.Guesses >= 1) {
+				t.Fatalf("match %+v does not continue the sequence at %d", m, next)
+			}
+			next = m.J + 1
+		}
+		if want := min(len(runes), strength.MaxPasswordLength); next != want {
+			t.Fatalf("sequence covers %d runes, want %d", next, want)
+		}
 	})
 }

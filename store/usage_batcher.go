@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -261,8 +262,8 @@ func (m *meter) answer(b *batch) {
 // a transaction of its own, so that one that cannot be stored (PostgreSQL
 // aborts the whole transaction at a failed statement) fails alone.
 func (m *meter) commit(charges []Charge, results []chargeResult) {
-	if err := m.commitTx(charges, results); err == nil || len(charges) == 1 {
-		return
+	if err := m.commitTx(charges, results); err == nil || len(charges) == 1 || unreachable(err) {
+		return // (an unreachable database fails every charge alike)
 	}
 	for i := range charges {
 		m.commitTx(charges[i:i+1], results[i:i+1])
@@ -283,16 +284,26 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 	m.mu.Unlock()
 	var read int
 	if !known {
-		m.committing.RLock()
-		defer m.committing.RUnlock()
-		seen := m.s.auth.generation.Load()
-		err := m.s.read.QueryRowContext(ctx, countSQL, accountID, period).Scan(&read)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		// Under m.committing for each try, not between tries: a batch
+		// waiting out an outage must not wait for this one too.
+		err := m.s.retry(ctx, func() error {
+			m.committing.RLock()
+			defer m.committing.RUnlock()
+			seen := m.s.auth.generation.Load()
+			err := m.s.read.QueryRowContext(ctx, countSQL, accountID, period).Scan(&read)
+			if errors.Is(err, sql.ErrNoRows) {
+				err = nil
+			}
+			if err == nil {
+				m.mu.Lock()
+				m.raiseFloor(accountID, period, read, seen)
+				m.mu.Unlock()
+			}
+			return err
+		})
+		if err != nil {
 			return nil, err
 		}
-		m.mu.Lock()
-		m.raiseFloor(accountID, period, read, seen)
-		m.mu.Unlock()
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -391,8 +402,9 @@ const suggestionSQL = `INSERT INTO suggestions (account_id, email, message, crea
 const lastUsedSQL = `UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)`
 
 // asyncCommitSQL lets the transaction it runs in commit without waiting for
-// the disk (see execPostgres).
-const asyncCommitSQL = `SELECT set_config('synchronous_commit', 'off', true)`
+// the disk (see execPostgres), and returns the transaction's id, by which a
+// batch whose connection was lost learns whether it committed.
+const asyncCommitSQL = `SELECT set_config('synchronous_commit', 'off', true), txid_current()`
 
 // step is one statement of a batch's transaction: meterSQL[statement] with
 // args; grant, when set, receives a grantStatement's result.
@@ -674,14 +686,84 @@ func (p *preparedStatements) close() {
 // counts. Waiting for the disk at every batch would hold the usage row's
 // lock through a disk flush each time, which caps one account's calls at a
 // few batches per flush.
+//
+// When the database is unreachable (a restart, a failover), the batch is
+// sent again, after growing pauses, for up to RetryBudget; its callers wait
+// meanwhile. Sending it again must never count a call twice, so a batch is
+// sent again only once it is known not to have committed:
+//   - with no connection, or nothing sent, nothing ran;
+//   - when an error answered one of its statements, the transaction was
+//     aborted there: PostgreSQL commits only at the Sync, after every
+//     statement, and a session an operator ends (57P01, the sessions of a
+//     fast shutdown) fails the statement it was at;
+//   - otherwise the connection was lost after the batch was sent with no
+//     error from the server, or failed at the Sync itself, and the outcome
+//     is unknown: txid_status of the batch's transaction, asked on another
+//     connection, tells. Aborted (as is any transaction still open when
+//     its server stopped) is sent again; committed is published as if the
+//     answer had come, which it can be when every statement's result had
+//     been read (always so for a failure at the Sync).
+//
+// A batch that committed while its results were lost on the way, or whose
+// outcome cannot be learnt within the budget, fails with ErrUnavailable,
+// and its calls may be counted without their callers learning it; that
+// takes a connection cut between the database and this server while the
+// batch is in flight (a restart ends its sessions with an error message
+// instead), and is logged.
 func (m *meter) execPostgres(steps []step, publish func()) error {
-	ctx := context.Background()
+	deadline := time.Now().Add(RetryBudget)
+	pause := 25 * time.Millisecond
+	for {
+		sent, err := m.sendPostgres(steps, publish)
+		m.s.outage.observe(err)
+		if err == nil || !unreachable(err) {
+			return err
+		}
+		if sent.uncertain {
+			committed, statusErr := m.s.txCommitted(sent.xid, deadline)
+			switch {
+			case statusErr == nil && committed && sent.answered:
+				m.committing.Lock()
+				publish()
+				m.committing.Unlock()
+				return nil
+			case statusErr != nil || committed:
+				calls := 0
+				for _, st := range steps {
+					if st.grant != nil {
+						calls += len(st.grant.charges)
+					}
+				}
+				m.s.outage.log().Warn("a batch of metered calls may have been counted without an answer: the connection to the database was lost while it committed",
+					"calls", calls, "err", err)
+				return err
+			}
+		}
+		if time.Now().Add(pause).After(deadline) {
+			return err
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 500*time.Millisecond)
+	}
+}
+
+// sentBatch is what sendPostgres learnt of a batch that failed.
+type sentBatch struct {
+	xid       int64 // its transaction's id; 0 when not read
+	uncertain bool  // it may have committed
+	answered  bool  // every statement's result was read
+}
+
+// sendPostgres sends the steps once, as execPostgres describes.
+func (m *meter) sendPostgres(steps []step, publish func()) (sentBatch, error) {
+	var sent sentBatch
+	ctx := context.Background() // a client that hung up must not abort others' charges
 	conn, err := m.s.write.Conn(ctx)
 	if err != nil {
-		return err
+		return sent, err
 	}
 	defer conn.Close()
-	return conn.Raw(func(driverConn any) error {
+	err = conn.Raw(func(driverConn any) error {
 		batch := &pgx.Batch{}
 		batch.Queue(asyncCommitSQL)
 		for _, st := range steps {
@@ -690,7 +772,8 @@ func (m *meter) execPostgres(steps []step, publish func()) error {
 		m.committing.Lock()
 		defer m.committing.Unlock()
 		results := driverConn.(*stdlib.Conn).Conn().SendBatch(ctx, batch)
-		_, err := results.Exec()
+		var setting string
+		err := results.QueryRow().Scan(&setting, &sent.xid)
 		for _, st := range steps {
 			if err != nil {
 				break
@@ -701,11 +784,21 @@ func (m *meter) execPostgres(steps []step, publish func()) error {
 				_, err = results.Exec()
 			}
 		}
-		if err = errors.Join(err, results.Close()); err == nil {
-			publish()
+		if err != nil {
+			var statementFailed *pgconn.PgError
+			sent.uncertain = !errors.As(err, &statementFailed) && !pgconn.SafeToRetry(err)
+			results.Close() // its error, if any, repeats err
+			return err
 		}
-		return err
+		sent.answered = true
+		if err := results.Close(); err != nil {
+			sent.uncertain = true
+			return err
+		}
+		publish()
+		return nil
 	})
+	return sent, err
 }
 
 // raiseFloor records that the account's count in period has reached count,

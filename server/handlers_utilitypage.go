@@ -21,30 +21,13 @@ import (
 	"secutil/tools/hashid"
 )
 
-// benchPanels maps each utility's root-level route to the panel of the
-// tools page (templates/tools.html) that shows its answer.
-var benchPanels = map[string]string{
-	"/password_check":      "strength",
-	"/entropy":             "entropy",
-	"/common_pwd":          "common",
-	"/data_breach":         "breach",
-	"/hash_generator":      "hashgen",
-	"/hash_identifier":     "hashid",
-	"/hash_lookup":         "lookup",
-	"/ip_info":             "ip",
-	"/base64":              "base64",
-	"/generate_random_key": "randomkey",
-	"/jwt_decoder":         "jwt",
-	"/json_format":         "json",
-	"/json_minify":         "json",
-	"/secure_encrypt":      "crypto",
-	"/secure_decrypt":      "crypto",
-	"/suggestion":          "suggestion",
-}
+// The utilities page (/tools, templates/tools.html) has a form for every
+// utility, each in its panel, and works without JavaScript: a form posts to
+// the utility's root-level route and gets the page back with the answer.
 
-// toolsData is what templates/tools.html shows: every tool's form, and the
-// panel just used with its input, answer or error.
-type toolsData struct {
+// utilityPageData is what templates/tools.html shows: every utility's
+// form, and the panel just used with its input, answer or error.
+type utilityPageData struct {
 	Algorithms []string
 	Usage      *usageSummary // nil when logged out
 	// Missing names the data this server lacks ("ip", "breach_counts",
@@ -64,7 +47,7 @@ type usageSummary struct {
 }
 
 // Value is what the field of panel shows: the input just sent to it.
-func (d toolsData) Value(panel, field string) string {
+func (d utilityPageData) Value(panel, field string) string {
 	if d.Active != panel {
 		return ""
 	}
@@ -73,7 +56,7 @@ func (d toolsData) Value(panel, field string) string {
 
 // Selected reports whether a choice of a panel's select is the one to show:
 // the one just sent, or else fallback.
-func (d toolsData) Selected(panel, field, value, fallback string) bool {
+func (d utilityPageData) Selected(panel, field, value, fallback string) bool {
 	if d.Active == panel && d.Form.Has(field) {
 		return d.Form.Get(field) == value
 	}
@@ -81,7 +64,7 @@ func (d toolsData) Selected(panel, field, value, fallback string) bool {
 }
 
 // Answer is the panel's result, nil unless it was just used.
-func (d toolsData) Answer(panel string) any {
+func (d utilityPageData) Answer(panel string) any {
 	if d.Active != panel {
 		return nil
 	}
@@ -89,27 +72,28 @@ func (d toolsData) Answer(panel string) any {
 }
 
 // Failure is the panel's error, "" unless it was just used and failed.
-func (d toolsData) Failure(panel string) string {
+func (d utilityPageData) Failure(panel string) string {
 	if d.Active != panel {
 		return ""
 	}
 	return d.Error
 }
 
-// handleTools serves the tools page with no tool used yet.
-func (s *Server) handleTools() http.Handler {
+// handleUtilityPage serves the utilities page with no utility used yet.
+func (s *Server) handleUtilityPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.renderTools(w, r, "", nil, nil, nil)
+		s.renderUtilityPage(w, r, "", nil, nil, nil)
 	})
 }
 
-// handleTool serves a utility at the root for the tools page. A browser's
-// form post (Accept: text/html) gets the page back with the answer or the
-// error in the tool's panel, never JSON; anyone else gets the API's JSON.
-// Either way the session cookie works as well as a key, and a call counts.
-func (s *Server) handleTool(path string, fn utility) http.Handler {
-	asJSON := s.meteredWeb(fn)
-	panel := benchPanels[path]
+// handleUtilityOnPage serves a utility at the root for the utilities page.
+// A browser's form post (Accept: text/html) gets the page back with the
+// answer or the error in the utility's panel, never JSON; anyone else gets
+// the API's JSON. Either way the session cookie works as well as a key,
+// and a call counts.
+func (s *Server) handleUtilityOnPage(u utility) http.Handler {
+	run := u.bind(s)
+	asJSON := s.handleMetered(s.anyCaller, run)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !wantsHTML(r) {
 			asJSON.ServeHTTP(w, r)
@@ -117,15 +101,15 @@ func (s *Server) handleTool(path string, fn utility) http.Handler {
 		}
 		form, err := resendForm(w, r)
 		if err != nil {
-			s.renderTools(w, r, panel, nil, nil, err)
+			s.renderUtilityPage(w, r, u.panel, nil, nil, err)
 			return
 		}
-		result, err := s.runMetered(w, r, s.anyCaller, fn)
+		result, err := s.runMetered(w, r, s.anyCaller, run)
 		if out, ok := result.(hashLookupOutput); ok && err == nil && form.Get("format") == "csv" {
 			writeLookupCSV(w, out)
 			return
 		}
-		s.renderTools(w, r, panel, form, result, err)
+		s.renderUtilityPage(w, r, u.panel, form, result, err)
 	})
 }
 
@@ -162,36 +146,41 @@ var previewRate = Rate{Burst: 60, Per: time.Minute}
 // "Check" (POST /password_check) is a metered call.
 func (s *Server) handleStrengthPreview() http.Handler {
 	limits := newLimiter(previewRate)
-	preview := func(w http.ResponseWriter, r *http.Request) (any, error) {
+	preview := func(w http.ResponseWriter, r *http.Request, _ noRequest) (any, error) {
 		a, err := s.sessionAccount(r)
 		if err != nil {
 			return nil, err
 		}
-		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), time.Now()); !ok {
+		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), s.Store.Now()); !ok {
 			secs := max(int(math.Ceil(wait.Seconds())), 1)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			return nil, newError(codeRateLimited, "the free preview pauses for %d seconds after %d answers a minute: press Check for a counted answer", secs, previewRate.Burst)
 		}
-		return s.handlePasswordCheck(w, r, &call{caller: &caller{account: a}})
+		req, err := decode[passwordRequest](w, r)
+		if err != nil {
+			return nil, err
+		}
+		return s.rateStrength(&call{Context: r.Context(), caller: &caller{account: a}}, req)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !wantsHTML(r) {
-			serve(s, preview).ServeHTTP(w, r)
+			handleJSON(s, preview).ServeHTTP(w, r)
 			return
 		}
 		form, err := resendForm(w, r)
 		var result any
 		if err == nil {
-			result, err = preview(w, r)
+			result, err = preview(w, r, noRequest{})
 		}
-		s.renderTools(w, r, "strength", form, result, err)
+		s.renderUtilityPage(w, r, "strength", form, result, err)
 	})
 }
 
-// renderTools shows the tools page; panel, when not empty, is the tool just
-// used with its form, its result, or its error (and the error's status).
-func (s *Server) renderTools(w http.ResponseWriter, r *http.Request, panel string, form url.Values, result any, failure error) {
-	d := toolsData{Algorithms: hashgen.Algorithms(), Missing: s.missingData(r), Active: panel, Form: form}
+// renderUtilityPage shows the utilities page; panel, when not empty, is
+// the utility just used with its form, its result, or its error (and the
+// error's status).
+func (s *Server) renderUtilityPage(w http.ResponseWriter, r *http.Request, panel string, form url.Values, result any, failure error) {
+	d := utilityPageData{Algorithms: hashgen.Algorithms(), Missing: s.missingData(r), Active: panel, Form: form}
 	status := http.StatusOK
 	if failure != nil {
 		ae := s.publicError(r, failure)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -9,9 +10,15 @@ import (
 	"secutil/store"
 )
 
-// call is what a metered utility sees: the caller, and a place to put a
-// suggestion that must be stored together with the call's charge.
+// Metering: every utility call is authenticated, held to the account's
+// monthly cap and counted (store's usage batcher commits the counts).
+
+// call is what a utility's action sees through its context (callOf): the
+// caller, and a place to put a suggestion that must be stored together with
+// the call's charge. It is the action's context itself, so that passing it
+// costs no allocation.
 type call struct {
+	context.Context // the request's
 	*caller
 	suggestion *store.Suggestion
 	// served marks a call that answers an error but did its work, which
@@ -19,20 +26,23 @@ type call struct {
 	served bool
 }
 
-// utility is a metered tool: it decodes its request and returns the value to
-// encode (or plainText), or an error. It has no side effects of its own.
-type utility func(w http.ResponseWriter, r *http.Request, c *call) (any, error)
+type callKey struct{}
 
-// metered serves an API utility: the caller authenticates with a key.
-func (s *Server) metered(fn utility) http.Handler { return s.meter(s.keyCaller, fn) }
+func (c *call) Value(key any) any {
+	if key == (callKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
+}
 
-// meteredWeb serves a root-level web tool: the session cookie works too.
-func (s *Server) meteredWeb(fn utility) http.Handler { return s.meter(s.anyCaller, fn) }
+// callOf is the call a utility's action runs for.
+func callOf(ctx context.Context) *call { return ctx.Value(callKey{}).(*call) }
 
-// meter serves a utility as JSON: the answer of runMetered, or its error.
-func (s *Server) meter(authenticate func(*http.Request) (*caller, error), fn utility) http.Handler {
+// handleMetered serves a utility as JSON, the answer of runMetered or its
+// error, to the callers authenticate accepts.
+func (s *Server) handleMetered(authenticate func(*http.Request) (*caller, error), run runner) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		result, err := s.runMetered(w, r, authenticate, fn)
+		result, err := s.runMetered(w, r, authenticate, run)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -48,7 +58,7 @@ func (s *Server) meter(authenticate func(*http.Request) (*caller, error), fn uti
 // when it succeeds (or did its work, see call.served), and its result is
 // returned only after the count is committed; a failed call gives its
 // reservation back and is not counted.
-func (s *Server) runMetered(w http.ResponseWriter, r *http.Request, authenticate func(*http.Request) (*caller, error), fn utility) (any, error) {
+func (s *Server) runMetered(w http.ResponseWriter, r *http.Request, authenticate func(*http.Request) (*caller, error), run runner) (any, error) {
 	who, err := authenticate(r)
 	if err != nil {
 		return nil, err
@@ -68,8 +78,8 @@ func (s *Server) runMetered(w http.ResponseWriter, r *http.Request, authenticate
 		}
 		defer hold.Release() // a no-op once the charge has committed
 	}
-	c := &call{caller: who}
-	result, callErr := fn(w, r, c)
+	c := &call{Context: r.Context(), caller: who}
+	result, callErr := run(w, r, c)
 	if callErr != nil && !c.served {
 		return nil, callErr
 	}

@@ -1,0 +1,198 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+
+	"secutil/tools/geo"
+	"secutil/tools/jsonfmt"
+)
+
+// A utility is one thing the API offers, declared once in utilities: its
+// route (under /api and /api/v1, and at the root for the utilities page),
+// its request and response types, its panel of the utilities page, its
+// error codes, and what its operation of the OpenAPI document says. The
+// routes, the utilities page and static/openapi.json (openapi.go) are all
+// made from this table.
+type utility struct {
+	path    string // "/base64": under each API scope, and at the root
+	panel   string // the panel of templates/tools.html that shows its answer
+	summary string // the operation's summary
+	// description is the operation's description, "" for none.
+	description string
+	// example is the request the document shows, as JSON ("" for a
+	// utility that takes no body).
+	example string
+	// errors are the codes of its own that the utility answers, besides
+	// the ones every route has; their statuses are documented.
+	errors []*errorCode
+	// statuses are documented statuses that no code of errors has.
+	statuses []int
+
+	request, response reflect.Type // noRequest: the utility reads no body
+	// requestSchema and responseSchema name the schemas of the document
+	// (components/schemas). A type of package server is reflected into its
+	// schema (openapi.go); any other (a tool's type, or a response of
+	// several shapes) is written in openapi_source.json.
+	requestSchema, responseSchema string
+
+	// bind makes the utility's runner for a server.
+	bind func(s *Server) runner
+}
+
+// runner decodes a utility's request, runs its action with c, and returns
+// the response to encode.
+type runner func(w http.ResponseWriter, r *http.Request, c *call) (any, error)
+
+// An action is what a utility does apart from HTTP: it takes a context and
+// the decoded request, and returns the response to encode or an error. It
+// finds its caller with callOf(ctx). (Routes that are not utilities have a
+// routeAction, respond.go.)
+type action[Q, R any] func(ctx context.Context, req Q) (R, error)
+
+// noRequest is the request of an action that reads no body: the body, if
+// any, is not decoded.
+type noRequest struct{}
+
+// declare completes u with its action's request and response types and
+// the runner that decodes Q, runs the action and returns its R.
+func declare[Q, R any](u utility, act func(s *Server) action[Q, R]) utility {
+	u.request, u.response = reflect.TypeFor[Q](), reflect.TypeFor[R]()
+	u.bind = func(s *Server) runner {
+		run := act(s)
+		return func(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
+			req, err := decodeRequest[Q](w, r)
+			if err != nil {
+				return nil, err
+			}
+			return run(c, req)
+		}
+	}
+	return u
+}
+
+// unbound lifts an action that needs nothing of the server.
+func unbound[Q, R any](act action[Q, R]) func(*Server) action[Q, R] {
+	return func(*Server) action[Q, R] { return act }
+}
+
+// utilities is every utility of the API, in the order of the /{tool}
+// route's list in the OpenAPI document.
+var utilities = []utility{
+	declare(utility{
+		path: "/base64", panel: "base64", summary: "Base64 encode or decode",
+		requestSchema: "Base64Request", responseSchema: "Base64Response",
+		example: `{"text": "hello", "option": "encode"}`,
+		errors:  []*errorCode{codeInvalidInput},
+	}, unbound(convertBase64)),
+	declare(utility{
+		path: "/generate_random_key", panel: "randomkey", summary: "256 random bits as hex",
+		responseSchema: "GenerateRandomKeyResponse",
+	}, unbound(generateRandomKey)),
+	declare(utility{
+		path: "/jwt_decoder", panel: "jwt", summary: "Decode a JWT (no signature check)",
+		description:   jwtDecoderDescription,
+		requestSchema: "JwtRequest", responseSchema: "JwtResponse",
+		example: `{"token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2ln"}`,
+		errors:  []*errorCode{codeInvalidJWT, codeTooDeeplyNested},
+	}, unbound(decodeJWT)),
+	declare(utility{
+		path: "/json_format", panel: "json", summary: "Pretty-print JSON",
+		description:   jsonFormatDescription,
+		requestSchema: "JsonRequest", responseSchema: "JsonResponse",
+		example: `{"text": "{\"a\":1}"}`,
+		errors:  []*errorCode{codeInvalidJSON, codeTooDeeplyNested, codeOutputTooLarge},
+	}, unbound(transformJSON(jsonfmt.Format))),
+	declare(utility{
+		path: "/json_minify", panel: "json", summary: "Minify JSON",
+		description:   jsonMinifyDescription,
+		requestSchema: "JsonRequest", responseSchema: "JsonResponse",
+		example: `{"text": "{ \"a\": 1 }"}`,
+		errors:  []*errorCode{codeInvalidJSON, codeTooDeeplyNested},
+	}, unbound(transformJSON(jsonfmt.Minify))),
+	declare(utility{
+		path: "/suggestion", panel: "suggestion", summary: "Send a feature suggestion",
+		description:   "Answers text/plain.",
+		requestSchema: "SuggestionInput",
+		example:       `{"message": "more tools please"}`,
+		errors:        []*errorCode{codeInvalidMessageLength},
+	}, unbound(suggest)),
+	declare(utility{
+		path: "/secure_encrypt", panel: "crypto", summary: "Encrypt a text with a password",
+		description:   secureEncryptDescription,
+		requestSchema: "CryptoRequest", responseSchema: "CryptoResponse",
+		example: `{"text": "secret note", "password": "a long passphrase"}`,
+		errors:  []*errorCode{codeBusy},
+	}, func(s *Server) action[cryptoRequest, cryptoResponse] { return sealWith(s.Crypto.Encrypt) }),
+	declare(utility{
+		path: "/secure_decrypt", panel: "crypto", summary: "Decrypt a text made by secure_encrypt",
+		description:   secureDecryptDescription,
+		requestSchema: "CryptoRequest", responseSchema: "CryptoResponse",
+		example: `{"text": "<envelope>", "password": "a long passphrase"}`,
+		errors:  []*errorCode{codeInvalidInput, codeDecryptionFailed, codeBusy},
+	}, func(s *Server) action[cryptoRequest, cryptoResponse] { return sealWith(s.Crypto.Decrypt) }),
+	declare(utility{
+		path: "/ip_info", panel: "ip", summary: "IP geolocation",
+		description:   ipInfoDescription,
+		requestSchema: "IPRetrieverRequest", responseSchema: "GeoInfo2",
+		example: `{"ip_string": "8.8.8.8"}`,
+		errors:  []*errorCode{codeInvalidIP, codeGeoIPNotConfigured},
+	}, func(s *Server) action[ipRequest, geo.Info] { return s.locateIP }),
+	declare(utility{
+		path: "/password_check", panel: "strength", summary: "Password strength",
+		description:   passwordCheckDescription,
+		requestSchema: "PasswordCheckBody", responseSchema: "StrengthResult",
+		example: `{"password": "correct horse battery staple"}`,
+	}, func(s *Server) action[passwordRequest, strengthResponse] { return s.rateStrength }),
+	declare(utility{
+		path: "/entropy", panel: "entropy", summary: "Entropy and brute-force estimate",
+		requestSchema: "EntropyRequest", responseSchema: "EntropyResponse",
+		example: `{"password": "correct horse battery staple"}`,
+	}, unbound(measureEntropy)),
+	declare(utility{
+		path: "/common_pwd", panel: "common", summary: "Is the password a common one?",
+		requestSchema: "PasswordRequest", responseSchema: "PasswordResponse",
+		example: `{"password": "letmein"}`,
+	}, unbound(checkCommon)),
+	declare(utility{
+		path: "/data_breach", panel: "breach", summary: "Is the password in the breach data?",
+		requestSchema: "BreachRequest", responseSchema: "BreachResponse",
+		example: `{"password": "letmein"}`,
+		errors:  []*errorCode{codeRangeTooLarge, codeNTLMNotConfigured},
+	}, func(s *Server) action[breachRequest, any] { return s.checkBreach }),
+	declare(utility{
+		path: "/hash_generator", panel: "hashgen", summary: "Hash a text",
+		description:   hashGeneratorDescription,
+		requestSchema: "HashGeneratorRequest", responseSchema: "HashGeneratorResponse",
+		example: `{"algorithm": "sha256", "plaintext": "hello"}`,
+		errors:  []*errorCode{codeUnknownAlgorithm, codeInvalidInput, codeBusy},
+	}, func(s *Server) action[hashGeneratorRequest, hashGeneratorResponse] { return s.generateHash }),
+	declare(utility{
+		path: "/hash_identifier", panel: "hashid", summary: "Identify a hash's type, or a batch's",
+		description:   hashIdentifierDescription,
+		requestSchema: "HashIdentifierRequest", responseSchema: "HashIdentifierResponse",
+		example: `{"hash": "5f4dcc3b5aa765d61d8327deb882cf99"}`,
+		errors:  []*errorCode{codeInvalidHashInput},
+	}, unbound(identifyHashes)),
+	declare(utility{
+		path: "/hash_lookup", panel: "lookup", summary: "Reverse lookup of hashes",
+		requestSchema: "HashLookupBody", responseSchema: "HashLookupOutput",
+		example:  `{"hashes": "5f4dcc3b5aa765d61d8327deb882cf99"}`,
+		errors:   []*errorCode{codeInvalidHashInput},
+		statuses: []int{http.StatusBadGateway},
+	}, func(s *Server) action[hashLookupRequest, hashLookupOutput] { return s.lookupHashes }),
+}
+
+// The operations' descriptions, too long for the table.
+const (
+	jwtDecoderDescription     = "Decodes header, payload and signature without verifying the signature. The header and payload are bounded as in json_format: nesting deeper than 512 levels is a 400 too_deeply_nested, an answer larger than 4 times the token or 1 MiB a 400 output_too_large."
+	jsonFormatDescription     = "Two-space indent, key order kept, <>& not escaped; invalid JSON is a 400 with line and column. Work is bounded: input up to 512 KiB, nesting up to 512 levels of arrays and objects (deeper: 400 too_deeply_nested), output up to 4 times the input or 1 MiB, whichever is larger (more: 400 output_too_large)."
+	jsonMinifyDescription     = "Compact form, key order kept; invalid JSON is a 400 with line and column. Work is bounded: input up to 512 KiB, nesting up to 512 levels of arrays and objects (deeper: 400 too_deeply_nested), output up to 4 times the input or 1 MiB, whichever is larger (more: 400 output_too_large)."
+	secureEncryptDescription  = "argon2id then XChaCha20-Poly1305; the result is a versioned base64url envelope."
+	secureDecryptDescription  = "Opens an envelope of /secure_encrypt. Envelopes whose argon2id costs exceed this server's own encryption parameters (64 MiB, t=3, p=1) in memory, passes or lanes are refused with 400 invalid_input before any key derivation, as are malformed ones; neither counts. A wrong password or altered text is 400 decryption_failed and counts as a call: the key derivation ran."
+	ipInfoDescription         = "Country and ASN for any public IPv4 or IPv6 address out of the box, from databases built into the binary: IP geolocation by DB-IP (https://db-ip.com; DB-IP Lite Country, CC BY 4.0) and ASN data by RouteViews (https://www.routeviews.org), DB-IP and NRO (CC BY 4.0). Country name, flag, calling code, currency, languages and EU membership come from an embedded country table. city, region, postal, timezone, latitude and longitude are null unless the server has a City database (-geoip-city); databases given with -geoip-city, -geoip-asn and -geoip-isp take precedence over the built-in ones field by field. source names the databases the answer came from. Private and reserved addresses, and addresses no database lists, answer 200 with nulls and a note. 500 only when the operator turned every database off (-geoip-embedded=false with no file) or a lookup fails."
+	passwordCheckDescription  = "Scores the password 0 to 4 with a re-implementation of zxcvbn 4.4.2 (the caller's email counts as a dictionary word). On a server with a Pwned Passwords file (-breach-file), breached is how often the file saw the password, and a password it holds scores 0 (\"very weak\") with a feedback line saying so, whatever its patterns; without a file, breached is null. Account passwords are refused below a score of 2, and when breached."
+	hashGeneratorDescription  = "Hashes plaintext with the named algorithm. bcrypt, argon2id and scrypt share the key-derivation slots of /secure_encrypt (one per CPU), so a burst of them waits rather than exhausting memory. On a capped plan a call past the calls left is refused with 429 before any work."
+	hashIdentifierDescription = "Names the formats a string could be in, best first, over 967 formats: every hashcat 6.2.6 mode whose input is text (432, with its hashcat mode and John the Ripper format), six of later hashcat releases, and the formats only John the Ripper or the tools that write them know. John's own syntax is read too (its tags, M$user#hash, message#hash HMACs, every preloaded $dynamic_N$ with its expression): a format both crackers know is one candidate with hashcat_mode and john_format and a command line for each. A format that parses every field of the string ranks above one that only fits its length; among equals, a prevalence table puts what people meet first (for 32 hex: MD5, NTLM, MD4, LM). Each candidate carries the parameters the string holds (cost or rounds, iterations, memory, salt, user or realm, version) and a hashcat command line. LDAP and Dovecot wrappers ({CRYPT}, {SHA512-CRYPT}) are read through; emails, URLs, UUIDs, IP addresses, words, text and base64 of text are called what they are (estimate \"not a hash\" and a note). {\"hashes\"} (an array, or one string split on newlines, commas, semicolons and spaces as for /hash_lookup; at most 500) answers {\"count\",\"groups\"}: hashes of the same shape grouped, largest group first. Measured on hashcat's own example of each of the 432 modes: the true mode is among the candidates for 100%, in the first five for 82.6%, first for 63.4% (hashcat --identify: 96.5%, 74.3%, 56.2%); on 145 hashes made by openssl, htpasswd, mkpasswd, slappasswd, doveadm, Python, PHP, MariaDB and PostgreSQL, first for 97.9% and in the first five for all. See /docs/hashes."
+)

@@ -1,0 +1,151 @@
+// Command coldlookup measures breach lookups the way a server with a file
+// larger than memory meets them: it opens a Pwned Passwords file, makes
+// random lookups of one kind and reports, per lookup, the read system
+// calls and the bytes the kernel read from disk (from /proc/self/io, Linux
+// only) and the wall-time percentiles. Drop the page cache first for a
+// cold start (as root: sync; echo 3 > /proc/sys/vm/drop_caches); -drop
+// drops it again once the file's background sampling is over, so that the
+// lookups start cold too.
+//
+//	go run ./tools/breach/coldlookup -file /tmp/pwned-sha1.txt -op range -n 2000 -drop
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"secutil/tools/breach"
+)
+
+func main() {
+	path := flag.String("file", "", "the Pwned Passwords file")
+	kindName := flag.String("kind", "sha1", "the file's hash: sha1 or ntlm")
+	op := flag.String("op", "range", "range (a 5-hex prefix's answer, as GET /range) or count (one digest, as /data_breach and password_check)")
+	n := flag.Int("n", 2000, "lookups")
+	seed := flag.Uint64("seed", 1, "random seed of the prefixes and digests")
+	drop := flag.Bool("drop", false, "drop the page cache before the lookups (needs root)")
+	workers := flag.Int("c", 1, "lookups at once")
+	flag.Parse()
+	kind := breach.KindSHA1
+	if *kindName == "ntlm" {
+		kind = breach.KindNTLM
+	}
+	if err := run(*path, kind, *op, max(*n, 1), *seed, *drop, max(*workers, 1)); err != nil {
+		fmt.Fprintln(os.Stderr, "coldlookup:", err)
+		os.Exit(1)
+	}
+}
+
+func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool, workers int) error {
+	start := time.Now()
+	f, err := breach.OpenFile(path, kind)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	opened := time.Since(start)
+	<-f.Sampled()
+	sampled := time.Since(start)
+	if drop {
+		if err := dropPageCache(); err != nil {
+			return err
+		}
+	}
+	before, err := procIO()
+	if err != nil {
+		return err
+	}
+	times := make([]time.Duration, n)
+	errs := make(chan error, workers)
+	began := time.Now()
+	for w := range workers {
+		lookup, err := lookups(f, op, seed+uint64(w))
+		if err != nil {
+			return err
+		}
+		go func() {
+			for i := w; i < n; i += workers {
+				t := time.Now()
+				if err := lookup(); err != nil {
+					errs <- err
+					return
+				}
+				times[i] = time.Since(t)
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			return err
+		}
+	}
+	elapsed := time.Since(began)
+	after, err := procIO()
+	if err != nil {
+		return err
+	}
+	slices.Sort(times)
+	at := func(q float64) time.Duration { return times[int(q*float64(n-1))] }
+	fmt.Printf("%s %s, %.1f GB, %d at once: open %s, sampled %s; %.0f lookups/s; per lookup %.2f read calls, %.1f KB from disk; p50 %s p99 %s max %s\n",
+		kind, op, float64(f.Size())/1e9, workers, opened.Round(time.Microsecond), sampled.Round(time.Millisecond), float64(n)/elapsed.Seconds(),
+		float64(after["syscr"]-before["syscr"])/float64(n),
+		float64(after["read_bytes"]-before["read_bytes"])/float64(n)/1e3,
+		at(0.5).Round(time.Microsecond), at(0.99).Round(time.Microsecond), times[n-1].Round(time.Microsecond))
+	return nil
+}
+
+// lookups returns a function making random lookups of the kind op, from its own random source.
+func lookups(f *breach.File, op string, seed uint64) (func() error, error) {
+	r := rand.New(rand.NewPCG(seed, 0))
+	switch op {
+	case "range":
+		return func() error {
+			_, err := f.AppendRange(nil, fmt.Sprintf("%05X", r.IntN(1<<20)), false)
+			return err
+		}, nil
+	case "count":
+		digest := make([]byte, f.Kind().DigestLen())
+		return func() error {
+			for i := range digest {
+				digest[i] = byte(r.Uint32())
+			}
+			_, _, err := f.Count(digest)
+			return err
+		}, nil
+	}
+	return nil, fmt.Errorf("-op must be range or count, not %q", op)
+}
+
+// dropPageCache writes the file's dirty pages back and empties the page cache.
+func dropPageCache() error {
+	syscall.Sync()
+	return os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0)
+}
+
+// procIO reads this process's I/O counters: syscr counts read system
+// calls, read_bytes the bytes fetched from the disk (not the page cache).
+func procIO() (map[string]int64, error) {
+	file, err := os.Open("/proc/self/io")
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	counters := map[string]int64{}
+	s := bufio.NewScanner(file)
+	for s.Scan() {
+		name, value, _ := strings.Cut(s.Text(), ": ")
+		counters[name], _ = strconv.ParseInt(value, 10, 64)
+	}
+	return counters, s.Err()
+}
