@@ -12,6 +12,7 @@ import (
 )
 
 func TestGetAPIKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	for _, tc := range []struct {
@@ -47,12 +48,14 @@ func TestGetAPIKey(t *testing.T) {
 }
 
 func TestUnverifiedAccountGetsNoKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.post("/register", map[string]string{"email": "new@example.com", "password": testPassword}).want(200)
 	e.post("/api/get_api_key", map[string]string{"email": "new@example.com", "password": testPassword}).wantError(401, "account_not_verified")
 }
 
 func TestKeyRoutesNeedAValidKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/new_api_key", "/user_info", "/suggestion"} {
 		for _, scope := range []string{"/api", "/api/v1"} {
@@ -69,6 +72,7 @@ func TestKeyRoutesNeedAValidKey(t *testing.T) {
 const checksumOfZeros = "2kaqcA"
 
 func TestNewAPIKeyRotatesAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	old := e.key("ann@example.com", store.PlanStarter)
 	fresh := e.post("/api/v1/new_api_key", nil, "X-API-Key", old).want(200).json()["api_key"].(string)
@@ -81,6 +85,7 @@ func TestNewAPIKeyRotatesAtOnce(t *testing.T) {
 }
 
 func TestRegenerateNeedsSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	old := e.key("ann@example.com", store.PlanStarter)
 	e.post("/api/regenerate", nil).wantError(401, "login_required")
@@ -94,6 +99,7 @@ func TestRegenerateNeedsSession(t *testing.T) {
 }
 
 func TestCrossSitePostWithCookieIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	session := e.login("ann@example.com")
@@ -104,6 +110,7 @@ func TestCrossSitePostWithCookieIsRefused(t *testing.T) {
 }
 
 func TestUserInfo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanStarter)
 	m := e.post("/api/user_info", nil, "X-API-Key", key).want(200).json()
@@ -121,6 +128,7 @@ func TestUserInfo(t *testing.T) {
 }
 
 func TestRegistrationLoginLogout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.post("/register", map[string]string{"email": "new@example.com", "password": "short"}).wantError(400, "weak_password")
 	e.post("/register", map[string]string{"email": "new@example.com", "password": "passwordpassword"}).wantError(400, "weak_password")
@@ -142,6 +150,7 @@ func TestRegistrationLoginLogout(t *testing.T) {
 }
 
 func TestLoginIssuesAFreshSessionEachTime(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	first := e.login("ann@example.com")
@@ -154,6 +163,7 @@ func TestLoginIssuesAFreshSessionEachTime(t *testing.T) {
 }
 
 func TestForgotPassword(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	session := e.login("ann@example.com")
@@ -173,6 +183,7 @@ func TestForgotPassword(t *testing.T) {
 }
 
 func TestBruteForceIsThrottled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) {
 		d.Limits = &server.Limits{
 			PerIP:            server.Rate{Burst: 100, Per: 3600e9},
@@ -196,6 +207,7 @@ func TestBruteForceIsThrottled(t *testing.T) {
 }
 
 func TestConcurrentRotationsLeaveOneKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	old := e.key("ann@example.com", store.PlanStarter)
 	var wg sync.WaitGroup
@@ -219,6 +231,7 @@ func TestConcurrentRotationsLeaveOneKey(t *testing.T) {
 }
 
 func TestAuditEventsSealTheClientIP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	e.login("ann@example.com")

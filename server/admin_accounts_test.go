@@ -27,6 +27,7 @@ func (e *env) accountEvents(email, admin string) []map[string]any {
 }
 
 func TestAdminAccountActions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withAdminToken)
 	admin := e.adminSession("boss@example.com")
 	key := e.key("ann@example.com", store.PlanStarter)
@@ -140,6 +141,7 @@ func TestAdminAccountActions(t *testing.T) {
 }
 
 func TestAdminAccountActionsNeedAnAdmin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	user := e.login("ann@example.com")
@@ -155,6 +157,7 @@ func TestAdminAccountActionsNeedAnAdmin(t *testing.T) {
 }
 
 func TestAdminPageAccountButtons(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withRegistration(server.RegistrationInvite))
 	admin := e.adminSession("boss@example.com")
 	e.account("ann@example.com", store.PlanStarter)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestAdminPageAccess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	admin := e.adminSession("boss@example.com")
 	e.account("ann@example.com", store.PlanPro)
@@ -29,6 +30,7 @@ func TestAdminPageAccess(t *testing.T) {
 }
 
 func TestAdminLinkOnlyForAdmins(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	admin := e.adminSession("boss@example.com")
 	e.account("ann@example.com", store.PlanStarter)
@@ -52,6 +54,7 @@ func TestAdminLinkOnlyForAdmins(t *testing.T) {
 }
 
 func TestAdminPageSetPlanForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	admin := e.adminSession("boss@example.com")
 	e.account("ann@example.com", store.PlanStarter)
@@ -112,6 +115,7 @@ func TestAdminPageSetPlanForm(t *testing.T) {
 }
 
 func TestAdminPageCreateProductForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	admin := e.adminSession("boss@example.com")
 	res := e.form("/admin/products", url.Values{"name": {"Pro monthly"}, "plan": {"pro"}, "price_cents": {"1200"},
@@ -124,6 +128,7 @@ func TestAdminPageCreateProductForm(t *testing.T) {
 }
 
 func TestAdminPageShowsSuggestionsAndSealedIPs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	admin := e.adminSession("boss@example.com")
 	key := e.key("ann@example.com", store.PlanStarter)
@@ -133,6 +138,7 @@ func TestAdminPageShowsSuggestionsAndSealedIPs(t *testing.T) {
 }
 
 func TestAdminPagePagination(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	admin := e.adminSession("boss@example.com")
 	for i := range 51 {

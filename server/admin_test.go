@@ -41,6 +41,7 @@ var adminRoutes = []struct {
 }
 
 func TestAdminRoutesAuthentication(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withAdminToken)
 	e.account("ann@example.com", store.PlanStarter)
 	user := e.login("ann@example.com")
@@ -59,6 +60,7 @@ func TestAdminRoutesAuthentication(t *testing.T) {
 }
 
 func TestAdminBearerNeverWorksWithoutAConfiguredToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, token := range []string{"", " ", "anything"} {
 		e.post("/boss/accounts/list", nil, "Authorization", "Bearer "+token).wantError(http.StatusUnauthorized, "unauthorized")
@@ -66,6 +68,7 @@ func TestAdminBearerNeverWorksWithoutAConfiguredToken(t *testing.T) {
 }
 
 func TestCreateProductValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withAdminToken)
 	valid := func() map[string]any {
 		return map[string]any{"name": "Pro yearly", "plan": "pro", "price_cents": 12000, "currency": "USD", "interval": "year"}
@@ -109,6 +112,7 @@ func TestCreateProductValidation(t *testing.T) {
 }
 
 func TestAdminListAccounts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withAdminToken)
 	bearer := []string{"Authorization", "Bearer " + adminToken}
 	key := e.key("ann@example.com", store.PlanStarter)
@@ -144,6 +148,7 @@ func TestAdminListAccounts(t *testing.T) {
 }
 
 func TestAdminSetPlan(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withAdminToken)
 	bearer := []string{"Authorization", "Bearer " + adminToken}
 	key := e.key("ann@example.com", store.PlanStarter)
@@ -177,6 +182,7 @@ func TestAdminSetPlan(t *testing.T) {
 }
 
 func TestAdminListSuggestionsAndAudit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withAdminToken)
 	bearer := []string{"Authorization", "Bearer " + adminToken}
 	key := e.key("ann@example.com", store.PlanStarter)

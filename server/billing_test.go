@@ -72,6 +72,7 @@ func (e *env) planChanges() []store.AuditEvent {
 func rfc(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
 
 func TestWebhookWithoutSecretIsDisabled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	body := event("evt_1", "subscription.canceled", map[string]any{"email": "ann@example.com"})
@@ -80,6 +81,7 @@ func TestWebhookWithoutSecretIsDisabled(t *testing.T) {
 }
 
 func TestWebhookSignatureEdgeCases(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	e.account("ann@example.com", store.PlanStarter)
 	body := event("evt_sig", "subscription.activated", map[string]any{
@@ -119,6 +121,7 @@ func TestWebhookSignatureEdgeCases(t *testing.T) {
 }
 
 func TestWebhookSubscriptionLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	key := e.key("ann@example.com", store.PlanStarter)
 	until := time.Now().Add(30 * 24 * time.Hour)
@@ -157,6 +160,7 @@ func TestWebhookSubscriptionLifecycle(t *testing.T) {
 // TestEnterpriseCapSurvivesCancelAndReactivation: a cancellation dropped
 // the cap an admin set, so the re-activated enterprise account had none.
 func TestEnterpriseCapSurvivesCancelAndReactivation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling, withAdminToken)
 	key := e.key("big@example.com", store.PlanStarter)
 	until := rfc(time.Now().Add(30 * 24 * time.Hour))
@@ -187,6 +191,7 @@ func TestEnterpriseCapSurvivesCancelAndReactivation(t *testing.T) {
 }
 
 func TestWebhookIgnoresUnknownTypesAndEmails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	e.account("ann@example.com", store.PlanStarter)
 	tests := []struct {
@@ -208,6 +213,7 @@ func TestWebhookIgnoresUnknownTypesAndEmails(t *testing.T) {
 }
 
 func TestWebhookRefusesBadEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	e.account("ann@example.com", store.PlanStarter)
 	future := rfc(time.Now().Add(time.Hour))
@@ -234,6 +240,7 @@ func TestWebhookRefusesBadEvents(t *testing.T) {
 }
 
 func TestWebhookIsExemptFromCSRF(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	e.account("ann@example.com", store.PlanPro)
 	body := event("evt_1", "subscription.canceled", map[string]any{"email": "ann@example.com"})
@@ -243,6 +250,7 @@ func TestWebhookIsExemptFromCSRF(t *testing.T) {
 }
 
 func TestConcurrentWebhookDeliveryAppliesOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	e.account("ann@example.com", store.PlanStarter)
 	body := event("evt_once", "subscription.activated", map[string]any{
@@ -272,6 +280,7 @@ func TestConcurrentWebhookDeliveryAppliesOnce(t *testing.T) {
 }
 
 func TestExpiredPaidPlanActsAsStarter(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	key := e.key("ann@example.com", store.PlanStarter)
 	a := e.accountOf("ann@example.com")
@@ -305,6 +314,7 @@ func (e *env) createProduct(plan string, cents int64) int64 {
 }
 
 func TestCreateCheckoutSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	id := e.account("ann+x@example.com", store.PlanStarter)
 	session := e.login("ann+x@example.com")
@@ -325,6 +335,7 @@ func TestCreateCheckoutSession(t *testing.T) {
 }
 
 func TestCheckoutWithoutProviderIs503(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	session := e.login("ann@example.com")
@@ -336,6 +347,7 @@ func TestCheckoutWithoutProviderIs503(t *testing.T) {
 }
 
 func TestSwitchTier(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling)
 	key := e.key("ann@example.com", store.PlanPro)
 	session := e.login("ann@example.com")
@@ -372,6 +384,7 @@ func TestSwitchTier(t *testing.T) {
 }
 
 func TestNewTemplateCheckoutNeedsAnAbsoluteHTTPURL(t *testing.T) {
+	t.Parallel()
 	for _, tmpl := range []string{"", "pay.example/checkout", "/checkout?p={product_id}", "javascript:alert(1)", "ftp://pay.example/{ref}"} {
 		if _, err := server.NewTemplateCheckout(tmpl); err == nil {
 			t.Errorf("NewTemplateCheckout(%q) accepted it", tmpl)

@@ -15,6 +15,7 @@ import (
 // TestBodyCutShortIsABadRequest: a client that sends less than its
 // Content-Length and stops used to get a 500 and an ERROR line in the log.
 func TestBodyCutShortIsABadRequest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBilling, withAdminToken)
 	key := e.key("ann@example.com", store.PlanPro)
 	srv := httptest.NewServer(e.h)
@@ -49,6 +50,7 @@ func TestBodyCutShortIsABadRequest(t *testing.T) {
 // type each have one code on every route, and the message names the field
 // as the client wrote it (not the Go name of an embedded struct).
 func TestFieldErrorsNameTheField(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	for _, tc := range []struct {

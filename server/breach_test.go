@@ -12,6 +12,7 @@ import (
 )
 
 func TestDataBreach(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	check := func(body map[string]string, breached bool) {
@@ -46,6 +47,7 @@ func TestDataBreach(t *testing.T) {
 }
 
 func TestDataBreachFromPwnedFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sha1File := filepath.Join(dir, "pwned-sha1.txt")
 	ntlmFile := filepath.Join(dir, "pwned-ntlm.txt")

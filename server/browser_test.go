@@ -290,30 +290,66 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 	e.store.SetClock(time.Now)
 }
 
-// TestBrowserJourney drives the real pages in headless Chromium: register
-// and verify with the code from the server log, the dashboard's key flows
-// (create, rotate, reload, revoke), every tool of the bench with and
-// without JavaScript, the usage bar and chart, dark mode, a phone's width,
-// a 404 page, the admin page, and plan changes without and with a payment
-// provider. Any script error, console error or Content-Security-Policy
-// violation fails it. With -screenshots it writes the README's screenshots.
+// TestBrowserJourney drives the real pages in headless Chromium, in four
+// journeys that run side by side, each with its own server and browser:
+// register and verify with the code from the server log and the
+// dashboard's key flows (create, rotate, reload, revoke); every tool of
+// the bench with and without JavaScript, dark mode, a phone's width and a
+// 404 page; the usage bar and chart, the admin page and a plan change
+// without a payment provider; a plan change through one. Any script
+// error, console error or Content-Security-Policy violation fails it. With
+// -screenshots it writes the README's screenshots.
 func TestBrowserJourney(t *testing.T) {
-	// The mailer is the default one, which writes codes to the server log.
-	e := newEnv(t, func(d *server.Deps) { d.Mailer = nil })
-	const chartEmail = "chart@example.com"
-	chartID := e.account(chartEmail, store.PlanStarter)
-	seedHistory(t, e, chartID, time.Now().UTC())
-	srv := httptest.NewServer(e.h)
-	defer srv.Close()
-	b := startBrowser(t, srv.URL)
+	t.Parallel()
+	if findBrowser() == "" {
+		t.Skip("no Chromium on PATH: skipping the browser test (install it with apt-get install chromium; .ci/run does)")
+	}
+	t.Cleanup(func() {
+		if *updateScreenshots && !t.Failed() {
+			writeScreenshotSources(t)
+		}
+	})
+	for name, journey := range map[string]func(*testing.T){
+		"keys": keysJourney, "tools": toolsJourney, "usage and admin": usageAndAdminJourney, "checkout": checkoutJourney,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			journey(t)
+		})
+	}
+}
 
-	const email = "browser@example.com"
-	const password = "quiet harbour lantern orchid"
-	step := func(name string, f func(t *testing.T)) {
+// browserEmail is the account the journeys drive.
+const browserEmail = "browser@example.com"
+
+// journeySteps returns a step runner for t: a failed step ends the
+// journey, since later steps build on it.
+func journeySteps(t *testing.T) func(name string, f func(t *testing.T)) {
+	return func(name string, f func(t *testing.T)) {
+		t.Helper()
 		if !t.Run(name, f) {
-			t.FailNow() // later steps build on this one
+			t.FailNow()
 		}
 	}
+}
+
+// journeyServer serves e to a new browser.
+func journeyServer(t *testing.T, e *env) (*httptest.Server, *browser) {
+	t.Helper()
+	srv := httptest.NewServer(e.h)
+	t.Cleanup(srv.Close)
+	return srv, startBrowser(t, srv.URL)
+}
+
+// keysJourney registers an account, verifies it with the code from the
+// server log and drives the dashboard's key flows.
+func keysJourney(t *testing.T) {
+	// The mailer is the default one, which writes codes to the server log.
+	e := newEnv(t, func(d *server.Deps) { d.Mailer = nil })
+	srv, b := journeyServer(t, e)
+	step := journeySteps(t)
+	const email = browserEmail
+	const password = "quiet harbour lantern orchid"
 
 	step("home", func(t *testing.T) {
 		b.open(t, "/")
@@ -399,8 +435,22 @@ func TestBrowserJourney(t *testing.T) {
 		b.waitText(t, ".alert.notice", "The key was revoked")
 		e.post("/api/v1/user_info", nil, "X-API-Key", ci).want(http.StatusUnauthorized)
 	})
+}
 
-	account, err := e.store.AccountByEmail(context.Background(), email)
+// toolsJourney runs every tool of the bench with and without JavaScript,
+// in dark mode and at a phone's width, as an account with one key.
+func toolsJourney(t *testing.T) {
+	e := newEnv(t)
+	id := e.account(browserEmail, store.PlanStarter)
+	k := apikey.New()
+	if err := e.store.IssueKey(context.Background(), id, "default", apikey.Hash(k), apikey.Hint(k)); err != nil {
+		t.Fatal(err)
+	}
+	_, b := journeyServer(t, e)
+	step := journeySteps(t)
+	b.logIn(t, browserEmail, testPassword)
+
+	account, err := e.store.AccountByEmail(context.Background(), browserEmail)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,9 +589,21 @@ func TestBrowserJourney(t *testing.T) {
 		}
 		b.shot(t, "not-found", false)
 	})
+}
+
+// usageAndAdminJourney shows an account's usage bar and chart, then an
+// administrator sets a plan and a user switches back without checkout.
+func usageAndAdminJourney(t *testing.T) {
+	e := newEnv(t)
+	const chartEmail = "chart@example.com"
+	chartID := e.account(chartEmail, store.PlanStarter)
+	seedHistory(t, e, chartID, time.Now().UTC())
+	const email = browserEmail
+	e.account(email, store.PlanStarter)
+	srv, b := journeyServer(t, e)
+	step := journeySteps(t)
 
 	step("usage bar and chart", func(t *testing.T) {
-		b.logOut(t)
 		b.logIn(t, chartEmail, testPassword)
 		width := func() float64 {
 			return eval[float64](t, b, `document.getElementById("usage-bar").getBoundingClientRect().width / document.getElementById("usage-bar").parentElement.getBoundingClientRect().width`)
@@ -598,7 +660,7 @@ func TestBrowserJourney(t *testing.T) {
 		}
 		b.logOut(t)
 
-		b.logIn(t, email, password)
+		b.logIn(t, email, testPassword)
 		if got := b.text(t, "#plan"); got != "pro" {
 			t.Fatalf("plan %q after the admin set pro", got)
 		}
@@ -612,7 +674,11 @@ func TestBrowserJourney(t *testing.T) {
 		}
 		b.logOut(t)
 	})
+}
 
+// checkoutJourney changes a plan through a payment provider's page.
+func checkoutJourney(t *testing.T) {
+	step := journeySteps(t)
 	step("a plan change through checkout", func(t *testing.T) {
 		pay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(w, "<!doctype html><title>Pay</title><h1>Payment page</h1><p id=query>%s</p>", r.URL.RawQuery)
@@ -627,9 +693,7 @@ func TestBrowserJourney(t *testing.T) {
 		if _, err := shop.store.CreateProduct(context.Background(), store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: 900, Currency: "EUR", Interval: "month"}); err != nil {
 			t.Fatal(err)
 		}
-		shopSrv := httptest.NewServer(shop.h)
-		defer shopSrv.Close()
-		b.base = shopSrv.URL // the last step: the journey's server is done with
+		_, b := journeyServer(t, shop)
 		b.logIn(t, "buyer@example.com", testPassword)
 		if got := b.text(t, ".plans"); !strings.Contains(got, "9.00 EUR a month") {
 			t.Fatalf("plan cards: %q", got)
@@ -642,8 +706,4 @@ func TestBrowserJourney(t *testing.T) {
 			t.Fatalf("the browser is at %s, not the payment page", loc)
 		}
 	})
-
-	if *updateScreenshots && !t.Failed() {
-		writeScreenshotSources(t)
-	}
 }

@@ -271,6 +271,7 @@ type contractCase struct {
 // document, success and each class of error, and holds every answer to
 // static/openapi.json.
 func TestContract(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	e := rangeEnv(t, server.RangeKey, withAdminToken, withBilling, func(d *server.Deps) {
 		d.MetricsToken = "metrics-token"
@@ -672,6 +673,7 @@ func sealedAuditIP(t testing.TB, e *env) string {
 // patterns, both ways. A path parameter with an enum (the tools page's
 // POST /{tool}) stands for one route per value.
 func TestContractCoversEveryRoute(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	documented := map[string]bool{}
 	for _, op := range c.ops {
@@ -702,6 +704,7 @@ func TestContractCoversEveryRoute(t *testing.T) {
 // lists to the server: each operation's example, less one required field,
 // is a 400 missing_field that names it, on every route.
 func TestRequiredFieldsAreRequired(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	e := newEnv(t, withAdminToken, withBilling)
 	key := e.key("ann@example.com", store.PlanPro)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSecureEncryptDecrypt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	secret := "meet at the old mill at 9 — ünïcödé ok"

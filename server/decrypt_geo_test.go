@@ -12,6 +12,7 @@ import (
 // TestDecryptGeoInfo follows a client IP from a login into the audit log,
 // lists it as an admin, and opens it with /boss/decrypt_geoinfo2.
 func TestDecryptGeoInfo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withAdminToken)
 	e.account("ann@example.com", store.PlanStarter)
 

@@ -17,6 +17,7 @@ import (
 // TestErrorVocabularyDocumented holds /docs/errors and the OpenAPI
 // document's Error schema to the table writeError answers from.
 func TestErrorVocabularyDocumented(t *testing.T) {
+	t.Parallel()
 	codes := server.ErrorCodes()
 	if len(codes) == 0 {
 		t.Fatal("no error codes")
@@ -76,6 +77,7 @@ func TestErrorVocabularyDocumented(t *testing.T) {
 // code of the table is used somewhere, so /docs/errors lists no code the
 // server never sends.
 func TestEveryCodeSentIsInTheTable(t *testing.T) {
+	t.Parallel()
 	codes := server.ErrorCodes()
 	files, err := filepath.Glob("*.go")
 	if err != nil {

@@ -43,6 +43,7 @@ func withBreachFile(t *testing.T) func(*server.Deps) {
 var estimatorRefuses = []string{"passwordpassword", "123456789012345", "qwertyuiopasdfg", "Password1234567", "p@ssw0rdp@ssw0rd"}
 
 func TestAccountPasswordsFollowTheEstimatorAndTheBreachFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withBreachFile(t), func(d *server.Deps) {
 		plenty := server.Rate{Burst: 100, Per: time.Minute}
 		d.Limits = &server.Limits{PerIP: plenty, PerClientAccount: plenty, PerAccount: plenty}
@@ -81,6 +82,7 @@ func TestAccountPasswordsFollowTheEstimatorAndTheBreachFile(t *testing.T) {
 }
 
 func TestPasswordCheckReportsBreaches(t *testing.T) {
+	t.Parallel()
 	t.Run("without a breach file, breached is null", func(t *testing.T) {
 		e := newEnv(t)
 		key := e.key("ann@example.com", store.PlanPro)
@@ -107,6 +109,7 @@ func TestPasswordCheckReportsBreaches(t *testing.T) {
 }
 
 func TestPagesWithoutMail(t *testing.T) {
+	t.Parallel()
 	noMail := newEnv(t, func(d *server.Deps) { d.Mailer = nil })
 	withMail := newEnv(t)
 	for _, path := range []string{"/register", "/register/verify", "/forgot-password", "/forgot-password/verify"} {
@@ -130,6 +133,7 @@ func withRegistration(policy string) func(*server.Deps) {
 }
 
 func TestRegistrationPolicies(t *testing.T) {
+	t.Parallel()
 	register := map[string]string{"email": "new@example.com", "password": testPassword}
 
 	t.Run("open", func(t *testing.T) {
@@ -199,6 +203,7 @@ func TestRegistrationPolicies(t *testing.T) {
 var tokenField = regexp.MustCompile(`name="token" value="([^"]+)"`)
 
 func TestSetup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	token := apikey.NewToken()
 	if err := e.store.SetSetupToken(context.Background(), apikey.Hash(token)); err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestIPInfo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	e.post("/api/v1/ip_info", map[string]string{"ip_string": "not an ip"}, "X-API-Key", key).wantError(400, "invalid_ip")
@@ -43,6 +44,7 @@ func TestIPInfo(t *testing.T) {
 }
 
 func TestIPInfoWithoutDatabaseSaysWhichFlagToSet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) { d.Geo = nil })
 	key := e.key("ann@example.com", store.PlanPro)
 	a, _ := e.store.AccountByEmail(t.Context(), "ann@example.com")
@@ -68,6 +70,7 @@ func withGeo(t *testing.T, cfg geo.Config) func(*server.Deps) {
 // TestIPInfoEmbedded is /ip_info with no database configured but the
 // embedded ones, as a fresh `go run .` serves it.
 func TestIPInfoEmbedded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withGeo(t, geo.Config{Embedded: true}))
 	key := e.key("ann@example.com", store.PlanPro)
 	us := e.post("/api/v1/ip_info", map[string]string{"ip_string": "8.8.8.8"}, "X-API-Key", key).want(200).json()
@@ -108,6 +111,7 @@ func TestIPInfoEmbedded(t *testing.T) {
 // TestIPInfoCityFileAheadOfEmbedded: a City file answers city-level fields
 // and its country; the embedded ASN database fills asn and org.
 func TestIPInfoCityFileAheadOfEmbedded(t *testing.T) {
+	t.Parallel()
 	cfg := geotest.Databases(t)
 	cfg.ASNPath, cfg.ISPPath, cfg.Embedded = "", "", true
 	e := newEnv(t, withGeo(t, cfg))
@@ -125,6 +129,7 @@ func TestIPInfoCityFileAheadOfEmbedded(t *testing.T) {
 // for credit wherever results show: the tools page, the reference's
 // /ip_info section and the guide.
 func TestGeoAttribution(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dbip := `<a href="https://db-ip.com">IP geolocation by DB-IP</a>`
 	for _, path := range []string{"/tools", "/docs", "/docs/ip_info"} {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestHashGeneratorRoute(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanStarter)
 	m := e.post("/api/v1/hash_generator", map[string]string{"algorithm": "SHA-256", "plaintext": "abc"}, "X-API-Key", key).want(200).json()

@@ -57,6 +57,7 @@ const (
 // TestHashIdentifierJohnSyntax: a hash in John the Ripper's syntax names
 // both tools' formats, John's command line and the string hashcat reads.
 func TestHashIdentifierJohnSyntax(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	got := decodeAs[identifyOne](t, e.post("/api/v1/hash_identifier", map[string]string{"hash": "$NT$8846f7eaee8fb117ad06bdd830b7586c"}, "X-API-Key", key).want(200))
@@ -76,6 +77,7 @@ func TestHashIdentifierJohnSyntax(t *testing.T) {
 }
 
 func TestHashIdentifierRoute(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 
@@ -119,6 +121,7 @@ func TestHashIdentifierRoute(t *testing.T) {
 }
 
 func TestHashIdentifierBatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 
@@ -160,6 +163,7 @@ func TestHashIdentifierBatch(t *testing.T) {
 // TestHashIdentifierTools: the tools page calls the root-level route with
 // the session cookie.
 func TestHashIdentifierTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.key("ann@example.com", store.PlanPro)
 	got := decodeAs[identifyOne](t, e.post("/hash_identifier", map[string]string{"hash": md5Password}, "Cookie", e.login("ann@example.com")).want(200))

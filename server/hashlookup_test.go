@@ -47,6 +47,7 @@ func decodeLookup(t *testing.T, r response) lookupOut {
 }
 
 func TestHashLookup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	body := map[string]string{"hashes": md5Password + ",\n" + strings.ToUpper(sha1Password) + "; " + ntlmPassword + " " + md5Unknown + "\n" + md5Password}
@@ -81,6 +82,7 @@ func TestHashLookup(t *testing.T) {
 }
 
 func TestHashLookupSiteIsPublicAndThrottled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) {
 		limits := server.DefaultLimits
 		limits.PublicHash = server.Rate{Burst: 2, Per: 3600e9}
@@ -99,6 +101,7 @@ func TestHashLookupSiteIsPublicAndThrottled(t *testing.T) {
 }
 
 func TestHashLookupUpstream(t *testing.T) {
+	t.Parallel()
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"results":[{"hash":"` + md5Unknown + `","plaintext":"zeros","type":"md5","found":true}],"summary":{}}`))
 	}))
@@ -123,6 +126,7 @@ func TestHashLookupUpstream(t *testing.T) {
 // with a warning, and after three failures in a row it is not asked at all
 // for a while.
 func TestHashLookupUpstreamFailureDegrades(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		fail  http.HandlerFunc
@@ -167,6 +171,7 @@ func TestHashLookupUpstreamFailureDegrades(t *testing.T) {
 // TestHashLookupSiteLimitComesBeforeTheUpstream: a client over its public
 // limit makes the upstream do nothing.
 func TestHashLookupSiteLimitComesBeforeTheUpstream(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)

@@ -51,6 +51,7 @@ func (c cutShort) Read(p []byte) (int, error) {
 // (or a 200 where the route ignores bodies), never a 5xx, never an answer
 // over 1 MiB and never a hang.
 func TestHostileInputSweep(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) {
 		d.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("192.0.2.0/24")}
 		d.Limits = &server.Limits{PerIP: server.Rate{Burst: 1 << 20, Per: time.Hour}, PerClientAccount: server.Rate{Burst: 1 << 20, Per: time.Hour},

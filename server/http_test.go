@@ -11,6 +11,7 @@ import (
 )
 
 func TestRouteErrorsAreJSON(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.request("GET", "/no/such/page", nil).wantError(404, "not_found")
 	res := e.request("GET", "/api/v1/user_info", nil)
@@ -22,6 +23,7 @@ func TestRouteErrorsAreJSON(t *testing.T) {
 }
 
 func TestBodyLimitAndContentType(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	big := `{"email":"` + strings.Repeat("a", 2<<20) + `"}`
 	e.post("/api/get_api_key", big).wantError(413, "request_too_large")
@@ -33,6 +35,7 @@ func TestBodyLimitAndContentType(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/api/user_info", "/api/v1/user_info"} {
 		res := e.post(path, nil)
@@ -53,6 +56,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestHealthAndRobots(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.request("GET", "/health", nil).want(200).json()
 	if m["status"] != "ok" || m["db"] != "ok" || m["version"] == "" || m["backend"] != "sqlite" {
@@ -71,6 +75,7 @@ func TestHealthAndRobots(t *testing.T) {
 }
 
 func TestEveryAPIRouteUnderBothScopes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/get_api_key", "/new_api_key", "/regenerate", "/user_info", "/suggestion"} {
 		for _, scope := range []string{"/api", "/api/v1"} {
@@ -84,6 +89,7 @@ func TestEveryAPIRouteUnderBothScopes(t *testing.T) {
 // TestNoSecretInLogsOrDatabase drives every credential path, then searches
 // the logs and the raw database file for the secrets that went through.
 func TestNoSecretInLogsOrDatabase(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const regPassword = "unusual orchid harbour lantern"
 	const newPassword = "different quiet meadow bicycle"
@@ -124,6 +130,7 @@ func TestNoSecretInLogsOrDatabase(t *testing.T) {
 // Text holding the NUL character cannot be stored (PostgreSQL's text has
 // no room for it): a 400 naming it, nothing counted, on either backend.
 func TestStoredTextWithNULIsABadRequest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanStarter)
 	e.post("/api/v1/suggestion", map[string]string{"message": "a\x00b"}, "X-API-Key", key).wantError(400, "invalid_request")

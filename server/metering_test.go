@@ -18,6 +18,7 @@ func (e *env) meteredCall(key string) response {
 }
 
 func TestConcurrentMeteredCallsCountExactly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("pro@example.com", store.PlanPro)
 	a, _ := e.store.AccountByEmail(context.Background(), "pro@example.com")
@@ -47,6 +48,7 @@ func TestConcurrentMeteredCallsCountExactly(t *testing.T) {
 }
 
 func TestStarterCapAnswers429AndDoesNotCount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanStarter)
 	a, _ := e.store.AccountByEmail(context.Background(), "ann@example.com")
@@ -72,6 +74,7 @@ func TestStarterCapAnswers429AndDoesNotCount(t *testing.T) {
 }
 
 func TestConcurrentCallsNeverOvershootTheCap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanStarter)
 	a, _ := e.store.AccountByEmail(context.Background(), "ann@example.com")
@@ -103,6 +106,7 @@ func TestConcurrentCallsNeverOvershootTheCap(t *testing.T) {
 }
 
 func TestBadInputIsNotCounted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanStarter)
 	a, _ := e.store.AccountByEmail(context.Background(), "ann@example.com")
@@ -114,6 +118,7 @@ func TestBadInputIsNotCounted(t *testing.T) {
 }
 
 func TestSuggestion(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanStarter)
 	res := e.post("/api/suggestion", map[string]any{"message": "  dark mode  ", "email": "ann@example.com"}, "X-API-Key", key).want(200)

@@ -1,41 +1,40 @@
 package server
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"math"
 	"net"
 	"net/http"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"secutil/server/internal/promtext"
 	"secutil/tools/breach"
 )
 
 // Metrics holds what GET /metrics exposes, in the Prometheus text
-// exposition format (README: Metrics). The binary makes one, hands it to
-// New in Deps.Metrics and may also serve it on its own listener
-// (-metrics-addr) with ServeHTTP; New makes one when none is given.
-// Recording is a few atomic adds, cheap enough for every request.
+// exposition format (README: Metrics), which package promtext writes. The
+// binary makes one, hands it to New in Deps.Metrics and may also serve it
+// on its own listener (-metrics-addr) with ServeHTTP; New makes one when
+// none is given. Recording is a few atomic adds, cheap enough for every
+// request.
 type Metrics struct {
 	requests   sync.Map // routeStatus -> *atomic.Uint64
-	latencies  sync.Map // route -> *histogram
+	latencies  sync.Map // route -> *promtext.Histogram
 	metered    sync.Map // plan -> *atomic.Uint64
 	refused    sync.Map // plan -> *atomic.Uint64
-	kdfWait    *histogram
-	batchSize  *histogram
-	commitTime *histogram
+	kdfWait    *promtext.Histogram
+	batchSize  *promtext.Histogram
+	commitTime *promtext.Histogram
 	openConns  atomic.Int64
 	// gauges writes the figures read at scrape time (database, data files);
 	// New sets it.
-	gauges atomic.Pointer[func(context.Context, *exposition)]
+	gauges atomic.Pointer[func(context.Context, *promtext.Writer)]
 }
 
 type routeStatus struct {
@@ -53,9 +52,9 @@ var (
 // NewMetrics returns an empty set of metrics.
 func NewMetrics() *Metrics {
 	return &Metrics{
-		kdfWait:    newHistogram(waitBuckets),
-		batchSize:  newHistogram(batchBuckets),
-		commitTime: newHistogram(latencyBuckets),
+		kdfWait:    promtext.NewHistogram(waitBuckets),
+		batchSize:  promtext.NewHistogram(batchBuckets),
+		commitTime: promtext.NewHistogram(latencyBuckets),
 	}
 }
 
@@ -72,9 +71,9 @@ func (m *Metrics) request(pattern string, status int, took time.Duration) {
 	counter(&m.requests, routeStatus{pattern, status}).Add(1)
 	h, ok := m.latencies.Load(pattern)
 	if !ok {
-		h, _ = m.latencies.LoadOrStore(pattern, newHistogram(latencyBuckets))
+		h, _ = m.latencies.LoadOrStore(pattern, promtext.NewHistogram(latencyBuckets))
 	}
-	h.(*histogram).observe(took.Seconds())
+	h.(*promtext.Histogram).Observe(took.Seconds())
 }
 
 // meteredCall records a counted utility call; refusedCall one refused with
@@ -82,11 +81,11 @@ func (m *Metrics) request(pattern string, status int, took time.Duration) {
 func (m *Metrics) meteredCall(plan string) { counter(&m.metered, plan).Add(1) }
 func (m *Metrics) refusedCall(plan string) { counter(&m.refused, plan).Add(1) }
 
-func (m *Metrics) kdfWaited(d time.Duration) { m.kdfWait.observe(d.Seconds()) }
+func (m *Metrics) kdfWaited(d time.Duration) { m.kdfWait.Observe(d.Seconds()) }
 
 func (m *Metrics) meterCommitted(charges int, took time.Duration) {
-	m.batchSize.observe(float64(charges))
-	m.commitTime.observe(took.Seconds())
+	m.batchSize.Observe(float64(charges))
+	m.commitTime.Observe(took.Seconds())
 }
 
 // ConnState counts open client connections; set it as the http.Server's
@@ -111,70 +110,46 @@ func counter[K comparable](set *sync.Map, key K) *atomic.Uint64 {
 	return c.(*atomic.Uint64)
 }
 
-// histogram counts observations into cumulative-style buckets.
-type histogram struct {
-	bounds []float64       // upper bounds, ascending
-	counts []atomic.Uint64 // one per bound, then one for +Inf; not cumulative
-	sum    atomic.Uint64   // float64 bits
-}
-
-func newHistogram(bounds []float64) *histogram {
-	return &histogram{bounds: bounds, counts: make([]atomic.Uint64, len(bounds)+1)}
-}
-
-func (h *histogram) observe(v float64) {
-	h.counts[sort.SearchFloat64s(h.bounds, v)].Add(1)
-	for {
-		old := h.sum.Load()
-		if h.sum.CompareAndSwap(old, math.Float64bits(math.Float64frombits(old)+v)) {
-			return
-		}
-	}
-}
-
-// metricsContentType is the text exposition format's media type.
-const metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
-
 // ServeHTTP writes every metric, without asking for credentials: the
 // binary serves it on -metrics-addr, and GET /metrics checks the token first.
 func (m *Metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 	defer cancel()
-	e := &exposition{}
+	e := &promtext.Writer{}
 	m.write(ctx, e)
-	w.Header().Set("Content-Type", metricsContentType)
+	w.Header().Set("Content-Type", promtext.ContentType)
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write(e.buf.Bytes())
+	w.Write(e.Bytes())
 }
 
-func (m *Metrics) write(ctx context.Context, e *exposition) {
-	e.family("secutil_http_requests_total", "counter", "Requests answered, by route pattern and status code (route \"unmatched\": no route served it).")
+func (m *Metrics) write(ctx context.Context, e *promtext.Writer) {
+	e.Family("secutil_http_requests_total", "counter", "Requests answered, by route pattern and status code (route \"unmatched\": no route served it).")
 	for _, kv := range sortedEntries[routeStatus](&m.requests, func(a, b routeStatus) int {
 		return cmp.Or(strings.Compare(a.route, b.route), a.status-b.status)
 	}) {
-		e.sample("secutil_http_requests_total", float64(kv.value.(*atomic.Uint64).Load()), "route", kv.key.route, "status", strconv.Itoa(kv.key.status))
+		e.Sample("secutil_http_requests_total", float64(kv.value.(*atomic.Uint64).Load()), "route", kv.key.route, "status", strconv.Itoa(kv.key.status))
 	}
-	e.family("secutil_http_request_duration_seconds", "histogram", "Time from a request's arrival to the end of its handler, by route pattern.")
+	e.Family("secutil_http_request_duration_seconds", "histogram", "Time from a request's arrival to the end of its handler, by route pattern.")
 	for _, kv := range sortedEntries[string](&m.latencies, strings.Compare) {
-		e.histogram("secutil_http_request_duration_seconds", kv.value.(*histogram), "route", kv.key)
+		e.Histogram("secutil_http_request_duration_seconds", kv.value.(*promtext.Histogram), "route", kv.key)
 	}
-	e.family("secutil_http_open_connections", "gauge", "Client connections open now.")
-	e.sample("secutil_http_open_connections", float64(m.openConns.Load()))
+	e.Family("secutil_http_open_connections", "gauge", "Client connections open now.")
+	e.Sample("secutil_http_open_connections", float64(m.openConns.Load()))
 
-	e.family("secutil_metered_calls_total", "counter", "Utility calls counted toward usage, by the caller's plan.")
+	e.Family("secutil_metered_calls_total", "counter", "Utility calls counted toward usage, by the caller's plan.")
 	for _, kv := range sortedEntries[string](&m.metered, strings.Compare) {
-		e.sample("secutil_metered_calls_total", float64(kv.value.(*atomic.Uint64).Load()), "plan", kv.key)
+		e.Sample("secutil_metered_calls_total", float64(kv.value.(*atomic.Uint64).Load()), "plan", kv.key)
 	}
-	e.family("secutil_metered_refusals_total", "counter", "Utility calls refused with 429 because the plan's monthly cap was used up, by plan.")
+	e.Family("secutil_metered_refusals_total", "counter", "Utility calls refused with 429 because the plan's monthly cap was used up, by plan.")
 	for _, kv := range sortedEntries[string](&m.refused, strings.Compare) {
-		e.sample("secutil_metered_refusals_total", float64(kv.value.(*atomic.Uint64).Load()), "plan", kv.key)
+		e.Sample("secutil_metered_refusals_total", float64(kv.value.(*atomic.Uint64).Load()), "plan", kv.key)
 	}
-	e.family("secutil_kdf_wait_seconds", "histogram", "Time an argon2id key derivation waited for a free slot of the KDF semaphore.")
-	e.histogram("secutil_kdf_wait_seconds", m.kdfWait)
-	e.family("secutil_meter_batch_size", "histogram", "Usage charges committed together in one transaction.")
-	e.histogram("secutil_meter_batch_size", m.batchSize)
-	e.family("secutil_meter_commit_seconds", "histogram", "Time one usage transaction took to commit.")
-	e.histogram("secutil_meter_commit_seconds", m.commitTime)
+	e.Family("secutil_kdf_wait_seconds", "histogram", "Time an argon2id key derivation waited for a free slot of the KDF semaphore.")
+	e.Histogram("secutil_kdf_wait_seconds", m.kdfWait)
+	e.Family("secutil_meter_batch_size", "histogram", "Usage charges committed together in one transaction.")
+	e.Histogram("secutil_meter_batch_size", m.batchSize)
+	e.Family("secutil_meter_commit_seconds", "histogram", "Time one usage transaction took to commit.")
+	e.Histogram("secutil_meter_commit_seconds", m.commitTime)
 
 	if gauges := m.gauges.Load(); gauges != nil {
 		(*gauges)(ctx, e)
@@ -207,31 +182,31 @@ func (s *Server) observe() {
 
 // scrapeGauges writes the figures read when scraped: the build, the
 // database's size and connections, and how current the data files are.
-func (s *Server) scrapeGauges(ctx context.Context, e *exposition) {
-	e.family("secutil_build_info", "gauge", "Always 1; the labels name the running build.")
-	e.sample("secutil_build_info", 1, "version", s.Version, "goversion", runtime.Version())
+func (s *Server) scrapeGauges(ctx context.Context, e *promtext.Writer) {
+	e.Family("secutil_build_info", "gauge", "Always 1; the labels name the running build.")
+	e.Sample("secutil_build_info", 1, "version", s.Version, "goversion", runtime.Version())
 
 	if st, err := s.Store.Stats(ctx); err != nil {
 		s.Logger.Error("metrics: reading database figures", "err", err)
 	} else {
-		e.family("secutil_db_size_bytes", "gauge", "Size of the SQLite database file (pages in use times page size; the WAL not included).")
-		e.sample("secutil_db_size_bytes", float64(st.SizeBytes))
-		e.family("secutil_db_open_connections", "gauge", "Open database connections, by pool.")
-		e.sample("secutil_db_open_connections", float64(st.ReadConnections), "pool", "read")
-		e.sample("secutil_db_open_connections", float64(st.WriteConnections), "pool", "write")
+		e.Family("secutil_db_size_bytes", "gauge", "Size of the SQLite database file (pages in use times page size; the WAL not included).")
+		e.Sample("secutil_db_size_bytes", float64(st.SizeBytes))
+		e.Family("secutil_db_open_connections", "gauge", "Open database connections, by pool.")
+		e.Sample("secutil_db_open_connections", float64(st.ReadConnections), "pool", "read")
+		e.Sample("secutil_db_open_connections", float64(st.WriteConnections), "pool", "write")
 	}
 
-	e.family("secutil_geoip_build_timestamp_seconds", "gauge", "When each GeoIP database in use was built (its metadata), in Unix seconds, by role.")
+	e.Family("secutil_geoip_build_timestamp_seconds", "gauge", "When each GeoIP database in use was built (its metadata), in Unix seconds, by role.")
 	for _, db := range s.Geo.Databases() {
-		e.sample("secutil_geoip_build_timestamp_seconds", float64(db.Built.Unix()), "database", db.Role)
+		e.Sample("secutil_geoip_build_timestamp_seconds", float64(db.Built.Unix()), "database", db.Role)
 	}
-	e.family("secutil_breach_file_timestamp_seconds", "gauge", "Modification time of each Pwned Passwords file served (when it was downloaded), in Unix seconds.")
+	e.Family("secutil_breach_file_timestamp_seconds", "gauge", "Modification time of each Pwned Passwords file served (when it was downloaded), in Unix seconds.")
 	for _, f := range []struct {
 		kind string
 		file *breach.File
 	}{{"sha1", s.Range.SHA1}, {"ntlm", s.Range.NTLM}} {
 		if f.file != nil {
-			e.sample("secutil_breach_file_timestamp_seconds", float64(f.file.ModTime().Unix()), "kind", f.kind)
+			e.Sample("secutil_breach_file_timestamp_seconds", float64(f.file.ModTime().Unix()), "kind", f.kind)
 		}
 	}
 }
@@ -253,62 +228,4 @@ func (s *Server) handleMetrics() http.Handler {
 		}
 		s.Metrics.ServeHTTP(w, r)
 	})
-}
-
-// exposition builds the text format: a family's HELP and TYPE lines, then
-// its samples.
-type exposition struct{ buf bytes.Buffer }
-
-func (e *exposition) family(name, typ, help string) {
-	e.buf.WriteString("# HELP " + name + " " + helpEscaper.Replace(help) + "\n")
-	e.buf.WriteString("# TYPE " + name + " " + typ + "\n")
-}
-
-// sample writes one line; labels are name, value pairs.
-func (e *exposition) sample(name string, value float64, labels ...string) {
-	e.buf.WriteString(name)
-	if len(labels) > 0 {
-		e.buf.WriteByte('{')
-		for i := 0; i+1 < len(labels); i += 2 {
-			if i > 0 {
-				e.buf.WriteByte(',')
-			}
-			e.buf.WriteString(labels[i] + `="` + labelEscaper.Replace(labels[i+1]) + `"`)
-		}
-		e.buf.WriteByte('}')
-	}
-	e.buf.WriteByte(' ')
-	e.buf.WriteString(formatValue(value))
-	e.buf.WriteByte('\n')
-}
-
-// histogram writes a histogram's cumulative buckets, sum and count.
-func (e *exposition) histogram(name string, h *histogram, labels ...string) {
-	var cumulative uint64
-	for i := range h.counts {
-		cumulative += h.counts[i].Load()
-		le := "+Inf"
-		if i < len(h.bounds) {
-			le = formatValue(h.bounds[i])
-		}
-		e.sample(name+"_bucket", float64(cumulative), append(slices.Clip(labels), "le", le)...)
-	}
-	e.sample(name+"_sum", math.Float64frombits(h.sum.Load()), labels...)
-	e.sample(name+"_count", float64(cumulative), labels...)
-}
-
-var (
-	helpEscaper  = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
-	labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-)
-
-func formatValue(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "+Inf"
-	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return strconv.FormatInt(int64(v), 10)
-	default:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
 }

@@ -79,6 +79,7 @@ func counterValue(t *testing.T, families map[string]*dto.MetricFamily, name stri
 }
 
 func TestMetricsExposition(t *testing.T) {
+	t.Parallel()
 	sha1 := pwnedFile(t, breach.KindSHA1)
 	e := newEnv(t, func(d *server.Deps) {
 		d.MetricsToken = metricsToken
@@ -178,6 +179,7 @@ func TestMetricsExposition(t *testing.T) {
 }
 
 func TestMetricsNeedTheToken(t *testing.T) {
+	t.Parallel()
 	off := newEnv(t)
 	if m := off.request("GET", "/metrics", nil).wantError(404, "metrics_off"); !strings.Contains(m["error"].(string), "-metrics-token") {
 		t.Fatalf("error %q does not name -metrics-token", m["error"])
@@ -197,6 +199,7 @@ func TestMetricsNeedTheToken(t *testing.T) {
 // served without a token, and counting the open connections of the
 // listener whose ConnState it watches.
 func TestMetricsOwnListener(t *testing.T) {
+	t.Parallel()
 	metrics := server.NewMetrics()
 	e := newEnv(t, func(d *server.Deps) { d.Metrics = metrics })
 	api := httptest.NewUnstartedServer(e.h)
@@ -235,6 +238,7 @@ func TestMetricsOwnListener(t *testing.T) {
 // as a copy carrying the client's address; it is counted under its route
 // all the same.
 func TestMetricsRouteBehindAProxy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) {
 		d.MetricsToken = metricsToken
 		d.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("192.0.2.1/32")} // the test requests' peer

@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
+
+	"secutil/server/internal/accesslog"
 )
 
 // middleware wraps the mux: panics become 500s, every response gets the
@@ -77,8 +77,8 @@ func (b clientBody) Read(p []byte) (int, error) {
 }
 
 // accessLog writes a request's log line. With Deps.AccessLog set, a plain
-// line (see plainLogText) is formatted here, byte for byte as slog's handler
-// would, and written with one Write; anything else goes through Logger. It
+// line (see accesslog.Plain) is formatted by accesslog, byte for byte as
+// slog's handler would, and written with one Write; anything else goes through Logger. It
 // builds slog's record itself rather than call Logger.LogAttrs, which looks
 // up its caller's program counter on every call: the line always comes
 // from here.
@@ -90,9 +90,9 @@ func (s *Server) accessLog(r *http.Request, status int, start time.Time) {
 	}
 	now := time.Now()
 	took := float64(now.Sub(start).Microseconds()) / 1000
-	if s.AccessLog != nil && plainLogText(r.Method) && plainLogText(r.URL.Path) {
+	if s.AccessLog != nil && accesslog.Plain(r.Method) && accesslog.Plain(r.URL.Path) {
 		buf := getBuffer()
-		buf.Write(appendAccessLine(buf.AvailableBuffer(), s.LogFormat == "json", now, r.Method, r.URL.Path, status, took))
+		buf.Write(accesslog.AppendLine(buf.AvailableBuffer(), s.LogFormat == "json", now, r.Method, r.URL.Path, status, took))
 		s.AccessLog.Write(buf.Bytes()) // as in Logger.LogAttrs, a failed log write fails nothing
 		putBuffer(buf)
 		return
@@ -101,99 +101,6 @@ func (s *Server) accessLog(r *http.Request, status int, start time.Time) {
 	line.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path),
 		slog.Int("status", status), slog.Float64("duration_ms", took))
 	_ = h.Handle(ctx, line)
-}
-
-// appendAccessLine appends the access log line slog's TextHandler (or,
-// with asJSON, JSONHandler) writes for these attributes when given no
-// options, for method and path that pass plainLogText: neither then needs
-// quoting nor escaping.
-func appendAccessLine(b []byte, asJSON bool, now time.Time, method, path string, status int, tookMS float64) []byte {
-	if asJSON {
-		b = append(b, `{"time":"`...)
-		b = appendLogTime(b, now, false)
-		b = append(b, `","level":"INFO","msg":"request","method":"`...)
-		b = append(b, method...)
-		b = append(b, `","path":"`...)
-		b = append(b, path...)
-		b = append(b, `","status":`...)
-		b = strconv.AppendInt(b, int64(status), 10)
-		b = append(b, `,"duration_ms":`...)
-		// encoding/json writes a float in the range of a duration in
-		// milliseconds (0, or at least 0.001) as 'f' does.
-		b = strconv.AppendFloat(b, tookMS, 'f', -1, 64)
-		return append(b, "}\n"...)
-	}
-	b = append(b, "time="...)
-	b = appendLogTime(b, now, true)
-	b = append(b, " level=INFO msg=request method="...)
-	b = append(b, method...)
-	b = append(b, " path="...)
-	b = append(b, path...)
-	b = append(b, " status="...)
-	b = strconv.AppendInt(b, int64(status), 10)
-	b = append(b, " duration_ms="...)
-	b = strconv.AppendFloat(b, tookMS, 'g', -1, 64)
-	return append(b, '\n')
-}
-
-// logSecond is the part of a log line's time that stays the same for a
-// second: the date and time to the second, and the zone.
-type logSecond struct {
-	unix   int64
-	loc    *time.Location
-	prefix string // 2006-01-02T15:04:05
-	zone   string // Z07:00
-}
-
-// lastLogSecond saves formatting the date, time and zone on every request:
-// time.Time.AppendFormat was half the cost of an access log line.
-var lastLogSecond atomic.Pointer[logSecond]
-
-// appendLogTime appends t in RFC 3339 as slog writes it: the text handler
-// with exactly three fractional digits (millis), the JSON handler as
-// time.RFC3339Nano (up to nine, trailing zeros dropped).
-func appendLogTime(b []byte, t time.Time, millis bool) []byte {
-	sec := lastLogSecond.Load()
-	if sec == nil || sec.unix != t.Unix() || sec.loc != t.Location() {
-		sec = &logSecond{unix: t.Unix(), loc: t.Location(), prefix: t.Format("2006-01-02T15:04:05"), zone: t.Format("Z07:00")}
-		lastLogSecond.Store(sec)
-	}
-	b = append(b, sec.prefix...)
-	frac, digits := t.Nanosecond(), 9
-	if millis {
-		frac, digits = frac/int(time.Millisecond), 3
-	} else {
-		for frac != 0 && frac%10 == 0 {
-			frac, digits = frac/10, digits-1
-		}
-	}
-	if frac != 0 || millis {
-		b = append(b, '.')
-		for i := digits - 1; i >= 0; i-- {
-			b = append(b, byte('0'+frac/pow10[i]%10))
-		}
-	}
-	return append(b, sec.zone...)
-}
-
-var pow10 = [...]int{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
-
-// plainLogText reports whether s is printable ASCII that neither slog's
-// text handler quotes nor its JSON handler escapes: not empty, no space,
-// '=', '"', backslash or control character; and, to be safe with any JSON
-// encoder, none of '<', '>', '&'. A request path is almost always so; the
-// rest go through slog.
-func plainLogText(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c <= ' ' || c >= 0x7f, c == '=', c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return false
-		}
-	}
-	return true
 }
 
 // noRoute answers the requests no route matched: 405 with Allow when the

@@ -8,6 +8,7 @@ import (
 )
 
 func TestPasswordCheck(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("annabel@example.com", store.PlanPro)
 	weak := e.post("/api/v1/password_check", map[string]string{"password": "password1"}, "X-API-Key", key).want(200).json()
@@ -33,6 +34,7 @@ func TestPasswordCheck(t *testing.T) {
 }
 
 func TestPasswordCheckStarterCap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanStarter)
 	a, _ := e.store.AccountByEmail(t.Context(), "ann@example.com")
@@ -42,6 +44,7 @@ func TestPasswordCheckStarterCap(t *testing.T) {
 }
 
 func TestEntropyAndCommonPassword(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	m := e.post("/api/entropy", map[string]string{"password": "abc"}, "X-API-Key", key).want(200).json()

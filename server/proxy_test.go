@@ -23,6 +23,7 @@ func behindProxy(d *server.Deps) {
 // TestForwardedForIsBelievedOnlyFromTrustedProxies: the limiter counts the
 // client a trusted proxy names, and ignores the header from anyone else.
 func TestForwardedForIsBelievedOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindProxy)
 	lookup := func(peer string, xff ...string) int {
 		headers := []string{"RemoteAddr", peer}
@@ -58,6 +59,7 @@ func TestForwardedForIsBelievedOnlyFromTrustedProxies(t *testing.T) {
 // TestForwardedClientReachesTheAuditLog: the sealed IP of an event is the
 // client the trusted proxy named, not the proxy.
 func TestForwardedClientReachesTheAuditLog(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindProxy)
 	e.account("ann@example.com", store.PlanStarter)
 	creds := map[string]string{"email": "ann@example.com", "password": testPassword}
@@ -79,6 +81,7 @@ func TestForwardedClientReachesTheAuditLog(t *testing.T) {
 // makes the session cookie Secure and sends HSTS; so does TLS served
 // directly; from anyone else it changes nothing.
 func TestHTTPSBehindTrustedProxy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindProxy)
 	e.account("ann@example.com", store.PlanStarter)
 	creds := map[string]string{"email": "ann@example.com", "password": testPassword}
@@ -110,6 +113,7 @@ func TestHTTPSBehindTrustedProxy(t *testing.T) {
 // TestAllowedHostsRefuseOtherHosts: a DNS-rebinding page reaches a loopback
 // server under its own name; that Host gets 421.
 func TestAllowedHostsRefuseOtherHosts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) { d.AllowedHosts = []string{"localhost", "127.0.0.1", "::1", "Secutil.Example"} })
 	for _, host := range []string{"localhost:8080", "127.0.0.1", "[::1]:8080", "secutil.example", "SECUTIL.example."} {
 		if res := e.request(http.MethodGet, "/health", nil, "Host", host); res.status != 200 {

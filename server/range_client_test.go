@@ -23,6 +23,7 @@ const hibpClientDir = "testdata/hibpclient"
 // it skips when Node.js or the client is missing, so `go test ./...` passes
 // on a machine with only Go; .ci/run installs both and fails if it skips.
 func TestRangeWithHIBPClient(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed; CI installs it and runs this test")

@@ -84,6 +84,7 @@ func wantRange(t testing.TB, f *breach.File, prefix string) string {
 }
 
 func TestRangeAnswersAsPwnedPasswords(t *testing.T) {
+	t.Parallel()
 	sha1, ntlm := pwnedFile(t, breach.KindSHA1), pwnedFile(t, breach.KindNTLM)
 	e := newEnv(t, func(d *server.Deps) {
 		d.Range = server.RangeAPI{SHA1: sha1, NTLM: ntlm, Access: server.RangePublic}
@@ -142,6 +143,7 @@ func TestRangeAnswersAsPwnedPasswords(t *testing.T) {
 }
 
 func TestRangeRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	e := rangeEnv(t, server.RangePublic)
 	for _, path := range []string{"/range/5BAA", "/range/5BAA61", "/range/5BAAG", "/range/5BA%20A", "/range/%E2%82%AC5BAA", "/range/-5BAA"} {
 		e.request("GET", path, nil).wantError(400, "invalid_prefix")
@@ -153,6 +155,7 @@ func TestRangeRefusesBadInput(t *testing.T) {
 }
 
 func TestRangePadding(t *testing.T) {
+	t.Parallel()
 	sha1 := pwnedFile(t, breach.KindSHA1)
 	e := newEnv(t, func(d *server.Deps) { d.Range = server.RangeAPI{SHA1: sha1, Access: server.RangePublic} })
 	prefix, suffix := hexOf(breach.KindSHA1, "password")
@@ -190,6 +193,7 @@ func TestRangePadding(t *testing.T) {
 }
 
 func TestRangeWithoutAFileNamesTheFlag(t *testing.T) {
+	t.Parallel()
 	sha1 := pwnedFile(t, breach.KindSHA1)
 	none := newEnv(t, func(d *server.Deps) { d.Range = server.RangeAPI{Access: server.RangePublic} })
 	if m := none.request("GET", "/range/5BAA6", nil).wantError(503, "range_not_configured"); !strings.Contains(m["error"].(string), "-breach-file") {
@@ -204,6 +208,7 @@ func TestRangeWithoutAFileNamesTheFlag(t *testing.T) {
 // TestRangeKeyAccess: by default a range call needs a secutil key in
 // X-API-Key or hibp-api-key; it is not metered, but rate limited per key.
 func TestRangeKeyAccess(t *testing.T) {
+	t.Parallel()
 	e := rangeEnv(t, server.RangeKey, func(d *server.Deps) {
 		limits := server.DefaultLimits
 		limits.Range = server.Rate{Burst: 3, Per: time.Hour}
@@ -237,6 +242,7 @@ func TestRangeKeyAccess(t *testing.T) {
 }
 
 func TestRangePublicIsLimitedPerIP(t *testing.T) {
+	t.Parallel()
 	e := rangeEnv(t, server.RangePublic, func(d *server.Deps) {
 		limits := server.DefaultLimits
 		limits.Range = server.Rate{Burst: 2, Per: time.Hour}
@@ -250,6 +256,7 @@ func TestRangePublicIsLimitedPerIP(t *testing.T) {
 // TestRangeOff: 503, not 404, which clients written for Have I Been Pwned
 // (gopass's) read as "not breached", passing every password.
 func TestRangeOff(t *testing.T) {
+	t.Parallel()
 	e := rangeEnv(t, server.RangeOff)
 	res := e.request("GET", "/range/5BAA6", nil)
 	if m := res.wantError(503, "range_api_off"); !strings.Contains(m["error"].(string), "-range-api") {
@@ -261,6 +268,7 @@ func TestRangeOff(t *testing.T) {
 }
 
 func TestRangePreflight(t *testing.T) {
+	t.Parallel()
 	public := rangeEnv(t, server.RangePublic)
 	res := public.request("OPTIONS", "/range/5BAA6", nil, "Origin", "https://app.example", "Access-Control-Request-Headers", "add-padding").want(204)
 	if res.header.Get("Access-Control-Allow-Headers") != "Add-Padding" || res.header.Get("Access-Control-Allow-Origin") != "*" {
@@ -270,6 +278,7 @@ func TestRangePreflight(t *testing.T) {
 }
 
 func TestParseRangeAccess(t *testing.T) {
+	t.Parallel()
 	for _, a := range []server.RangeAccess{server.RangeKey, server.RangePublic, server.RangeOff} {
 		if got, err := server.ParseRangeAccess(a.String()); err != nil || got != a {
 			t.Fatalf("%v: got %v, %v", a, got, err)

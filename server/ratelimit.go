@@ -1,100 +1,34 @@
 package server
 
 import (
-	"container/list"
 	"math"
 	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"secutil/server/internal/keyedlimit"
 	"secutil/tools/emailaddr"
 )
 
-// limiter is a set of token buckets keyed by client, account, or both. It
-// holds at most maxBuckets of them: when full, the least recently used
-// bucket makes room, so memory stays bounded and a newcomer is always
-// served. Buckets idle for a whole refill period are dropped as they come
-// to the back of the list, since a fresh bucket would hold the same tokens.
-type limiter struct {
-	rate  Rate
-	mu    sync.Mutex
-	byKey map[string]*list.Element // of *bucket
-	lru   list.List                // most recently used at the front
-}
-
-type bucket struct {
-	key    string
-	tokens float64
-	at     time.Time
-}
-
-// maxBuckets bounds each limiter's memory under a flood of distinct keys:
-// with keys of at most a few hundred bytes, a few tens of MB.
-const maxBuckets = 100_000
+// limiter is an in-memory set of token buckets keyed by client, account,
+// or both, at one Rate (keyedlimit bounds its memory).
+type limiter struct{ buckets *keyedlimit.Limiter }
 
 // maxEmailBytes is the longest email address (RFC 5321's path limit less
 // its angle brackets); a longer one never reaches a limiter.
 const maxEmailBytes = 254
 
 func newLimiter(r Rate) *limiter {
-	return &limiter{rate: r, byKey: map[string]*list.Element{}}
+	return &limiter{keyedlimit.New(r.Burst, r.Per)}
 }
 
 // allow takes a token for key. When none is left it returns false and how
 // long until one is.
 func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
-	perToken := l.rate.Per.Seconds() / float64(l.rate.Burst)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.touch(key, now)
-	b.tokens = math.Min(float64(l.rate.Burst), b.tokens+now.Sub(b.at).Seconds()/perToken)
-	b.at = now
-	l.dropIdle(now)
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) * perToken * float64(time.Second))
-}
-
-// touch returns key's bucket at the front of the list, making one (full)
-// when there is none, in the place of the least recently used when the
-// table is full.
-func (l *limiter) touch(key string, now time.Time) *bucket {
-	if e, ok := l.byKey[key]; ok {
-		l.lru.MoveToFront(e)
-		return e.Value.(*bucket)
-	}
-	fresh := bucket{key: strings.Clone(key), tokens: float64(l.rate.Burst), at: now}
-	if len(l.byKey) >= maxBuckets {
-		e := l.lru.Back()
-		b := e.Value.(*bucket)
-		delete(l.byKey, b.key)
-		*b = fresh
-		l.byKey[b.key] = e
-		l.lru.MoveToFront(e)
-		return b
-	}
-	b := &fresh
-	l.byKey[b.key] = l.lru.PushFront(b)
-	return b
-}
-
-// dropIdle removes buckets untouched for a refill period from the back of
-// the list (the list is in order of last use), a few per call.
-func (l *limiter) dropIdle(now time.Time) {
-	for range 2 {
-		e := l.lru.Back()
-		if e == nil || now.Sub(e.Value.(*bucket).at) < l.rate.Per {
-			return
-		}
-		delete(l.byKey, e.Value.(*bucket).key)
-		l.lru.Remove(e)
-	}
+	return l.buckets.Allow(key, now)
 }
 
 // throttle applies the per-client limiter and, when account is not empty,

@@ -12,6 +12,7 @@ import (
 // TestGuessersElsewhereDoNotLockOutTheOwner: ten wrong tries a minute used
 // to lock the owner out of login and key issuance, from anywhere.
 func TestGuessersElsewhereDoNotLockOutTheOwner(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t) // the default limits
 	e.account("ann@example.com", store.PlanStarter)
 	wrong := map[string]string{"email": "ann@example.com", "password": "not the password at all"}
@@ -32,6 +33,7 @@ func TestGuessersElsewhereDoNotLockOutTheOwner(t *testing.T) {
 // TestIPv6ClientsAreLimitedPerSlash64: a host picking a fresh address from
 // its /64 for every try is still one client; IPv4 clients are one address.
 func TestIPv6ClientsAreLimitedPerSlash64(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) {
 		limits := server.DefaultLimits
 		limits.PublicHash = server.Rate{Burst: 3, Per: 3600e9}
@@ -64,6 +66,7 @@ func TestIPv6ClientsAreLimitedPerSlash64(t *testing.T) {
 // TestOverlongEmailsAreRefusedBeforeTheLimiter: 600 requests with 1 MiB
 // emails used to keep about 1 GiB resident in the limiter's keys.
 func TestOverlongEmailsAreRefusedBeforeTheLimiter(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	long := strings.Repeat("a", 255-len("@example.com")) + "@example.com"
 	huge := strings.Repeat("a", 1<<19) + "@example.com"

@@ -27,6 +27,7 @@ func relaxedLimits(d *server.Deps) {
 // verified an account that opened with the attacker's password. Now
 // verification asks for the password again.
 func TestPendingRegistrationCannotBeHijacked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, relaxedLimits)
 	const victim = "victim owns this mailbox"
 	const attacker = "attacker chose this one"
@@ -48,6 +49,7 @@ func TestPendingRegistrationCannotBeHijacked(t *testing.T) {
 // TestReissuedCodesDoNotResetTries: re-issuing a code reset its try
 // counter, so registering again gave a guesser 5 fresh tries each time.
 func TestReissuedCodesDoNotResetTries(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, relaxedLimits)
 	creds := map[string]string{"email": "g@example.com", "password": testPassword}
 	guess := func(code string) response {
@@ -98,6 +100,7 @@ func (b *blockingMailer) Send(ctx context.Context, to, subject, body string) err
 // inline only for real accounts, so timing told who had one (78 of 80
 // guesses right). Now every request answers before any mail work.
 func TestForgotPasswordAnswersBeforeTheMail(t *testing.T) {
+	t.Parallel()
 	slow := &blockingMailer{release: make(chan struct{})}
 	e := newEnv(t, func(d *server.Deps) { d.Mailer = slow })
 	slow.mailbox = e.mail
@@ -123,6 +126,7 @@ func TestForgotPasswordAnswersBeforeTheMail(t *testing.T) {
 // working. It now revokes them unless the request says not to, and the
 // form offers that choice, checked.
 func TestResetRevokesAPIKeys(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, relaxedLimits)
 	reset := func(email string, extra url.Values) {
 		t.Helper()
@@ -162,6 +166,7 @@ func TestResetRevokesAPIKeys(t *testing.T) {
 // database file alone (a SHA-256 of a 6-digit code). The file now holds an
 // HMAC under the server key.
 func TestCodesAreKeyedHashes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
 	a := e.accountOf("ann@example.com")

@@ -71,6 +71,7 @@ func writeScreenshotSources(t testing.TB) {
 // record names the time it was written, so a fresh run can always be
 // committed, even when nothing it shows changed).
 func TestScreenshotsShowTheCurrentPages(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)

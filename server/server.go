@@ -1,5 +1,43 @@
 // Package server is secutil's HTTP layer: routes, handlers, middleware.
 // Handlers decode a request, call a tool or the store, and encode the answer.
+// Everything here needs the *Server or speaks HTTP; the rest lives in its
+// own package.
+//
+// Where things live in this package:
+//
+//   - server.go: Deps, the limits, New (the handler and its defaults).
+//   - utilities.go: one declaration per utility (routes, types, page panel,
+//     error codes); openapi.go: the OpenAPI document made from them.
+//   - routes.go: every route; handlers_*.go: the handlers, a file per area
+//     (utilities, accounts, admin, billing, pages).
+//   - respond.go, validate.go, forms.go: decoding requests and encoding
+//     answers as JSON or as pages; errors.go: the error codes and statuses.
+//   - middleware.go: security headers, panics, unknown routes, the access
+//     log; proxy.go: allowed hosts, trusted proxies and HTTPS.
+//   - auth.go, flash.go: API keys, sessions and the fresh-key cookie.
+//   - metering.go: charging metered calls to an account; ratelimit.go and
+//     sharedlimit.go: the login and lookup limits (in memory, and in the
+//     database for limits keyed by account).
+//   - metrics.go: the metrics served at /metrics; range.go: GET /range;
+//     upstream.go: asking another secutil for hashes; outbox.go: mail sent
+//     after the answer; chart.go: the dashboard's chart; reference.go: the
+//     /docs reference; pages.go, serve_content.go: templates and static
+//     files.
+//
+// Pieces that need no *Server, under server/internal:
+//
+//   - accesslog: the access log line, byte for byte as slog writes it.
+//   - apiref: the OpenAPI document read into the /docs reference.
+//   - breaker: the circuit breaker in front of the hash upstream.
+//   - jobqueue: a bounded queue of jobs run after the answer, stoppable.
+//   - keyedlimit: in-memory token buckets per key, bounded by LRU eviction.
+//   - promtext: the Prometheus text format and its histograms.
+//   - schemagen: JSON Schemas from Go types, for the OpenAPI document;
+//     openapigen: the command go generate runs to write it.
+//   - usagechart: the layout of the dashboard's chart of calls per day.
+//
+// The utilities' own work is in tools/ (pure functions, no HTTP), and every
+// line of SQL in store/.
 package server
 
 import (

@@ -10,6 +10,7 @@ import (
 )
 
 func TestBase64Route(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	for _, tc := range []struct {
@@ -37,6 +38,7 @@ func TestBase64Route(t *testing.T) {
 }
 
 func TestGenerateRandomKeyRoute(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	a := e.post("/api/generate_random_key", nil, "X-API-Key", key).want(200).json()["random_key"].(string)
@@ -48,6 +50,7 @@ func TestGenerateRandomKeyRoute(t *testing.T) {
 }
 
 func TestJWTDecoderRoute(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	// {"alg":"none"}.{"sub":"1","exp":1} — unsigned and expired: a 200 with warnings.
@@ -66,6 +69,7 @@ func TestJWTDecoderRoute(t *testing.T) {
 }
 
 func TestJSONRoutes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	m := e.post("/api/json_format", map[string]string{"text": `{"b":1,"a":"<x>"}`}, "X-API-Key", key).want(200).json()
@@ -88,6 +92,7 @@ func TestJSONRoutes(t *testing.T) {
 // 200 MB, and a 64 KB token 128 MB. Both are refused with a 400 naming the
 // bound, and no answer is larger than the bound.
 func TestJSONAndJWTWorkIsBounded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	brackets := strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000)

@@ -10,8 +10,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"secutil/server/internal/breaker"
 )
 
 // Limits on a call to an upstream secutil.
@@ -20,80 +21,20 @@ const (
 	UpstreamTimeout = 5 * time.Second
 	// MaxUpstreamResponseBytes bounds the upstream response body read.
 	MaxUpstreamResponseBytes = 4 << 20
-
-	// After breakerFailures failures in a row the upstream is not asked for
-	// breakerCooldown, or for as long as its 429's Retry-After says, up to
-	// maxBreakerCooldown; then one call tries it again.
-	breakerFailures    = 3
-	breakerCooldown    = 30 * time.Second
-	maxBreakerCooldown = 10 * time.Minute
 )
 
 // Upstream is another secutil whose public hash_lookup_site endpoint answers the hashes
 // this index misses. Client nil means http.DefaultClient. A circuit breaker
-// stops asking it while it fails, so a broken or rate-limiting upstream
-// costs callers no time.
+// (server/internal/breaker) stops asking it while it fails, so a broken or
+// rate-limiting upstream costs callers no time.
 type Upstream struct {
 	BaseURL string
 	Client  *http.Client
-	breaker breaker
+	circuit breaker.Breaker
 }
 
 // errCircuitOpen is the failure of a call the breaker did not let through.
 var errCircuitOpen = errors.New("not asked: it failed repeatedly and is resting")
-
-// breaker is a circuit breaker: closed while calls succeed, open (no calls)
-// for a cooldown after breakerFailures failures in a row, then half-open:
-// one trial call decides whether it closes or opens again.
-type breaker struct {
-	mu        sync.Mutex
-	failures  int
-	openUntil time.Time
-	trial     bool // the half-open trial call is in flight
-}
-
-// allow reports whether a call may go to the upstream now.
-func (b *breaker) allow(now time.Time) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.failures < breakerFailures {
-		return true
-	}
-	if now.Before(b.openUntil) || b.trial {
-		return false
-	}
-	b.trial = true
-	return true
-}
-
-// record is a call's outcome: err nil for success; rest, when positive, is
-// how long the upstream asked to be left alone.
-func (b *breaker) record(err error, rest time.Duration, now time.Time) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.trial = false
-	if err == nil {
-		b.failures = 0
-		return
-	}
-	b.failures++
-	cooldown := breakerCooldown
-	if rest > 0 {
-		b.failures = max(b.failures, breakerFailures)
-		cooldown = min(rest, maxBreakerCooldown)
-	}
-	if b.failures >= breakerFailures {
-		b.openUntil = now.Add(cooldown)
-	}
-}
-
-// release ends a call that said nothing about the upstream (its caller
-// went away first).
-func (b *breaker) release() {
-	b.mu.Lock()
-	b.trial = false
-	b.mu.Unlock()
-}
 
 // UpstreamError is any failure to get a well-formed answer from the upstream
 // (transport error, non-200 status, malformed or oversized body); servers map it to 502.
@@ -115,14 +56,14 @@ func (e *UpstreamError) Unwrap() error { return e.Err }
 // in the shape this server answers /hash_lookup_site with. While the
 // breaker is open it fails at once without asking.
 func (u *Upstream) Lookup(ctx context.Context, hashes []string) ([]hashResult, error) {
-	if !u.breaker.allow(time.Now()) {
+	if !u.circuit.Allow(time.Now()) {
 		return nil, &UpstreamError{Err: errCircuitOpen}
 	}
 	results, rest, err := u.lookup(ctx, hashes)
 	if err != nil && ctx.Err() != nil {
-		u.breaker.release() // the caller left; the upstream may be fine
+		u.circuit.Release() // the caller left; the upstream may be fine
 	} else {
-		u.breaker.record(err, rest, time.Now())
+		u.circuit.Record(err, rest, time.Now())
 	}
 	return results, err
 }

@@ -42,6 +42,7 @@ func panelOf(t testing.TB, page []byte, id string) string {
 // without JavaScript does and finds the answer in the utility's panel, with
 // the input kept, on an HTML page: never JSON. Each call counts once.
 func TestUtilitiesWorkWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.account("bench@example.com", store.PlanPro)
 	session := &http.Cookie{Name: "auth_session", Value: e.login("bench@example.com")}
@@ -121,6 +122,7 @@ func TestUtilitiesWorkWithoutJavaScript(t *testing.T) {
 // TestUtilityErrorsShowInTheirPanel: a refused input comes back on the page,
 // in its utility's panel, capitalised, with the error's status; nothing counts.
 func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.account("bench@example.com", store.PlanStarter)
 	session := &http.Cookie{Name: "auth_session", Value: e.login("bench@example.com")}
@@ -177,6 +179,7 @@ func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
 // TestRootToolsStillAnswerJSON: scripts calling the root-level routes with
 // a key or a session keep getting the API's JSON.
 func TestRootToolsStillAnswerJSON(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("json@example.com", store.PlanPro)
 	session := e.login("json@example.com")
@@ -193,6 +196,7 @@ func TestRootToolsStillAnswerJSON(t *testing.T) {
 // TestEveryUtilityIsOnThePage: every metered utility of the API has a
 // root-level route whose form is in the panel its declaration names.
 func TestEveryUtilityIsOnThePage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	page := e.request("GET", "/tools", nil).want(200).body
 	panels := server.UtilityPanels()
@@ -219,6 +223,7 @@ func TestEveryUtilityIsOnThePage(t *testing.T) {
 // busy machine they took over a second, and the bucket refilled), none
 // refills it.
 func TestStrengthPreviewIsFreeAndLimited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := time.Now()
 	e.store.SetClock(func() time.Time { return now })
@@ -251,6 +256,7 @@ func TestStrengthPreviewIsFreeAndLimited(t *testing.T) {
 
 // TestHashLookupCSV: the lookup's second button downloads the results.
 func TestHashLookupCSV(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("csv@example.com", store.PlanPro)
 	session := &http.Cookie{Name: "auth_session", Value: e.login("csv@example.com")}
@@ -267,6 +273,7 @@ func TestHashLookupCSV(t *testing.T) {
 // TestToolsSayWhatIsNotAvailable: a server without GeoIP data, a breach
 // file or an NTLM file says so to users, and tells admins the flag.
 func TestToolsSayWhatIsNotAvailable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) { d.Geo = nil })
 	e.account("user@example.com", store.PlanPro)
 	user := &http.Cookie{Name: "auth_session", Value: e.login("user@example.com")}
@@ -295,6 +302,7 @@ func TestToolsSayWhatIsNotAvailable(t *testing.T) {
 // TestStrengthShowsBreachCountWithABreachFile: with -breach-file, the
 // strength meter says how often the password was seen.
 func TestStrengthShowsBreachCountWithABreachFile(t *testing.T) {
+	t.Parallel()
 	f, err := breach.OpenFile("../testdata/pwned-passwords-sha1.txt", breach.KindSHA1)
 	if err != nil {
 		t.Fatal(err)
@@ -319,6 +327,7 @@ func TestStrengthShowsBreachCountWithABreachFile(t *testing.T) {
 // TestBrowserErrorPages: unknown paths and wrong methods get a page in the
 // site's style for browsers, JSON for API clients.
 func TestBrowserErrorPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		method, path string
@@ -349,6 +358,7 @@ func TestBrowserErrorPages(t *testing.T) {
 // TestAlertsSitUnderTheHeading: every page's alerts come right after its
 // h1, capitalised.
 func TestAlertsSitUnderTheHeading(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("alert@example.com", store.PlanStarter)
 	res := e.form("/login", url.Values{"email": {"alert@example.com"}, "password": {"wrong password entirely"}}, "").want(401)
@@ -364,6 +374,7 @@ func TestAlertsSitUnderTheHeading(t *testing.T) {
 // TestLoginComesBack: /login keeps the page that asked for it, and only
 // a path of this site.
 func TestLoginComesBack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.adminSession("boss@example.com")
 	next := e.request("GET", "/admin", nil).want(303).location()
@@ -387,6 +398,7 @@ func TestLoginComesBack(t *testing.T) {
 // checkout, which the page's CSP lets the form reach. Every refusal comes
 // back to the dashboard as an alert.
 func TestPlanCards(t *testing.T) {
+	t.Parallel()
 	t.Run("without checkout", func(t *testing.T) {
 		e := newEnv(t)
 		e.account("plan@example.com", store.PlanPro)
@@ -436,6 +448,7 @@ func TestPlanCards(t *testing.T) {
 // TestCurlLinesUseTheRequestsOrigin: the curl examples name the address
 // the page was reached by, and only a plain host name.
 func TestCurlLinesUseTheRequestsOrigin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// Every curl line of the docs, and the reference's for every route.
 	for _, path := range []string{"/docs", "/docs/getting_started", "/docs/authentication", "/docs/rate_limits", "/docs/security", "/docs/ip_info"} {
@@ -468,6 +481,7 @@ func TestCurlLinesUseTheRequestsOrigin(t *testing.T) {
 // TestHomePromisesLinkToWorkingTools: every tool the home page promises
 // links to its panel on the tools page.
 func TestHomePromisesLinkToWorkingTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	home := string(e.request("GET", "/", nil).want(200).body)
 	tools := string(e.request("GET", "/tools", nil).want(200).body)
@@ -488,6 +502,7 @@ func TestHomePromisesLinkToWorkingTools(t *testing.T) {
 
 // TestNoFloatNoiseOnPages: numbers people read are rounded.
 func TestNoFloatNoiseOnPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("noise@example.com", store.PlanPro)
 	session := &http.Cookie{Name: "auth_session", Value: e.login("noise@example.com")}

@@ -42,6 +42,7 @@ var presenceBodies = []string{
 // TestFirstMissingIsTheMapsAnswer: reading the body straight gives what
 // decoding it into a map gives, whenever it answers.
 func TestFirstMissingIsTheMapsAnswer(t *testing.T) {
+	t.Parallel()
 	for _, names := range [][]string{{"text"}, {"text", "option"}, {"option", "text"}, {"x", "text"}, {"a", "b", "c", "d", "e", "f", "g", "h"}} {
 		for _, body := range presenceBodies {
 			if !json.Valid([]byte(body)) {

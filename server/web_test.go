@@ -47,6 +47,7 @@ func sessionFrom(r response) string {
 }
 
 func TestFormsRedirectOnSuccessAndRerenderOnError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const email = "form@example.com"
 	res := e.form("/register", url.Values{"email": {email}, "password": {"short"}}, "").want(400)
@@ -89,6 +90,7 @@ func TestFormsRedirectOnSuccessAndRerenderOnError(t *testing.T) {
 }
 
 func TestFormPagesEscapeWhatTheyEcho(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.request("GET", "/login?email="+url.QueryEscape(`"><script>x</script>`)+"&notice=<b>hi</b>", nil).want(200)
 	body := string(e.request("GET", "/login?email="+url.QueryEscape(`"><script>x</script>`), nil).body)
@@ -133,6 +135,7 @@ func (r response) cookie(name string) *http.Cookie {
 }
 
 func TestDashboardKeys(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.account("keys@example.com", store.PlanStarter)
 	session := &http.Cookie{Name: "auth_session", Value: e.login("keys@example.com")}
@@ -285,6 +288,7 @@ func TestDashboardKeys(t *testing.T) {
 }
 
 func TestStaticAssetsAreVersionedAndCached(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	page := string(e.request("GET", "/", nil).want(200).body)
 	css := regexp.MustCompile(`/static/app\.css\?v=[0-9a-f]+`).FindString(page)
@@ -309,6 +313,7 @@ func TestStaticAssetsAreVersionedAndCached(t *testing.T) {
 // and the docs, logged out and logged in, and fetches every internal link
 // and asset they name.
 func TestNoBrokenInternalLinks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account("links@example.com", store.PlanStarter)
 	session := e.login("links@example.com")
@@ -367,6 +372,7 @@ func TestNoBrokenInternalLinks(t *testing.T) {
 // scopes as the server has them, and /docs shows a curl example for every
 // API route.
 func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res := e.request("GET", "/api-docs", nil).want(200)
 	var doc struct {

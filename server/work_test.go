@@ -34,6 +34,7 @@ func holdSlot(t *testing.T, engine *pbe.Engine) (release func()) {
 // concurrency limit (200 parallel calls reached 6.5 GiB). They now wait
 // for the key-derivation slots /secure_encrypt uses.
 func TestSlowHashesShareTheKDFSlots(t *testing.T) {
+	t.Parallel()
 	var engine *pbe.Engine
 	e := newEnv(t, oneSlot(&engine))
 	key := e.key("pro@example.com", store.PlanPro)
@@ -71,6 +72,7 @@ func answeredOnlyAfterRelease(t *testing.T, answers <-chan response, release fun
 // the calls left before it works: with 5 left, 20 parallel slow calls get
 // 15 refusals at once, and only 5 ever wait for the work.
 func TestCappedAccountNeverWorksPastItsCalls(t *testing.T) {
+	t.Parallel()
 	var engine *pbe.Engine
 	e := newEnv(t, oneSlot(&engine))
 	key := e.key("ann@example.com", store.PlanStarter)
@@ -115,6 +117,7 @@ func TestCappedAccountNeverWorksPastItsCalls(t *testing.T) {
 // above the server's own are refused before any key derivation, and a
 // decrypt that ran one counts whether or not the password was right.
 func TestDecryptCostsNoMoreThanEncrypt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
 	a, _ := e.store.AccountByEmail(t.Context(), "ann@example.com")

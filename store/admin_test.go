@@ -11,6 +11,7 @@ import (
 )
 
 func TestFirstAdminWithTheSetupToken(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -63,6 +64,7 @@ func TestFirstAdminWithTheSetupToken(t *testing.T) {
 }
 
 func TestSetupTokenDiesWhenAnAdminExists(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -79,6 +81,7 @@ func TestSetupTokenDiesWhenAnAdminExists(t *testing.T) {
 }
 
 func TestTheLastAdminStays(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -122,6 +125,7 @@ func TestTheLastAdminStays(t *testing.T) {
 }
 
 func TestDisableEndsSessionsAndMarksTheAccount(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -151,6 +155,7 @@ func TestDisableEndsSessionsAndMarksTheAccount(t *testing.T) {
 }
 
 func TestResetUsageAndDeleteAccount(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -196,6 +201,7 @@ func TestResetUsageAndDeleteAccount(t *testing.T) {
 }
 
 func TestInvitesAreOneTime(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -243,6 +249,7 @@ func TestInvitesAreOneTime(t *testing.T) {
 }
 
 func TestAuditEventsKeepTheEmail(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)

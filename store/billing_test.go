@@ -11,6 +11,7 @@ import (
 )
 
 func TestProductForPlanIsTheNewest(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -33,6 +34,7 @@ func TestProductForPlanIsTheNewest(t *testing.T) {
 }
 
 func TestApplyPaymentEventOutcomes(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -71,6 +73,7 @@ func TestApplyPaymentEventOutcomes(t *testing.T) {
 }
 
 func TestConcurrentDeliveriesApplyOnce(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -103,6 +106,7 @@ func TestConcurrentDeliveriesApplyOnce(t *testing.T) {
 }
 
 func TestAccountsListsUsageThisMonth(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)

@@ -63,9 +63,11 @@ func fill(t *testing.T, s *store.Store) map[string]int64 {
 }
 
 func TestCopyMovesEveryTable(t *testing.T) {
+	t.Parallel()
 	for _, from := range []string{store.SQLite, store.Postgres} {
 		for _, to := range []string{store.SQLite, store.Postgres} {
 			t.Run(from+" to "+to, func(t *testing.T) {
+				t.Parallel()
 				ctx := context.Background()
 				src, dst := newTestDB(t, from).open(t), newTestDB(t, to).open(t)
 				want := fill(t, src)
@@ -168,6 +170,7 @@ func checkCopy(t *testing.T, s *store.Store) {
 // A row PostgreSQL cannot hold, text that is not UTF-8 (which SQLite keeps
 // as it is), makes the copy fail as a whole.
 func TestCopyFailureLeavesTheDestinationEmpty(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src, dst := newTestDB(t, store.SQLite).open(t), newTestDB(t, store.Postgres).open(t)
 	mustAccount(t, src, "first@example.com", "")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestStats(t *testing.T) {
+	t.Parallel()
 	s, path := mustOpenStore(t)
 	st, err := s.Stats(context.Background())
 	if err != nil {
@@ -32,6 +33,7 @@ func TestStats(t *testing.T) {
 // TestMeterObserver: the observer hears of every usage transaction, and
 // the charges it is told of add up to those committed.
 func TestMeterObserver(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		s := db.open(t)
 		id := mustAccount(t, s, "ann@example.com", store.PlanPro)

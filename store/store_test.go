@@ -48,7 +48,10 @@ func (db testDB) open(t testing.TB) *store.Store {
 // empty database: the one suite holds both backends to the same behaviour.
 func eachBackend(t *testing.T, test func(t *testing.T, db testDB)) {
 	for _, backend := range []string{store.SQLite, store.Postgres} {
-		t.Run(backend, func(t *testing.T) { test(t, newTestDB(t, backend)) })
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			test(t, newTestDB(t, backend))
+		})
 	}
 }
 
@@ -75,6 +78,7 @@ func mustAccount(t *testing.T, s *store.Store, email, plan string) int64 {
 }
 
 func TestOpenTwiceKeepsData(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s, path := db.open(t), db.dsn
@@ -99,6 +103,7 @@ func TestOpenTwiceKeepsData(t *testing.T) {
 }
 
 func TestEmailUniqueCaseInsensitive(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		s := db.open(t)
 		mustAccount(t, s, "a@example.com", "")
@@ -110,6 +115,7 @@ func TestEmailUniqueCaseInsensitive(t *testing.T) {
 }
 
 func TestKeysIssueRotateRevoke(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -144,6 +150,7 @@ func TestKeysIssueRotateRevoke(t *testing.T) {
 }
 
 func TestKeyLimit(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -160,6 +167,7 @@ func TestKeyLimit(t *testing.T) {
 }
 
 func TestCommitUsageExactUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -182,6 +190,7 @@ func TestCommitUsageExactUnderConcurrency(t *testing.T) {
 }
 
 func TestCommitUsageNeverPassesCap(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -225,6 +234,7 @@ func TestCommitUsageNeverPassesCap(t *testing.T) {
 // the committed calls, never pass the cap; a released one is given back,
 // and a committed one becomes part of the count.
 func TestReserveHoldsTheCallsLeft(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -293,6 +303,7 @@ func TestReserveHoldsTheCallsLeft(t *testing.T) {
 }
 
 func TestUsageResetsOnTheFirstOfTheMonthUTC(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -314,6 +325,7 @@ func TestUsageResetsOnTheFirstOfTheMonthUTC(t *testing.T) {
 }
 
 func TestEffectivePlanExpires(t *testing.T) {
+	t.Parallel()
 	past := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a := store.Account{Plan: store.PlanPro, PaidUntil: &past}
 	now := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
@@ -330,6 +342,7 @@ func TestEffectivePlanExpires(t *testing.T) {
 }
 
 func TestCodes(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -358,6 +371,7 @@ func TestCodes(t *testing.T) {
 // Now an account gets at most MaxCodesPerHour codes and MaxCodeTriesPerHour
 // wrong tries an hour, across codes and purposes.
 func TestCodeLimitsSurviveReissue(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -410,6 +424,7 @@ func TestCodeLimitsSurviveReissue(t *testing.T) {
 }
 
 func TestBackupWhileWriting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := mustOpenStore(t)
 	id := mustAccount(t, s, "a@example.com", store.PlanPro)
@@ -439,6 +454,7 @@ func TestBackupWhileWriting(t *testing.T) {
 }
 
 func TestAuthCacheSeesEveryChange(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -475,6 +491,7 @@ func TestAuthCacheSeesEveryChange(t *testing.T) {
 }
 
 func TestCloseCommitsQueuedCharges(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s, path := db.open(t), db.dsn
@@ -509,6 +526,7 @@ func TestCloseCommitsQueuedCharges(t *testing.T) {
 // Both SQLite files, the database and the hash index, refuse a schema
 // version above the one this binary knows.
 func TestOpenRefusesANewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for name, open := range map[string]func(path string) (io.Closer, error){
 		"database":   func(path string) (io.Closer, error) { return store.Open(ctx, path) },
@@ -538,6 +556,7 @@ func TestOpenRefusesANewerSchema(t *testing.T) {
 // PostgreSQL keeps its schema version in a table: a database that a newer
 // secutil migrated is refused alike, and left as it was.
 func TestOpenRefusesANewerSchemaOnPostgres(t *testing.T) {
+	t.Parallel()
 	db := newTestDB(t, store.Postgres)
 	db.open(t).Close()
 	raw, err := sql.Open("pgx", db.dsn)
@@ -562,6 +581,7 @@ func TestOpenRefusesANewerSchemaOnPostgres(t *testing.T) {
 }
 
 func TestRowsOfAMissingAccountAreNotFound(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -579,6 +599,7 @@ func TestRowsOfAMissingAccountAreNotFound(t *testing.T) {
 }
 
 func TestErrorsNameTheOperation(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		s := db.open(t)
 		s.Close()
@@ -590,6 +611,7 @@ func TestErrorsNameTheOperation(t *testing.T) {
 }
 
 func TestSessionsExpireAndAreDeleted(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -621,6 +643,7 @@ func TestSessionsExpireAndAreDeleted(t *testing.T) {
 }
 
 func TestDeleteExpiredCodes(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -653,6 +676,7 @@ func TestDeleteExpiredCodes(t *testing.T) {
 // TestDeleteSettingLeavesNoCopy: the server key that earlier versions kept
 // in the database must not survive its move out in the database files.
 func TestDeleteSettingLeavesNoCopy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := mustOpenStore(t)
 	secret := []byte("0123456789abcdef-not-a-real-key-0123456789")
@@ -685,6 +709,7 @@ func TestDeleteSettingLeavesNoCopy(t *testing.T) {
 // PostgreSQL's text cannot hold the NUL character; both backends refuse
 // it in text they would store, and find nothing by a name holding it.
 func TestTextWithNULIsRefusedAlike(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestBatchTargetIsHalfTheClients(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		clients func() int
 		want    int
@@ -35,6 +36,7 @@ func TestBatchTargetIsHalfTheClients(t *testing.T) {
 // charges before it do not. No meter goroutine runs: the test answers the
 // batch itself.
 func TestBatchFullAtTarget(t *testing.T) {
+	t.Parallel()
 	m := &meter{wake: make(chan struct{}, 1)}
 	clients := func() int { return 6 } // a full batch holds 3
 	m.clients.Store(&clients)

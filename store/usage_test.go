@@ -34,6 +34,7 @@ func keyID(t *testing.T, s *store.Store, accountID int64, name string) int64 {
 }
 
 func TestUsageByDayAndPerKeyCalls(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
@@ -111,6 +112,7 @@ func TestUsageByDayAndPerKeyCalls(t *testing.T) {
 // TestDayAndKeyCountsExactUnderConcurrency: calls committed together in
 // one batch are each counted once in the day's and the key's counts.
 func TestDayAndKeyCountsExactUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)

@@ -52,6 +52,7 @@ var passwordDigests = []struct{ algorithm, digest string }{
 }
 
 func TestImportThenLookup(t *testing.T) {
+	t.Parallel()
 	ix := mustOpen(t)
 	list := "password\r\n\nletmein\n" + strings.Repeat("x", hashindex.MaxWordBytes+1) + "\n" +
 		strings.Repeat("y", 100_000) + "\nlast-line-without-newline"
@@ -87,6 +88,7 @@ func TestImportThenLookup(t *testing.T) {
 }
 
 func TestReimportAddsNothing(t *testing.T) {
+	t.Parallel()
 	ix := mustOpen(t)
 	mustImport(t, ix, "password\nletmein\nletmein\n", nil)
 	stats := mustImport(t, ix, "letmein\npassword\n", nil)
@@ -103,6 +105,7 @@ func TestReimportAddsNothing(t *testing.T) {
 }
 
 func TestImportSubsetThenMore(t *testing.T) {
+	t.Parallel()
 	ix := mustOpen(t)
 	if got, want := mustImport(t, ix, "password\n", []string{"md5"}).Entries, int64(2); got != want {
 		t.Fatalf("entries: got %d, want %d (md5 and the sha256 word key)", got, want)
@@ -120,6 +123,7 @@ func TestImportSubsetThenMore(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	ix := mustOpen(t)
 	ctx := context.Background()
 	var invalid *hashindex.InvalidDigestError
@@ -141,6 +145,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestLookupMany(t *testing.T) {
+	t.Parallel()
 	ix := mustOpen(t)
 	mustImport(t, ix, "password\n", nil)
 	digests := []string{passwordDigests[4].digest, "00000000000000000000000000000000000000000000000000000000000000ff", passwordDigests[3].digest}
@@ -217,6 +222,7 @@ func TestLookupDuringImport(t *testing.T) {
 }
 
 func TestEnsureSeeded(t *testing.T) {
+	t.Parallel()
 	ix := mustOpen(t)
 	ctx := context.Background()
 	seed := []string{"password", "123456", "qwerty"}
@@ -238,6 +244,7 @@ func TestEnsureSeeded(t *testing.T) {
 }
 
 func TestReopenKeepsIndex(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "hashes.db")
 	ix, err := hashindex.Open(path)
 	if err != nil {
@@ -280,6 +287,7 @@ func FuzzLookup(f *testing.F) {
 // A re-import finds stored words both by scanning a run (a batch as large as the index)
 // and by seeking key by key (a few words against a large index).
 func TestReimportFindsStoredWordsByScanAndSeek(t *testing.T) {
+	t.Parallel()
 	ix := mustOpen(t)
 	words := wordlist(5000)
 	first := mustImport(t, ix, strings.Join(words, "\n"), nil)

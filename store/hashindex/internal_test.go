@@ -70,6 +70,7 @@ func plant(t *testing.T, ix *Index, raw *sql.DB, word string, set algorithmSet, 
 }
 
 func TestEntryPrefixCollisionIsVerified(t *testing.T) {
+	t.Parallel()
 	ix, raw := openWithRaw(t)
 	// An impostor word filed under md5("password")'s prefix must not be returned.
 	plant(t, ix, raw, "impostor", md5Algorithm.bit, md5Algorithm, md5Algorithm.newKeyer()([]byte("password")))
@@ -85,6 +86,7 @@ func TestEntryPrefixCollisionIsVerified(t *testing.T) {
 }
 
 func TestWordKeyCollisionIsAnotherWord(t *testing.T) {
+	t.Parallel()
 	ix, raw := openWithRaw(t)
 	// An impostor holds the sha256 key of "password": an import must still store
 	// "password" (once: a second import finds it).
@@ -106,6 +108,7 @@ func TestWordKeyCollisionIsAnotherWord(t *testing.T) {
 }
 
 func TestProberFindsEveryKey(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Keys at the extremes of the key range, and more entries under one key than a chunk
 	// holds, across chunk boundaries: a probe finds all of a key's entries.
@@ -169,6 +172,7 @@ func TestProberFindsEveryKey(t *testing.T) {
 
 // The Bloom filter never forgets a key and turns most others away.
 func TestBloomFilter(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
 	const n = 100_000
 	keys := make([]uint64, n)
@@ -228,6 +232,7 @@ func TestCompactionBoundsRuns(t *testing.T) {
 }
 
 func TestTiers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		entries int64
 		want    int
@@ -303,6 +308,7 @@ func FuzzKeyersMatchDigests(f *testing.F) {
 }
 
 func TestSortByKey(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 1023, 1024, 5000, 70_000} {
 		for _, spread := range []string{"uniform", "one key", "extremes"} {
@@ -328,6 +334,7 @@ func TestSortByKey(t *testing.T) {
 }
 
 func TestVersion1FileIsRebuilt(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "hashes.db")
 	raw, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -355,6 +362,7 @@ func TestVersion1FileIsRebuilt(t *testing.T) {
 
 // Keys at both ends of the key range are found by both lookup paths.
 func TestLookupFindsExtremeKeys(t *testing.T) {
+	t.Parallel()
 	ix, raw := openWithRaw(t)
 	top := uint64(math.MaxUint64 &^ (1<<(64-keyBits) - 1))
 	plant(t, ix, raw, "lowest", md5Algorithm.bit, md5Algorithm, 0)
@@ -516,6 +524,7 @@ func mustLookupOne(t *testing.T, ix *Index, digest string) Hit {
 // Check counts the run files no row lists; a listed run file cut short is damage that
 // Open reports.
 func TestCheckCountsOrphansAndOpenFindsDamage(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "hashes.db")
 	ix, err := Open(path)
 	if err != nil {

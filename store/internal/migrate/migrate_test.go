@@ -34,6 +34,7 @@ func userVersion(t *testing.T, db *sql.DB) int {
 }
 
 func TestApplyRunsEachStepOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	steps := []string{
@@ -61,6 +62,7 @@ func TestApplyRunsEachStepOnce(t *testing.T) {
 }
 
 func TestApplyRefusesANewerSchema(t *testing.T) {
+	t.Parallel()
 	db := openDB(t)
 	if _, err := db.Exec("CREATE TABLE future(x); PRAGMA user_version = 3"); err != nil {
 		t.Fatal(err)
@@ -78,6 +80,7 @@ func TestApplyRefusesANewerSchema(t *testing.T) {
 }
 
 func TestApplyFailedStepChangesNothing(t *testing.T) {
+	t.Parallel()
 	db := openDB(t)
 	err := migrate.Apply(context.Background(), db, []string{"CREATE TABLE t(n)", "NOT SQL"})
 	if err == nil || !strings.Contains(err.Error(), "schema step 2") {
@@ -93,6 +96,7 @@ func TestApplyFailedStepChangesNothing(t *testing.T) {
 }
 
 func TestFromFS(t *testing.T) {
+	t.Parallel()
 	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
 	tests := []struct {
 		name    string

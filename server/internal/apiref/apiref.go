@@ -1,0 +1,243 @@
+// Package apiref reads an OpenAPI 3.1 document into the readable API
+// reference the /docs page shows: each route with its method, prefix,
+// authentication, request and answer fields, status codes and a curl
+// example.
+package apiref
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Reference is the readable form of an OpenAPI document.
+type Reference struct {
+	Version string
+	Routes  []Route
+}
+
+// Route is one route of the reference. Its curl example is Command,
+// the request's own origin (the page puts it in), Target and Args.
+type Route struct {
+	Method, Prefix, Path, Summary, Description, Auth string
+	Command, Target, Args                            string
+	Request, Response                                []Field
+	Statuses                                         []Status
+}
+
+// Field is a field of a request or an answer; Type says whether it is
+// required.
+type Field struct{ Name, Type, Description string }
+
+// Status is an answer's status code and what it means.
+type Status struct{ Code, Description string }
+
+// The parts of an OpenAPI 3.1 document the reference reads.
+type openAPIDoc struct {
+	Info  struct{ Version string }
+	Paths map[string]struct {
+		Post, Get *openAPIOperation
+		// Servers, when given, replaces the API scopes: the path is served
+		// at the root (GET /range/{prefix}, GET /metrics).
+		Servers    []struct{ URL string }
+		Parameters []struct {
+			Name, In string
+			Example  json.RawMessage
+		}
+	}
+	Components struct {
+		Schemas   map[string]openAPISchema
+		Responses map[string]struct{ Description string }
+	}
+}
+
+type openAPIOperation struct {
+	Summary, Description string
+	Tags                 []string
+	Security             []map[string][]string
+	RequestBody          *struct {
+		Content map[string]struct {
+			Schema  openAPISchema
+			Example json.RawMessage
+		}
+	}
+	Responses map[string]struct {
+		Ref         string `json:"$ref"`
+		Description string
+		Content     map[string]struct{ Schema openAPISchema }
+	}
+}
+
+type openAPISchema struct {
+	Ref         string `json:"$ref"`
+	Type        json.RawMessage
+	Description string
+	Required    []string
+	Properties  map[string]openAPISchema
+	Enum        []string
+	Items       *openAPISchema
+	OneOf       []openAPISchema // an answer of two shapes: the reference lists both's fields
+}
+
+// typeName renders a 3.1 type ("string" or ["string","null"]).
+func (sc openAPISchema) typeName() string {
+	if sc.Ref != "" {
+		return sc.Ref[strings.LastIndexByte(sc.Ref, '/')+1:]
+	}
+	var one string
+	if json.Unmarshal(sc.Type, &one) == nil {
+		return one
+	}
+	var many []string
+	json.Unmarshal(sc.Type, &many)
+	return strings.Join(many, " or ")
+}
+
+// Parse reads an OpenAPI 3.1 document. Operations tagged "web" (pages and
+// forms, for browsers) are left out: the reference is of the routes a
+// program calls.
+func Parse(raw []byte) (*Reference, error) {
+	var doc openAPIDoc
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	ref := &Reference{Version: doc.Info.Version}
+	resolve := func(sc openAPISchema) (openAPISchema, error) {
+		if sc.Ref == "" {
+			return sc, nil
+		}
+		name := strings.TrimPrefix(sc.Ref, "#/components/schemas/")
+		target, ok := doc.Components.Schemas[name]
+		if !ok {
+			return sc, fmt.Errorf("unknown schema %q", sc.Ref)
+		}
+		return target, nil
+	}
+	var fields func(sc openAPISchema) ([]Field, error)
+	fields = func(sc openAPISchema) ([]Field, error) {
+		sc, err := resolve(sc)
+		if err != nil {
+			return nil, err
+		}
+		var out []Field
+		for _, shape := range sc.OneOf {
+			more, err := fields(shape)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range more {
+				if !slices.ContainsFunc(out, func(g Field) bool { return g.Name == f.Name }) {
+					out = append(out, f)
+				}
+			}
+		}
+		for name, p := range sc.Properties {
+			f := Field{Name: name, Type: p.typeName(), Description: p.Description}
+			if len(p.Enum) > 0 {
+				f.Description = strings.TrimSpace("one of: " + strings.Join(p.Enum, ", ") + ". " + f.Description)
+			}
+			for _, req := range sc.Required {
+				if req == name {
+					f.Type += ", required"
+				}
+			}
+			out = append(out, f)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+		return out, nil
+	}
+	for path, item := range doc.Paths {
+		for _, op := range []*openAPIOperation{item.Post, item.Get} {
+			// The web's pages and forms are for browsers: the reference is
+			// of the routes a program calls.
+			if op == nil || slices.Contains(op.Tags, "web") {
+				continue
+			}
+			method := "POST"
+			if op == item.Get {
+				method = "GET"
+			}
+			rt, err := newRoute(doc, path, method, op, fields)
+			if err != nil {
+				return nil, err
+			}
+			ref.Routes = append(ref.Routes, rt)
+		}
+	}
+	sort.Slice(ref.Routes, func(i, j int) bool { return ref.Routes[i].Path < ref.Routes[j].Path })
+	return ref, nil
+}
+
+// newRoute is the reference's form of one operation.
+func newRoute(doc openAPIDoc, path, method string, op *openAPIOperation, fields func(openAPISchema) ([]Field, error)) (Route, error) {
+	item := doc.Paths[path]
+	rt := Route{Method: method, Prefix: "/api/v1", Path: path, Auth: "none"}
+	rt.Summary, rt.Description = op.Summary, op.Description
+	if len(item.Servers) > 0 {
+		rt.Prefix = strings.TrimSuffix(item.Servers[0].URL, "/")
+	}
+	example := path
+	for _, p := range item.Parameters {
+		var value string
+		if p.In == "path" && json.Unmarshal(p.Example, &value) == nil {
+			example = strings.ReplaceAll(example, "{"+p.Name+"}", value)
+		}
+	}
+	rt.Command, rt.Target = "curl -s", rt.Prefix+example
+	if rt.Method == "POST" {
+		rt.Command = "curl -s -X POST"
+	}
+	var curl []string
+	for _, sec := range op.Security {
+		if _, ok := sec["ApiKey"]; ok {
+			rt.Auth = "X-API-Key header"
+			curl = append(curl, `-H "X-API-Key: $KEY"`)
+		}
+		if _, ok := sec["Session"]; ok {
+			rt.Auth = "auth_session cookie (from POST /login)"
+			curl = append(curl, `-b "auth_session=$SESSION"`)
+		}
+		if _, ok := sec["MetricsToken"]; ok {
+			rt.Auth = "Authorization: Bearer <-metrics-token>"
+			curl = append(curl, `-H "Authorization: Bearer $METRICS_TOKEN"`)
+		}
+	}
+	if op.RequestBody != nil {
+		body, ok := op.RequestBody.Content["application/json"]
+		if !ok {
+			return rt, fmt.Errorf("%s: request body is not JSON", path)
+		}
+		var err error
+		if rt.Request, err = fields(body.Schema); err != nil {
+			return rt, fmt.Errorf("%s: %w", path, err)
+		}
+		if len(body.Example) > 0 {
+			var example bytes.Buffer
+			if err := json.Compact(&example, body.Example); err != nil {
+				return rt, fmt.Errorf("%s: example: %w", path, err)
+			}
+			curl = append(curl, "-H 'Content-Type: application/json'", "-d '"+strings.ReplaceAll(example.String(), "'", `'\''`)+"'")
+		}
+	}
+	for _, arg := range curl {
+		rt.Args += " \\\n     " + arg
+	}
+	for code, resp := range op.Responses {
+		desc := resp.Description
+		if resp.Ref != "" {
+			desc = doc.Components.Responses[strings.TrimPrefix(resp.Ref, "#/components/responses/")].Description
+		}
+		rt.Statuses = append(rt.Statuses, Status{Code: code, Description: desc})
+		if content, ok := resp.Content["application/json"]; ok && code == "200" {
+			var err error
+			if rt.Response, err = fields(content.Schema); err != nil {
+				return rt, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
+	sort.Slice(rt.Statuses, func(i, j int) bool { return rt.Statuses[i].Code < rt.Statuses[j].Code })
+	return rt, nil
+}
