@@ -7,11 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 var (
-	drawSeed = flag.Uint64("hashid.seed", 0, "seed for TestFreshDraws (0: from the clock)")
+	drawSeed = flag.Uint64("hashid.seed", 1, "seed for TestFreshDraws: the default makes every run draw the same strings; give another to draw afresh")
 	drawsOut = flag.String("hashid.draws", "", "file to write TestFreshDraws' first draw by field of every example to, as mode<TAB>hash lines")
 )
 
@@ -44,9 +43,6 @@ const (
 // hashes: among the candidates >= 97%, first five >= 80%, first >= 60%.
 func TestFreshDraws(t *testing.T) {
 	seed := *drawSeed
-	if seed == 0 {
-		seed = uint64(time.Now().UnixNano())
-	}
 	t.Logf("seed %d (rerun with -hashid.seed=%d)", seed, seed)
 	rng := rand.New(rand.NewPCG(seed, 17))
 	examples := hashcatExamples(t)
