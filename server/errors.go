@@ -5,6 +5,7 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"strconv"
 
 	"secutil/store"
 	"secutil/store/hashindex"
@@ -95,6 +96,10 @@ var (
 	codeDatabaseUnavailable  = defineCode("database_unavailable", http.StatusServiceUnavailable, "the database did not answer for a few seconds (PostgreSQL restarting or failing over); retry after <code>Retry-After</code> seconds. Nothing was counted or changed")
 	codeNoServerKey          = defineCode("no_server_key", http.StatusServiceUnavailable, "opening a sealed audit IP on a server that runs without a server key (admin)")
 )
+
+// databaseRetryAfter is the Retry-After of an answer refused because the
+// database did not answer: the wait the store suggests, in seconds.
+var databaseRetryAfter = strconv.Itoa(int(store.RetryAfter.Seconds()))
 
 // toolErrors places the errors of the tools and the store in the
 // vocabulary; publicError takes the first row that matches. The client

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"secutil/store"
@@ -30,7 +29,7 @@ func (s *Server) handleHealth() http.Handler {
 				// An outage the store has already logged once: the
 				// balancer polling here must not add a line a second.
 				db = "unreachable"
-				w.Header().Set("Retry-After", strconv.Itoa(int(store.RetryAfter.Seconds())))
+				w.Header().Set("Retry-After", databaseRetryAfter)
 			} else {
 				s.Logger.Error("health: database does not answer", "err", err)
 			}

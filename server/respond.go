@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"secutil/store"
 )
 
 // maxBodyBytes bounds every request body (docs/API.md).
@@ -57,7 +55,7 @@ type errorBody struct {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := s.publicError(r, err)
 	if ae.code == codeDatabaseUnavailable {
-		w.Header().Set("Retry-After", strconv.Itoa(int(store.RetryAfter.Seconds())))
+		w.Header().Set("Retry-After", databaseRetryAfter)
 	}
 	writeJSON(w, ae.status(), errorBody{Error: ae.msg, Code: ae.code.Name})
 }
