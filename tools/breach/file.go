@@ -160,8 +160,15 @@ func (f *File) Sampled() <-chan struct{} {
 // server's start-up.
 func (f *File) startSampling() { f.startSample.Do(func() { go f.sample() }) }
 
-// Close closes the underlying file.
-func (f *File) Close() error { return f.f.Close() }
+// Close closes the underlying file. A sampling under way stops at its next
+// read of the closed file; Close waits for it, so a closed File leaves no
+// goroutine behind.
+func (f *File) Close() error {
+	err := f.f.Close()
+	f.startSample.Do(func() { close(f.sampled) }) // never started: none to wait for
+	<-f.sampled
+	return err
+}
 
 // Count looks the digest up; count is the number of times it was seen in breaches.
 func (f *File) Count(digest []byte) (count int64, found bool, err error) {

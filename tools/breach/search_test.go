@@ -289,3 +289,30 @@ func TestWriteUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseEndsSampling: Close returns only once a sampling it interrupted
+// has ended, so a closed File leaves no goroutine reading it.
+func TestCloseEndsSampling(t *testing.T) {
+	t.Parallel()
+	var file bytes.Buffer
+	if _, _, err := breachtest.WriteUniform(&file, 250_000, breach.KindSHA1, 1); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "uniform.txt")
+	if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := breach.OpenFile(path, breach.KindSHA1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sampled := f.Sampled() // starts the sampling
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-sampled:
+	default:
+		t.Fatal("Close returned while the sampling was still running")
+	}
+}
