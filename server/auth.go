@@ -56,18 +56,47 @@ func (s *Server) callerForKey(ctx context.Context, key string) (*caller, error) 
 	return &caller{account: a, key: k, keyHash: hash}, nil
 }
 
-// sessionAccount authenticates the auth_session cookie. Disabling an
-// account deletes its sessions; one read just before counts as none.
+// sessionAccount authenticates the auth_session cookie.
 func (s *Server) sessionAccount(r *http.Request) (*store.Account, error) {
 	c, err := r.Cookie(sessionCookie)
-	if err != nil || c.Value == "" {
+	if err != nil {
 		return nil, errLoginRequired
 	}
-	a, err := s.Store.SessionAccount(r.Context(), apikey.Hash(c.Value))
+	return s.accountOfSession(r.Context(), c.Value)
+}
+
+// accountOfSession authenticates a session token ("" for none). Disabling
+// an account deletes its sessions; one read just before counts as none.
+func (s *Server) accountOfSession(ctx context.Context, token string) (*store.Account, error) {
+	if token == "" {
+		return nil, errLoginRequired
+	}
+	a, err := s.Store.SessionAccount(ctx, apikey.Hash(token))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Disabled) {
 		return nil, errLoginRequired
 	}
 	return a, err
+}
+
+// sessionRequest is the request of a route for the logged-in account:
+// the decoded body, and the session's account, which the adapter
+// authenticated before reading the body.
+type sessionRequest[Q any] struct {
+	account *store.Account
+	body    Q
+}
+
+// decodeSession is the decoder of a route for the logged-in account: no
+// session is a 401 before the body is read.
+func decodeSession[Q any](s *Server) decoder[sessionRequest[Q]] {
+	return func(w http.ResponseWriter, r *http.Request) (sessionRequest[Q], error) {
+		a, err := s.sessionAccount(r)
+		if err != nil {
+			return sessionRequest[Q]{}, err
+		}
+		body, err := decodeRequest[Q](w, r)
+		return sessionRequest[Q]{account: a, body: body}, err
+	}
 }
 
 // anyCaller accepts an API key, or else a session (the root-level web tools).
@@ -85,44 +114,46 @@ func (s *Server) anyCaller(r *http.Request) (*caller, error) {
 	return &caller{account: a}, nil
 }
 
-// startSession creates a session for the account and sets its cookie. A new
-// token is made at every login, so a token planted before login is useless.
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, accountID int64) error {
-	s.endSession(w, r)
+// startSession creates a session for the account and asks for its cookie.
+// A new token is made at every login, so a token planted before login is
+// useless.
+func (s *Server) startSession(ctx context.Context, accountID int64) error {
+	s.endSession(ctx)
 	token := apikey.NewToken()
-	if err := s.Store.CreateSession(r.Context(), apikey.Hash(token), accountID, sessionTTL); err != nil {
+	if err := s.Store.CreateSession(ctx, apikey.Hash(token), accountID, sessionTTL); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(sessionTTL.Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || s.isHTTPS(r),
-	})
+	exchangeOf(ctx).setCookie(s.sessionCookie(ctx, token, int(sessionTTL.Seconds())))
 	return nil
 }
 
-// endSession deletes the request's session server-side and clears the cookie.
-func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-		if err := s.Store.DeleteSession(r.Context(), apikey.Hash(c.Value)); err != nil {
+// endSession deletes the exchange's session server-side and clears the cookie.
+func (s *Server) endSession(ctx context.Context) {
+	if token := exchangeOf(ctx).session; token != "" {
+		if err := s.Store.DeleteSession(ctx, apikey.Hash(token)); err != nil {
 			s.Logger.Error("deleting session", "err", err)
 		}
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || s.isHTTPS(r),
-	})
+	exchangeOf(ctx).setCookie(s.sessionCookie(ctx, "", -1))
+}
+
+func (s *Server) sessionCookie(ctx context.Context, token string, maxAge int) *http.Cookie {
+	return &http.Cookie{
+		Name: sessionCookie, Value: token, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || exchangeOf(ctx).https,
+	}
 }
 
 // audit records a security event; a failure is logged, never shown to the
 // client, and never blocks the action it describes.
-func (s *Server) audit(ctx context.Context, r *http.Request, kind string, accountID int64, detail string) {
-	s.auditEvent(ctx, r, store.AuditEvent{Kind: kind, AccountID: accountID, Detail: detail})
+func (s *Server) audit(ctx context.Context, kind string, accountID int64, detail string) {
+	s.auditEvent(ctx, store.AuditEvent{Kind: kind, AccountID: accountID, Detail: detail})
 }
 
 // auditEvent records e with the client's IP, sealed, as audit does.
-func (s *Server) auditEvent(ctx context.Context, r *http.Request, e store.AuditEvent) {
+func (s *Server) auditEvent(ctx context.Context, e store.AuditEvent) {
 	if s.ServerKey != nil {
-		sealed, err := seal.Seal(s.ServerKey, []byte(clientIP(r)))
+		sealed, err := seal.Seal(s.ServerKey, []byte(exchangeOf(ctx).clientIP))
 		if err != nil {
 			s.Logger.Error("sealing audit IP", "err", err)
 		}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -48,7 +49,8 @@ func flashKeyFrom(serverKey []byte) []byte {
 	return mac.Sum(nil)
 }
 
-func (s *Server) setFreshKey(w http.ResponseWriter, r *http.Request, accountID int64, k freshKey) error {
+// setFreshKey asks for the cookie that carries k to the dashboard.
+func (s *Server) setFreshKey(ctx context.Context, accountID int64, k freshKey) error {
 	raw, err := json.Marshal(sealedFreshKey{freshKey: k, Account: accountID, Expires: time.Now().Add(freshKeyTTL).Unix()})
 	if err != nil {
 		return err
@@ -57,7 +59,7 @@ func (s *Server) setFreshKey(w http.ResponseWriter, r *http.Request, accountID i
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, s.freshKeyCookie(r, sealed, int(freshKeyTTL.Seconds())))
+	exchangeOf(ctx).setCookie(s.freshKeyCookie(exchangeOf(ctx).tls, sealed, int(freshKeyTTL.Seconds())))
 	return nil
 }
 
@@ -68,7 +70,7 @@ func (s *Server) takeFreshKey(w http.ResponseWriter, r *http.Request, accountID 
 	if err != nil {
 		return freshKey{}, false
 	}
-	http.SetCookie(w, s.freshKeyCookie(r, "", -1))
+	http.SetCookie(w, s.freshKeyCookie(r.TLS != nil, "", -1))
 	raw, err := seal.Open(s.flashKey, c.Value)
 	if err != nil {
 		return freshKey{}, false
@@ -80,9 +82,11 @@ func (s *Server) takeFreshKey(w http.ResponseWriter, r *http.Request, accountID 
 	return f.freshKey, true
 }
 
-func (s *Server) freshKeyCookie(r *http.Request, value string, maxAge int) *http.Cookie {
+// freshKeyCookie is Secure when the server says so or the connection
+// itself is TLS.
+func (s *Server) freshKeyCookie(tls bool, value string, maxAge int) *http.Cookie {
 	return &http.Cookie{
 		Name: freshKeyCookie, Value: value, Path: "/dashboard", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || tls,
 	}
 }

@@ -30,18 +30,16 @@ type formRequest interface{ prefill() formPrefill }
 // and the token of a setup or invite link, never a password.
 type formPrefill struct{ email, token string }
 
+// A form that sends nothing (logout) has nothing to keep.
+func (noRequest) prefill() formPrefill { return formPrefill{} }
+
 // handleForm serves a route that a page's form and JSON clients share:
 // decode the request into Q and run act. A browser is sent on to the
 // result's next page, or shown page again with the error; anyone else
 // gets JSON.
-func handleForm[Q formRequest](s *Server, page string, act routeAction[Q, formResult]) http.Handler {
+func handleForm[Q formRequest](s *Server, page string, act action[Q, formResult]) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decode[Q](w, r)
-		if err != nil {
-			s.formError(w, r, page, req.prefill(), err)
-			return
-		}
-		res, err := act(w, r, req)
+		req, res, err := runAction(s, w, r, decodeRequest[Q], act)
 		if err != nil {
 			s.formError(w, r, page, req.prefill(), err)
 			return

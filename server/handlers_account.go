@@ -9,7 +9,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -55,9 +54,9 @@ var keyNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
 // checkLogin verifies email and password. Unknown emails cost the same time
 // as wrong passwords, and both give the same answer.
-func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Account, error) {
+func (s *Server) checkLogin(ctx context.Context, email, password string) (*store.Account, error) {
 	invalid := newError(codeInvalidCredentials, "invalid email or password")
-	a, err := s.Store.AccountByEmail(r.Context(), email)
+	a, err := s.Store.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		passhash.VerifyNothing(password)
 		return nil, invalid
@@ -70,7 +69,7 @@ func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Acc
 		return nil, err
 	}
 	if !ok {
-		s.audit(r.Context(), r, store.AuditLoginFailed, a.ID, "")
+		s.audit(ctx, store.AuditLoginFailed, a.ID, "")
 		return nil, invalid
 	}
 	if !a.Verified {
@@ -84,19 +83,19 @@ func (s *Server) checkLogin(r *http.Request, email, password string) (*store.Acc
 
 // getAPIKey issues a key for credentials in the body: the previous key of
 // that name stops working.
-func (s *Server) getAPIKey(w http.ResponseWriter, r *http.Request, req credentials) (apiKeyResponse, error) {
+func (s *Server) getAPIKey(ctx context.Context, req credentials) (apiKeyResponse, error) {
 	name := cmp.Or(req.Name, "default")
 	if !keyNamePattern.MatchString(name) {
 		return apiKeyResponse{}, badRequest("field \"name\" must be 1 to 64 letters, digits, '.', '_' or '-'")
 	}
-	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
 		return apiKeyResponse{}, err
 	}
-	a, err := s.checkLogin(r, req.Email, req.Password)
+	a, err := s.checkLogin(ctx, req.Email, req.Password)
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
-	key, err := s.issueKey(r, a.ID, name)
+	key, err := s.issueKey(ctx, a.ID, name)
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
@@ -104,40 +103,36 @@ func (s *Server) getAPIKey(w http.ResponseWriter, r *http.Request, req credentia
 }
 
 // issueKey makes a new key called name, revoking the old key of that name.
-func (s *Server) issueKey(r *http.Request, accountID int64, name string) (string, error) {
+func (s *Server) issueKey(ctx context.Context, accountID int64, name string) (string, error) {
 	key := apikey.New()
-	if err := s.Store.IssueKey(r.Context(), accountID, name, apikey.Hash(key), apikey.Hint(key)); err != nil {
+	if err := s.Store.IssueKey(ctx, accountID, name, apikey.Hash(key), apikey.Hint(key)); err != nil {
 		return "", err
 	}
-	s.audit(r.Context(), r, store.AuditKeyIssued, accountID, name)
+	s.audit(ctx, store.AuditKeyIssued, accountID, name)
 	return key, nil
 }
 
 // newAPIKey rotates the calling key: the old key stops working at once.
-func (s *Server) newAPIKey(_ http.ResponseWriter, r *http.Request, _ noRequest) (apiKeyResponse, error) {
-	who, err := s.keyCaller(r)
+func (s *Server) newAPIKey(ctx context.Context, _ noRequest) (apiKeyResponse, error) {
+	who, err := s.callerForKey(ctx, exchangeOf(ctx).apiKey)
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
 	key := apikey.New()
-	err = s.Store.RotateKey(r.Context(), who.key.ID, who.keyHash, apikey.Hash(key), apikey.Hint(key))
+	err = s.Store.RotateKey(ctx, who.key.ID, who.keyHash, apikey.Hash(key), apikey.Hint(key))
 	if errors.Is(err, store.ErrNotFound) {
 		return apiKeyResponse{}, errUnauthorized // rotated by a concurrent request
 	}
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
-	s.audit(r.Context(), r, store.AuditKeyRotated, who.account.ID, who.key.Name)
+	s.audit(ctx, store.AuditKeyRotated, who.account.ID, who.key.Name)
 	return apiKeyResponse{APIKey: key}, nil
 }
 
 // regenerate rotates the session's account's "default" key.
-func (s *Server) regenerate(_ http.ResponseWriter, r *http.Request, _ noRequest) (apiKeyResponse, error) {
-	a, err := s.sessionAccount(r)
-	if err != nil {
-		return apiKeyResponse{}, err
-	}
-	key, err := s.issueKey(r, a.ID, "default")
+func (s *Server) regenerate(ctx context.Context, req sessionRequest[noRequest]) (apiKeyResponse, error) {
+	key, err := s.issueKey(ctx, req.account.ID, "default")
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
@@ -154,13 +149,13 @@ type userInfoResponse struct {
 }
 
 // userInfo describes the calling key's account.
-func (s *Server) userInfo(_ http.ResponseWriter, r *http.Request, _ noRequest) (userInfoResponse, error) {
-	who, err := s.keyCaller(r)
+func (s *Server) userInfo(ctx context.Context, _ noRequest) (userInfoResponse, error) {
+	who, err := s.callerForKey(ctx, exchangeOf(ctx).apiKey)
 	if err != nil {
 		return userInfoResponse{}, err
 	}
 	a := who.account
-	used, err := s.Store.Usage(r.Context(), a.ID)
+	used, err := s.Store.Usage(ctx, a.ID)
 	if err != nil {
 		return userInfoResponse{}, err
 	}
@@ -223,24 +218,24 @@ func (q registerRequest) prefill() formPrefill {
 // registration policy lets the caller (registrationAllowed). An email that
 // already has an account gets the same answer (no enumeration) and a mail
 // telling its owner.
-func (s *Server) register(w http.ResponseWriter, r *http.Request, req registerRequest) (formResult, error) {
-	if err := s.registrationAllowed(r, req.Invite); err != nil {
+func (s *Server) register(ctx context.Context, req registerRequest) (formResult, error) {
+	if err := s.registrationAllowed(ctx, req.Invite); err != nil {
 		return formResult{}, err
 	}
 	email := strings.TrimSpace(req.Email)
 	if err := validEmail(email); err != nil {
 		return formResult{}, err
 	}
-	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
 		return formResult{}, err
 	}
 	if err := s.checkPassword(req.Password, req.Email); err != nil {
 		return formResult{}, err
 	}
-	if err := s.spendInvite(r, req.Invite); err != nil {
+	if err := s.spendInvite(ctx, req.Invite); err != nil {
 		return formResult{}, err
 	}
-	if err := s.createPendingAccount(r, email, req.Password); err != nil {
+	if err := s.createPendingAccount(ctx, email, req.Password); err != nil {
 		return formResult{}, err
 	}
 	message := "check your mail for a 6-digit code and send it to /register/verify within 15 minutes"
@@ -252,8 +247,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request, req registerRe
 
 // createPendingAccount does the work of register once the request passed
 // its checks.
-func (s *Server) createPendingAccount(r *http.Request, email, password string) error {
-	ctx := r.Context()
+func (s *Server) createPendingAccount(ctx context.Context, email, password string) error {
 	hash, err := passhash.Hash(password, s.PasswordParams)
 	if err != nil {
 		return err
@@ -280,7 +274,7 @@ func (s *Server) createPendingAccount(r *http.Request, email, password string) e
 		if err != nil {
 			return err
 		}
-		s.audit(ctx, r, store.AuditRegistered, id, "")
+		s.audit(ctx, store.AuditRegistered, id, "")
 		return s.sendCode(ctx, id, email, store.PurposeRegister)
 	default:
 		return err
@@ -366,12 +360,12 @@ func (v *verifyRequest) check() error {
 // match the pending account's, the try counts as a wrong code, so nobody
 // activates an account with a password they did not choose, nor guesses
 // the code without the password.
-func (s *Server) consumeCode(r *http.Request, email, purpose, code, password string) (*store.Account, error) {
+func (s *Server) consumeCode(ctx context.Context, email, purpose, code, password string) (*store.Account, error) {
 	invalid := badRequest("%s", store.ErrCodeInvalid.Error())
 	if purpose == store.PurposeRegister {
 		invalid = badRequest("the code or the password is wrong, or the code has expired; register again for a new code")
 	}
-	a, err := s.Store.AccountByEmail(r.Context(), email)
+	a, err := s.Store.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		if purpose == store.PurposeRegister {
 			passhash.VerifyNothing(password) // the same time as a known email
@@ -391,7 +385,7 @@ func (s *Server) consumeCode(r *http.Request, email, purpose, code, password str
 			hash = nil // matches no code, and counts as a wrong try
 		}
 	}
-	err = s.Store.ConsumeCode(r.Context(), a.ID, purpose, hash)
+	err = s.Store.ConsumeCode(ctx, a.ID, purpose, hash)
 	if errors.Is(err, store.ErrCodeInvalid) {
 		return nil, invalid
 	}
@@ -400,18 +394,18 @@ func (s *Server) consumeCode(r *http.Request, email, purpose, code, password str
 
 // verifyRegistration activates the account the code was mailed for, given
 // the password it was registered with.
-func (s *Server) verifyRegistration(w http.ResponseWriter, r *http.Request, req verifyRequest) (formResult, error) {
+func (s *Server) verifyRegistration(ctx context.Context, req verifyRequest) (formResult, error) {
 	if err := required("password", req.Password); err != nil {
 		return formResult{}, err
 	}
-	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
 		return formResult{}, err
 	}
-	a, err := s.consumeCode(r, req.Email, store.PurposeRegister, req.Code, req.Password)
+	a, err := s.consumeCode(ctx, req.Email, store.PurposeRegister, req.Code, req.Password)
 	if err != nil {
 		return formResult{}, err
 	}
-	if err := s.Store.MarkVerified(r.Context(), a.ID); err != nil {
+	if err := s.Store.MarkVerified(ctx, a.ID); err != nil {
 		return formResult{}, err
 	}
 	return formResult{next: withEmail("/login", req.Email) + "&notice=verified",
@@ -421,8 +415,8 @@ func (s *Server) verifyRegistration(w http.ResponseWriter, r *http.Request, req 
 // forgotPassword mails a reset code to a verified account. It answers at
 // once and the same whether or not the email has an account: the lookup
 // and the mail happen in the outbox, after the answer.
-func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request, req emailRequest) (formResult, error) {
-	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+func (s *Server) forgotPassword(ctx context.Context, req emailRequest) (formResult, error) {
+	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
 		return formResult{}, err
 	}
 	email := strings.TrimSpace(req.Email)
@@ -443,18 +437,18 @@ func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request, req emai
 // resetPassword sets a new password with a mailed code, which ends every
 // session of the account and, unless the request says otherwise, revokes
 // every API key: whoever took the account may have made some.
-func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, req verifyRequest) (formResult, error) {
+func (s *Server) resetPassword(ctx context.Context, req verifyRequest) (formResult, error) {
 	if err := required("new_password", req.NewPassword); err != nil {
 		return formResult{}, err
 	}
-	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
 		return formResult{}, err
 	}
 	// Check the new password before spending the code on it.
 	if err := s.checkPassword(req.NewPassword, req.Email); err != nil {
 		return formResult{}, err
 	}
-	a, err := s.consumeCode(r, req.Email, store.PurposeReset, req.Code, "")
+	a, err := s.consumeCode(ctx, req.Email, store.PurposeReset, req.Code, "")
 	if err != nil {
 		return formResult{}, err
 	}
@@ -463,13 +457,13 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, req verif
 		return formResult{}, err
 	}
 	revoke := req.RevokeAPIKeys == nil || bool(*req.RevokeAPIKeys)
-	if err := s.Store.SetPassword(r.Context(), a.ID, hash, revoke); err != nil {
+	if err := s.Store.SetPassword(ctx, a.ID, hash, revoke); err != nil {
 		return formResult{}, err
 	}
-	s.audit(r.Context(), r, store.AuditPasswordReset, a.ID, "")
+	s.audit(ctx, store.AuditPasswordReset, a.ID, "")
 	message := "password changed; all sessions were logged out"
 	if revoke {
-		s.audit(r.Context(), r, store.AuditKeyRevoked, a.ID, "every key, at a password reset")
+		s.audit(ctx, store.AuditKeyRevoked, a.ID, "every key, at a password reset")
 		message = "password changed; all sessions were logged out and all API keys revoked"
 	}
 	return formResult{next: withEmail("/login", req.Email) + "&notice=password_changed",
@@ -477,24 +471,23 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request, req verif
 }
 
 // login starts a session for the account.
-func (s *Server) login(w http.ResponseWriter, r *http.Request, req credentials) (formResult, error) {
-	if err := s.throttle(w, r, s.ipLimiter, req.Email); err != nil {
+func (s *Server) login(ctx context.Context, req credentials) (formResult, error) {
+	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
 		return formResult{}, err
 	}
-	a, err := s.checkLogin(r, req.Email, req.Password)
+	a, err := s.checkLogin(ctx, req.Email, req.Password)
 	if err != nil {
 		return formResult{}, err
 	}
-	if err := s.startSession(w, r, a.ID); err != nil {
+	if err := s.startSession(ctx, a.ID); err != nil {
 		return formResult{}, err
 	}
-	s.audit(r.Context(), r, store.AuditLoginOK, a.ID, "")
-	return formResult{next: afterLogin(r), body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
+	s.audit(ctx, store.AuditLoginOK, a.ID, "")
+	return formResult{next: afterLogin(exchangeOf(ctx).next), body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
 }
 
-func (s *Server) handleLogout() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.endSession(w, r)
-		formDone(w, r, "/", statusResponse{Status: "logged_out", Message: "logged out"})
-	})
+// logout ends the session, server-side and in the browser.
+func (s *Server) logout(ctx context.Context, _ noRequest) (formResult, error) {
+	s.endSession(ctx)
+	return formResult{next: "/", body: statusResponse{Status: "logged_out", Message: "logged out"}}, nil
 }

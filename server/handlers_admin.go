@@ -106,8 +106,8 @@ type productResponse struct {
 }
 
 // createProduct adds a product a checkout can sell.
-func (s *Server) createProduct(_ http.ResponseWriter, r *http.Request, req productRequest) (productResponse, error) {
-	id, err := s.Store.CreateProduct(r.Context(), store.Product{Name: req.Name, Plan: req.Plan,
+func (s *Server) createProduct(ctx context.Context, req productRequest) (productResponse, error) {
+	id, err := s.Store.CreateProduct(ctx, store.Product{Name: req.Name, Plan: req.Plan,
 		PriceCents: req.PriceCents, Currency: req.Currency, Interval: req.Interval})
 	if err != nil {
 		return productResponse{}, err
@@ -137,26 +137,18 @@ func (p *pageRequest) check() error {
 	return nil
 }
 
-// page reads an optional {"limit","offset"} body; no body means the first
-// page of defaultPageLimit.
-func page(w http.ResponseWriter, r *http.Request) (limit, offset int, err error) {
+// decodePage reads an optional {"limit","offset"} body; no body means the
+// first page of defaultPageLimit.
+func decodePage(w http.ResponseWriter, r *http.Request) (pageRequest, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	if err != nil {
-		return 0, 0, err
+		return pageRequest{}, err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return defaultPageLimit, 0, nil
+		return pageRequest{}, nil
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	req, err := decode[pageRequest](w, r)
-	if err != nil {
-		return 0, 0, err
-	}
-	limit = defaultPageLimit
-	if req.Limit != nil {
-		limit = *req.Limit
-	}
-	return limit, req.Offset, nil
+	return decode[pageRequest](w, r)
 }
 
 type listResponse[T any] struct {
@@ -167,16 +159,16 @@ type listResponse[T any] struct {
 
 // handleAdminList serves one paginated admin list.
 func handleAdminList[T any](s *Server, list func(ctx context.Context, limit, offset int) ([]T, error)) http.Handler {
-	return handleJSON(s, func(w http.ResponseWriter, r *http.Request, _ noRequest) (listResponse[T], error) {
-		limit, offset, err := page(w, r)
+	return handleJSONFrom(s, decodePage, func(ctx context.Context, req pageRequest) (listResponse[T], error) {
+		limit := defaultPageLimit
+		if req.Limit != nil {
+			limit = *req.Limit
+		}
+		items, err := list(ctx, limit, req.Offset)
 		if err != nil {
 			return listResponse[T]{}, err
 		}
-		items, err := list(r.Context(), limit, offset)
-		if err != nil {
-			return listResponse[T]{}, err
-		}
-		return listResponse[T]{Items: items, Limit: limit, Offset: offset}, nil
+		return listResponse[T]{Items: items, Limit: limit, Offset: req.Offset}, nil
 	})
 }
 
@@ -285,12 +277,12 @@ func ruleError(err error) error {
 	return err
 }
 
-// operator makes account changes as the administrator of r, recorded
-// with r's client IP.
-func (s *Server) operator(r *http.Request) account.Operator {
-	_, actor := s.adminActor(r)
+// operator makes account changes as the administrator of the exchange in
+// ctx, recorded with its client IP.
+func (s *Server) operator(ctx context.Context) account.Operator {
+	_, actor := s.adminActor(ctx)
 	return account.Operator{Store: s.Store, By: "by " + actor, Record: func(ctx context.Context, e store.AuditEvent) error {
-		s.auditEvent(ctx, r, e)
+		s.auditEvent(ctx, e)
 		return nil
 	}}
 }
@@ -298,7 +290,7 @@ func (s *Server) operator(r *http.Request) account.Operator {
 // setPlan sets an account's plan, enterprise cap and paid_until. A paid
 // plan without paid_until never expires (air-gapped installations grant
 // plans by hand).
-func (s *Server) setPlan(_ http.ResponseWriter, r *http.Request, req setPlanRequest) (adminAccount, error) {
+func (s *Server) setPlan(ctx context.Context, req setPlanRequest) (adminAccount, error) {
 	var paidUntil *time.Time
 	if req.PaidUntil != nil {
 		t, err := parseTime("paid_until", *req.PaidUntil)
@@ -307,7 +299,6 @@ func (s *Server) setPlan(_ http.ResponseWriter, r *http.Request, req setPlanRequ
 		}
 		paidUntil = &t
 	}
-	ctx := r.Context()
 	a, err := s.Store.AccountByEmail(ctx, req.Email)
 	if errors.Is(err, store.ErrNotFound) {
 		return adminAccount{}, newError(codeAccountNotFound, "no account has the email %q", req.Email)
@@ -315,7 +306,7 @@ func (s *Server) setPlan(_ http.ResponseWriter, r *http.Request, req setPlanRequ
 	if err != nil {
 		return adminAccount{}, err
 	}
-	if err := s.operator(r).SetPlan(ctx, a, account.Plan{Name: req.Plan, UsageCap: req.UsageCap, PaidUntil: paidUntil}); err != nil {
+	if err := s.operator(ctx).SetPlan(ctx, a, account.Plan{Name: req.Plan, UsageCap: req.UsageCap, PaidUntil: paidUntil}); err != nil {
 		return adminAccount{}, ruleError(err)
 	}
 	if a, err = s.Store.AccountByID(ctx, a.ID); err != nil {
@@ -338,11 +329,12 @@ func rfc3339(t *time.Time) *string {
 
 // adminActor names who is using an admin route, for the audit log: the
 // admin account of the session (and its id), or the admin token (id 0).
-func (s *Server) adminActor(r *http.Request) (accountID int64, name string) {
-	if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+func (s *Server) adminActor(ctx context.Context) (accountID int64, name string) {
+	ex := exchangeOf(ctx)
+	if ex.bearer {
 		return 0, "the admin token"
 	}
-	a, err := s.sessionAccount(r)
+	a, err := s.accountOfSession(ctx, ex.session)
 	if err != nil { // adminOnly let the request in: the session ended since
 		return 0, "an administrator"
 	}
@@ -399,12 +391,11 @@ func (a adminAccount) Buttons() []accountButton {
 
 // runAccountAction applies act to the account named in the request and
 // records it with the acting administrator.
-func (s *Server) runAccountAction(act accountAction) func(w http.ResponseWriter, r *http.Request, req accountRequest) (statusResponse, error) {
-	return func(_ http.ResponseWriter, r *http.Request, req accountRequest) (statusResponse, error) {
+func (s *Server) runAccountAction(act accountAction) func(ctx context.Context, req accountRequest) (statusResponse, error) {
+	return func(ctx context.Context, req accountRequest) (statusResponse, error) {
 		if act.Name == account.Delete.Name && !strings.EqualFold(strings.TrimSpace(req.Confirm), req.Email) {
 			return statusResponse{}, badRequest("field \"confirm\" must repeat the email of the account to delete")
 		}
-		ctx := r.Context()
 		noAccount := newError(codeAccountNotFound, "no account has the email %q", req.Email)
 		a, err := s.Store.AccountByEmail(ctx, req.Email)
 		if errors.Is(err, store.ErrNotFound) {
@@ -413,7 +404,7 @@ func (s *Server) runAccountAction(act accountAction) func(w http.ResponseWriter,
 		if err != nil {
 			return statusResponse{}, err
 		}
-		err = s.operator(r).Apply(ctx, act.Action, a)
+		err = s.operator(ctx).Apply(ctx, act.Action, a)
 		if errors.Is(err, store.ErrNotFound) { // deleted in the meantime
 			return statusResponse{}, noAccount
 		}

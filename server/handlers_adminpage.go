@@ -139,11 +139,22 @@ func (s *Server) renderAdminPage(w http.ResponseWriter, r *http.Request, status,
 // JSON one is. Success is 303 to the admin page with the notice done; a
 // refusal shows the page again with the message. adminOnly guards the
 // route like every /boss/ route.
-func handleAdminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q, error), act routeAction[Q, T]) http.Handler {
+func handleAdminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q, error), act action[Q, T]) http.Handler {
+	readRequest := func(w http.ResponseWriter, r *http.Request) (Q, error) {
+		form, err := readForm(w, r)
+		if err != nil {
+			var zero Q
+			return zero, err
+		}
+		req, err := parse(form)
+		if err != nil {
+			return req, err
+		}
+		return req, check(&req)
+	}
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := runAdminForm(w, r, parse, act); err != nil {
-			ae := s.publicError(r, err)
-			s.renderAdminPage(w, r, ae.status(), 0, ae.msg, nil)
+		if _, _, err := runAction(s, w, r, readRequest, act); err != nil {
+			s.renderAdminFailure(w, r, err)
 			return
 		}
 		http.Redirect(w, r, "/admin?done="+done, http.StatusSeeOther)
@@ -155,36 +166,25 @@ func handleAdminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q
 // whose URL would keep it.
 func (s *Server) handleAdminInvite() http.Handler {
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		invite, err := s.createInvite(w, r, noRequest{})
+		_, invite, err := runAction(s, w, r, decodeRequest[noRequest], s.createInvite)
 		if err != nil {
-			ae := s.publicError(r, err)
-			s.renderAdminPage(w, r, ae.status(), 0, ae.msg, nil)
+			s.renderAdminFailure(w, r, err)
 			return
 		}
 		s.renderAdminPage(w, r, http.StatusOK, 0, "", func(d *adminPageData) { d.NewInvite = &invite })
 	}))
 }
 
+// renderAdminFailure shows the admin page again with a form's error and
+// its status.
+func (s *Server) renderAdminFailure(w http.ResponseWriter, r *http.Request, err error) {
+	ae := s.publicError(r, err)
+	s.renderAdminPage(w, r, ae.status(), 0, ae.msg, nil)
+}
+
 // accountForm reads the form of an account action's button.
 func accountForm(form url.Values) (accountRequest, error) {
 	return accountRequest{Email: formText(form, "email"), Confirm: formText(form, "confirm")}, nil
-}
-
-// runAdminForm reads the form into the request of act and runs act.
-func runAdminForm[Q, T any](w http.ResponseWriter, r *http.Request, parse func(url.Values) (Q, error), act routeAction[Q, T]) error {
-	form, err := readForm(w, r)
-	if err != nil {
-		return err
-	}
-	req, err := parse(form)
-	if err != nil {
-		return err
-	}
-	if err := check(&req); err != nil {
-		return err
-	}
-	_, err = act(w, r, req)
-	return err
 }
 
 // readForm reads a urlencoded body, bounded like every body.

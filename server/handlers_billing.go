@@ -98,45 +98,28 @@ type urlResponse struct {
 	URL string `json:"url"`
 }
 
-// sessionPlan is the session's account and the plan its request names.
-func (s *Server) sessionPlan(w http.ResponseWriter, r *http.Request) (*store.Account, string, error) {
-	a, err := s.sessionAccount(r)
-	if err != nil {
-		return nil, "", err
-	}
-	req, err := decode[planRequest](w, r)
-	if err != nil {
-		return nil, "", err
-	}
-	return a, req.Plan, nil
-}
-
 // checkoutURL asks the provider for a payment page selling plan to a.
-func (s *Server) checkoutURL(r *http.Request, a *store.Account, plan string) (string, error) {
+func (s *Server) checkoutURL(ctx context.Context, a *store.Account, plan string) (string, error) {
 	if plan == store.PlanStarter {
 		return "", badRequest("field \"plan\": starter is free and needs no checkout; use /switch_tier")
 	}
 	if s.Checkout == nil {
 		return "", errCheckoutNotConfigured
 	}
-	p, err := s.Store.ProductForPlan(r.Context(), plan)
+	p, err := s.Store.ProductForPlan(ctx, plan)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", badRequest("there is no product for the %s plan yet: an admin must create one with POST /boss/payments/create_product", plan)
 	}
 	if err != nil {
 		return "", err
 	}
-	return s.Checkout.CheckoutURL(r.Context(), Checkout{Product: *p, Email: a.Email, Ref: "account-" + strconv.FormatInt(a.ID, 10)})
+	return s.Checkout.CheckoutURL(ctx, Checkout{Product: *p, Email: a.Email, Ref: "account-" + strconv.FormatInt(a.ID, 10)})
 }
 
 // createCheckoutSession answers {"url"} of a payment page for the
 // session's account.
-func (s *Server) createCheckoutSession(w http.ResponseWriter, r *http.Request, _ noRequest) (urlResponse, error) {
-	a, plan, err := s.sessionPlan(w, r)
-	if err != nil {
-		return urlResponse{}, err
-	}
-	u, err := s.checkoutURL(r, a, plan)
+func (s *Server) createCheckoutSession(ctx context.Context, req sessionRequest[planRequest]) (urlResponse, error) {
+	u, err := s.checkoutURL(ctx, req.account, req.body.Plan)
 	if err != nil {
 		return urlResponse{}, err
 	}
@@ -153,7 +136,7 @@ type switchTierResponse struct {
 // JSON either way.
 func (s *Server) handleSwitchTier() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		res, err := s.switchTier(w, r)
+		_, res, err := runAction(s, w, r, decodeSession[planRequest](s), s.switchTier)
 		switch {
 		case err != nil && wantsHTML(r):
 			s.dashboardFailure(w, r, err)
@@ -168,24 +151,21 @@ func (s *Server) handleSwitchTier() http.Handler {
 // switchTier moves the session's account to starter at once (the browser
 // goes back to the dashboard), or sends it to checkout for a paid plan
 // ({"url"} for JSON clients, the payment page for a browser).
-func (s *Server) switchTier(w http.ResponseWriter, r *http.Request) (formResult, error) {
-	a, plan, err := s.sessionPlan(w, r)
-	if err != nil {
-		return formResult{}, err
-	}
+func (s *Server) switchTier(ctx context.Context, req sessionRequest[planRequest]) (formResult, error) {
+	a, plan := req.account, req.body.Plan
 	if plan != store.PlanStarter {
-		u, err := s.checkoutURL(r, a, plan)
+		u, err := s.checkoutURL(ctx, a, plan)
 		if err != nil {
 			return formResult{}, err
 		}
 		return formResult{next: u, body: urlResponse{URL: u}}, nil
 	}
 	// The account keeps an admin's enterprise cap for a later upgrade.
-	if err := s.Store.SetPlan(r.Context(), a.ID, store.PlanStarter, nil, a.UsageCap); err != nil {
+	if err := s.Store.SetPlan(ctx, a.ID, store.PlanStarter, nil, a.UsageCap); err != nil {
 		return formResult{}, err
 	}
 	if a.Plan != store.PlanStarter {
-		s.audit(r.Context(), r, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
+		s.audit(ctx, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
 	}
 	return formResult{next: "/dashboard?notice=plan_starter", body: switchTierResponse{Status: "switched", Plan: store.PlanStarter}}, nil
 }
@@ -224,24 +204,35 @@ type webhookResponse struct {
 
 var errBillingNotConfigured = newError(codeBillingNotConfigured, "billing webhooks are disabled: this server has no -billing-secret, and it never accepts unsigned events")
 
-// applyWebhook applies a signed billing event once. The body is read whole
-// (bounded), its signature checked, and only then parsed.
-func (s *Server) applyWebhook(w http.ResponseWriter, r *http.Request, _ noRequest) (webhookResponse, error) {
+// webhookRequest is a billing event as it came: its body, read whole
+// (bounded by maxWebhookBytes), and the signature header over it.
+type webhookRequest struct {
+	signature string
+	body      []byte
+}
+
+// decodeWebhook reads a webhook's body unparsed: only a checked signature
+// makes it worth parsing. A server without a billing secret refuses the
+// event before reading it.
+func (s *Server) decodeWebhook(w http.ResponseWriter, r *http.Request) (webhookRequest, error) {
 	if s.BillingSecret == "" {
-		return webhookResponse{}, errBillingNotConfigured
+		return webhookRequest{}, errBillingNotConfigured
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBytes))
+	return webhookRequest{signature: r.Header.Get(webhooksig.HeaderName), body: body}, err
+}
+
+// applyWebhook applies a signed billing event once: its signature is
+// checked, and only then is it parsed.
+func (s *Server) applyWebhook(ctx context.Context, req webhookRequest) (webhookResponse, error) {
+	if err := webhooksig.Verify(req.signature, []byte(s.BillingSecret), req.body, s.Store.Now()); err != nil {
+		return webhookResponse{}, err
+	}
+	ev, err := parseWebhookEvent(req.body)
 	if err != nil {
 		return webhookResponse{}, err
 	}
-	if err := webhooksig.Verify(r.Header.Get(webhooksig.HeaderName), []byte(s.BillingSecret), body, s.Store.Now()); err != nil {
-		return webhookResponse{}, err
-	}
-	ev, err := parseWebhookEvent(body)
-	if err != nil {
-		return webhookResponse{}, err
-	}
-	res, err := s.Store.ApplyPaymentEvent(r.Context(), ev)
+	res, err := s.Store.ApplyPaymentEvent(ctx, ev)
 	if err != nil {
 		return webhookResponse{}, err
 	}
@@ -249,7 +240,7 @@ func (s *Server) applyWebhook(w http.ResponseWriter, r *http.Request, _ noReques
 	switch res.Outcome {
 	case store.PaymentApplied:
 		log.Info("billing event applied", "account_id", res.AccountID, "from", res.OldPlan, "to", res.NewPlan)
-		s.audit(r.Context(), r, store.AuditPlanChanged, res.AccountID, planChangeDetail("webhook "+ev.ID, res.OldPlan, res.NewPlan, ev.Change.PaidUntil))
+		s.audit(ctx, store.AuditPlanChanged, res.AccountID, planChangeDetail("webhook "+ev.ID, res.OldPlan, res.NewPlan, ev.Change.PaidUntil))
 	case store.PaymentIgnored:
 		log.Warn("billing event of an unknown type ignored")
 	case store.PaymentUnknownAccount:

@@ -150,9 +150,10 @@ func (s *Server) dashboardAccount(w http.ResponseWriter, r *http.Request) (a *st
 }
 
 // afterLogin is where a login sends the browser: the page that asked for
-// it (?next=, a path on this site only), or the dashboard.
-func afterLogin(r *http.Request) string {
-	if next := r.URL.Query().Get("next"); localPath(next) {
+// it (next, the login page's ?next=, a path on this site only), or the
+// dashboard.
+func afterLogin(next string) string {
+	if localPath(next) {
 		return next
 	}
 	return "/dashboard"
@@ -176,29 +177,22 @@ func (s *Server) handleDashboard() http.Handler {
 	})
 }
 
-// sessionForm is the request of a dashboard form: the decoded body, and
-// the logged-in account it is for.
-type sessionForm[Q any] struct {
-	account *store.Account
-	body    Q
-}
-
 // handleDashboardForm serves a form of the dashboard for the logged-in
 // account (a browser without a session goes to /login): the adapter
 // decodes Q and act answers on success with the page to go to (303, so a
 // reload posts nothing again); its error is shown on the dashboard with
 // its status.
-func handleDashboardForm[Q any](s *Server, act routeAction[sessionForm[Q], string]) http.Handler {
+func handleDashboardForm[Q any](s *Server, act action[sessionRequest[Q], string]) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a, ok := s.dashboardAccount(w, r)
 		if !ok {
 			return
 		}
-		req, err := decode[Q](w, r)
-		var next string
-		if err == nil {
-			next, err = act(w, r, sessionForm[Q]{account: a, body: req})
+		readRequest := func(w http.ResponseWriter, r *http.Request) (sessionRequest[Q], error) {
+			body, err := decode[Q](w, r)
+			return sessionRequest[Q]{account: a, body: body}, err
 		}
+		_, next, err := runAction(s, w, r, readRequest, act)
 		if err != nil {
 			s.renderDashboard(w, r, a, err)
 			return
@@ -230,27 +224,18 @@ func (k *keyNameRequest) check() error {
 	return nil
 }
 
-// handleDashboardCreateKey issues a key under a name not in use yet.
-func (s *Server) handleDashboardCreateKey() http.Handler {
-	return handleDashboardForm(s, s.issueFromDashboard(s.createKey))
-}
-
-// handleDashboardRotateKey replaces the key of an existing name, which
-// revokes the old one at once.
-func (s *Server) handleDashboardRotateKey() http.Handler {
-	return handleDashboardForm(s, s.issueFromDashboard(s.rotateKey))
-}
-
-// issueFromDashboard issues a key with issue and sends the browser to the
+// issueFromDashboard issues a key with issue (createKey: under a name not
+// in use yet; rotateKey: replacing the key of an existing name, which
+// revokes the old one at once) and sends the browser to the
 // dashboard, which shows it once from the flash cookie: reloading that page
 // shows no key and issues none.
-func (s *Server) issueFromDashboard(issue func(r *http.Request, accountID int64, name string) (string, error)) routeAction[sessionForm[keyNameRequest], string] {
-	return func(w http.ResponseWriter, r *http.Request, req sessionForm[keyNameRequest]) (string, error) {
-		key, err := issue(r, req.account.ID, req.body.Name)
+func (s *Server) issueFromDashboard(issue func(ctx context.Context, accountID int64, name string) (string, error)) action[sessionRequest[keyNameRequest], string] {
+	return func(ctx context.Context, req sessionRequest[keyNameRequest]) (string, error) {
+		key, err := issue(ctx, req.account.ID, req.body.Name)
 		if err != nil {
 			return "", err
 		}
-		if err := s.setFreshKey(w, r, req.account.ID, freshKey{Key: key, Name: req.body.Name}); err != nil {
+		if err := s.setFreshKey(ctx, req.account.ID, freshKey{Key: key, Name: req.body.Name}); err != nil {
 			return "", err
 		}
 		return "/dashboard", nil
@@ -258,52 +243,51 @@ func (s *Server) issueFromDashboard(issue func(r *http.Request, accountID int64,
 }
 
 // createKey issues a key called name, refusing a name already in use.
-func (s *Server) createKey(r *http.Request, accountID int64, name string) (string, error) {
-	_, err := s.Store.KeyByName(r.Context(), accountID, name)
+func (s *Server) createKey(ctx context.Context, accountID int64, name string) (string, error) {
+	_, err := s.Store.KeyByName(ctx, accountID, name)
 	switch {
 	case err == nil:
 		return "", newError(codeKeyExists, "a key named %q exists already: rotate it to replace it", name)
 	case !errors.Is(err, store.ErrNotFound):
 		return "", err
 	}
-	return s.issueKey(r, accountID, name)
+	return s.issueKey(ctx, accountID, name)
 }
 
 // rotateKey replaces the key called name, refusing a name not in use:
 // rotating is never a way to create a key by mistake.
-func (s *Server) rotateKey(r *http.Request, accountID int64, name string) (string, error) {
-	_, err := s.Store.KeyByName(r.Context(), accountID, name)
+func (s *Server) rotateKey(ctx context.Context, accountID int64, name string) (string, error) {
+	_, err := s.Store.KeyByName(ctx, accountID, name)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", errNoKeyNamed(name)
 	}
 	if err != nil {
 		return "", err
 	}
-	return s.issueKey(r, accountID, name)
+	return s.issueKey(ctx, accountID, name)
 }
 
 func errNoKeyNamed(name string) error {
 	return newError(codeKeyNotFound, "there is no key named %q", name)
 }
 
-func (s *Server) handleDashboardRevoke() http.Handler {
-	return handleDashboardForm(s, func(_ http.ResponseWriter, r *http.Request, req sessionForm[keyNameRequest]) (string, error) {
-		if err := s.revokeKey(r, req.account.ID, req.body.Name); err != nil {
-			return "", err
-		}
-		return "/dashboard?notice=key_revoked", nil
-	})
+// revokeFromDashboard revokes the key the form names.
+func (s *Server) revokeFromDashboard(ctx context.Context, req sessionRequest[keyNameRequest]) (string, error) {
+	if err := s.revokeKey(ctx, req.account.ID, req.body.Name); err != nil {
+		return "", err
+	}
+	return "/dashboard?notice=key_revoked", nil
 }
 
 // revokeKey revokes the account's key called name.
-func (s *Server) revokeKey(r *http.Request, accountID int64, name string) error {
-	err := s.Store.RevokeKey(r.Context(), accountID, name)
+func (s *Server) revokeKey(ctx context.Context, accountID int64, name string) error {
+	err := s.Store.RevokeKey(ctx, accountID, name)
 	if errors.Is(err, store.ErrNotFound) {
 		return errNoKeyNamed(name)
 	}
 	if err != nil {
 		return err
 	}
-	s.audit(r.Context(), r, store.AuditKeyRevoked, accountID, name)
+	s.audit(ctx, store.AuditKeyRevoked, accountID, name)
 	return nil
 }

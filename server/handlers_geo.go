@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
 
 	"secutil/tools/geo"
 	"secutil/tools/seal"
@@ -36,7 +35,7 @@ func (q *sealedRequest) check() error { return required("sealed", q.Sealed) }
 // decryptGeoInfo opens a client IP sealed in the audit log and geolocates
 // it. Only admins reach it (adminOnly). Malformed, tampered and
 // sealed-under-another-key values all read the same.
-func (s *Server) decryptGeoInfo(_ http.ResponseWriter, r *http.Request, req sealedRequest) (geo.Info, error) {
+func (s *Server) decryptGeoInfo(ctx context.Context, req sealedRequest) (geo.Info, error) {
 	if s.ServerKey == nil {
 		return geo.Info{}, newError(codeNoServerKey, "this server seals no IPs: it runs without a server key")
 	}

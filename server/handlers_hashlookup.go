@@ -123,25 +123,12 @@ func (s *Server) askUpstream(ctx context.Context, hits []hashindex.Hit) bool {
 	return true
 }
 
-// handleHashLookupSite is the public variant: no key, no metering, and a
-// per-client token bucket instead, taken before anything (the upstream
-// included) is asked.
-func (s *Server) handleHashLookupSite() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := s.throttle(w, r, s.publicLimiter, ""); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		req, err := decode[hashLookupRequest](w, r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		out, err := s.lookupHashes(r.Context(), req)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, out)
-	})
+// decodePublicLookup is the decoder of /hash_lookup_site, the public variant
+// of /hash_lookup: no key, no metering, and a per-client token bucket
+// instead, taken before anything (the upstream included) is asked.
+func (s *Server) decodePublicLookup(w http.ResponseWriter, r *http.Request) (hashLookupRequest, error) {
+	if err := s.throttle(r.Context(), s.publicLimiter, ""); err != nil {
+		return hashLookupRequest{}, err
+	}
+	return decode[hashLookupRequest](w, r)
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -30,7 +31,7 @@ var (
 // registrationAllowed applies the registration policy, before any other
 // check of a registration: closed refuses everyone, invite needs a usable
 // invite.
-func (s *Server) registrationAllowed(r *http.Request, invite string) error {
+func (s *Server) registrationAllowed(ctx context.Context, invite string) error {
 	switch s.Registration {
 	case RegistrationClosed:
 		return errRegistrationClosed
@@ -38,18 +39,18 @@ func (s *Server) registrationAllowed(r *http.Request, invite string) error {
 		if strings.TrimSpace(invite) == "" {
 			return errInviteRequired
 		}
-		return s.Store.CheckInvite(r.Context(), apikey.Hash(invite))
+		return s.Store.CheckInvite(ctx, apikey.Hash(invite))
 	}
 	return nil
 }
 
 // spendInvite uses up the invite of a registration that passed its checks;
 // of two registrations with one invite, only one gets through.
-func (s *Server) spendInvite(r *http.Request, invite string) error {
+func (s *Server) spendInvite(ctx context.Context, invite string) error {
 	if s.Registration != RegistrationInvite {
 		return nil
 	}
-	return s.Store.UseInvite(r.Context(), apikey.Hash(invite))
+	return s.Store.UseInvite(ctx, apikey.Hash(invite))
 }
 
 // handleRegisterPage serves GET /register: the form, or a page saying why
@@ -58,7 +59,7 @@ func (s *Server) spendInvite(r *http.Request, invite string) error {
 func (s *Server) handleRegisterPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		invite := r.URL.Query().Get("invite")
-		s.renderTokenPage(w, r, "register", invite, s.registrationAllowed(r, invite))
+		s.renderTokenPage(w, r, "register", invite, s.registrationAllowed(r.Context(), invite))
 	})
 }
 
@@ -104,13 +105,12 @@ func (s *Server) handleSetupPage() http.Handler {
 
 // setup creates the first administrator (verified, plan pro) with the
 // one-time token that serve printed, and logs it in.
-func (s *Server) setup(w http.ResponseWriter, r *http.Request, req setupRequest) (formResult, error) {
-	ctx := r.Context()
+func (s *Server) setup(ctx context.Context, req setupRequest) (formResult, error) {
 	email := strings.TrimSpace(req.Email)
 	if err := validEmail(email); err != nil {
 		return formResult{}, err
 	}
-	if err := s.throttle(w, r, s.ipLimiter, email); err != nil {
+	if err := s.throttle(ctx, s.ipLimiter, email); err != nil {
 		return formResult{}, err
 	}
 	// A dead link is said before a better password is asked for.
@@ -132,11 +132,11 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request, req setupRequest)
 	if err != nil {
 		return formResult{}, err
 	}
-	s.audit(ctx, r, store.AuditSetupCompleted, id, "the first administrator, with the setup link")
-	if err := s.startSession(w, r, id); err != nil {
+	s.audit(ctx, store.AuditSetupCompleted, id, "the first administrator, with the setup link")
+	if err := s.startSession(ctx, id); err != nil {
 		return formResult{}, err
 	}
-	s.audit(ctx, r, store.AuditLoginOK, id, "")
+	s.audit(ctx, store.AuditLoginOK, id, "")
 	return formResult{next: "/admin?done=setup", body: statusResponse{Status: "admin_created",
 		Message: "created the first administrator, " + email + ", and logged in"}}, nil
 }
@@ -148,17 +148,17 @@ type inviteResponse struct {
 
 // createInvite makes a one-time registration link valid for inviteTTL.
 // The link is shown only in this answer: the store keeps its token's hash.
-func (s *Server) createInvite(_ http.ResponseWriter, r *http.Request, _ noRequest) (inviteResponse, error) {
+func (s *Server) createInvite(ctx context.Context, _ noRequest) (inviteResponse, error) {
 	if s.Registration != RegistrationInvite {
 		return inviteResponse{}, errInvitesOff
 	}
 	token := apikey.NewToken()
-	by, actor := s.adminActor(r)
-	expires, err := s.Store.CreateInvite(r.Context(), apikey.Hash(token), by, inviteTTL)
+	by, actor := s.adminActor(ctx)
+	expires, err := s.Store.CreateInvite(ctx, apikey.Hash(token), by, inviteTTL)
 	if err != nil {
 		return inviteResponse{}, err
 	}
 	expiresAt := expires.Format(time.RFC3339)
-	s.audit(r.Context(), r, store.AuditInviteCreated, by, "by "+actor+", valid until "+expiresAt)
-	return inviteResponse{URL: s.requestOrigin(r) + "/register?invite=" + token, ExpiresAt: expiresAt}, nil
+	s.audit(ctx, store.AuditInviteCreated, by, "by "+actor+", valid until "+expiresAt)
+	return inviteResponse{URL: exchangeOf(ctx).origin + "/register?invite=" + token, ExpiresAt: expiresAt}, nil
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -146,31 +147,33 @@ var previewRate = Rate{Burst: 60, Per: time.Minute}
 // "Check" (POST /password_check) is a metered call.
 func (s *Server) handleStrengthPreview() http.Handler {
 	limits := newLimiter(previewRate)
-	preview := func(w http.ResponseWriter, r *http.Request, _ noRequest) (any, error) {
+	// The session and the account's limit come before the body.
+	readRequest := func(w http.ResponseWriter, r *http.Request) (sessionRequest[passwordRequest], error) {
 		a, err := s.sessionAccount(r)
 		if err != nil {
-			return nil, err
+			return sessionRequest[passwordRequest]{}, err
 		}
 		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), s.Store.Now()); !ok {
 			secs := max(int(math.Ceil(wait.Seconds())), 1)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			return nil, newError(codeRateLimited, "the free preview pauses for %d seconds after %d answers a minute: press Check for a counted answer", secs, previewRate.Burst)
+			return sessionRequest[passwordRequest]{}, newError(codeRateLimited, "the free preview pauses for %d seconds after %d answers a minute: press Check for a counted answer", secs, previewRate.Burst)
 		}
-		req, err := decode[passwordRequest](w, r)
-		if err != nil {
-			return nil, err
-		}
-		return s.rateStrength(&call{Context: r.Context(), caller: &caller{account: a}}, req)
+		body, err := decode[passwordRequest](w, r)
+		return sessionRequest[passwordRequest]{account: a, body: body}, err
 	}
+	preview := func(ctx context.Context, req sessionRequest[passwordRequest]) (strengthResponse, error) {
+		return s.rateStrength(&call{Context: ctx, caller: &caller{account: req.account}}, req.body)
+	}
+	asJSON := handleJSONFrom(s, readRequest, preview)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !wantsHTML(r) {
-			handleJSON(s, preview).ServeHTTP(w, r)
+			asJSON.ServeHTTP(w, r)
 			return
 		}
 		form, err := resendForm(w, r)
 		var result any
 		if err == nil {
-			result, err = preview(w, r, noRequest{})
+			_, result, err = runAction(s, w, r, readRequest, preview)
 		}
 		s.renderUtilityPage(w, r, "strength", form, result, err)
 	})

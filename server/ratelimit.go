@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"math"
 	"net"
 	"net/http"
@@ -40,21 +41,22 @@ func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
 // before the looser per-account bucket runs dry, so the owner's own
 // network can still log in. An email longer than any address is a 400
 // before it reaches a limiter.
-func (s *Server) throttle(w http.ResponseWriter, r *http.Request, perClient *limiter, account string) error {
+func (s *Server) throttle(ctx context.Context, perClient *limiter, account string) error {
+	ex := exchangeOf(ctx)
 	account = strings.TrimSpace(account)
 	if len(account) > maxEmailBytes {
 		return badRequest("field \"email\" is longer than %d characters", maxEmailBytes)
 	}
 	account = emailaddr.Key(account) // a look-alike of an address counts as that address
 	now := time.Now()
-	client := clientKey(r)
+	client := ex.clientKey
 	ok, wait := perClient.allow(client, now)
 	var err error
 	if ok && account != "" {
-		ok, wait, err = s.clientAccountLimiter.allow(r.Context(), client+" "+account)
+		ok, wait, err = s.clientAccountLimiter.allow(ctx, client+" "+account)
 	}
 	if ok && err == nil && account != "" {
-		ok, wait, err = s.accountLimiter.allow(r.Context(), account)
+		ok, wait, err = s.accountLimiter.allow(ctx, account)
 	}
 	if err != nil {
 		return err
@@ -62,11 +64,12 @@ func (s *Server) throttle(w http.ResponseWriter, r *http.Request, perClient *lim
 	if ok {
 		return nil
 	}
-	return rateLimited(w, wait)
+	return rateLimited(ex, wait)
 }
 
-// rateLimited sets Retry-After for a refused call and returns its 429.
-func rateLimited(w http.ResponseWriter, wait time.Duration) error {
+// rateLimited sets Retry-After on the answer (a ResponseWriter, or an
+// action's exchange) of a refused call and returns its 429.
+func rateLimited(w interface{ Header() http.Header }, wait time.Duration) error {
 	secs := max(int(math.Ceil(wait.Seconds())), 1)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	return newError(codeRateLimited, "too many attempts; retry in %d seconds", secs)

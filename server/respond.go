@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,28 +120,98 @@ func writeResult(w http.ResponseWriter, v any) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// A routeAction is what a route that is not a utility (an account,
-// billing or administration route) does: like a utility's action it takes
-// its decoded request and returns the response to encode or an error, and
-// besides it has the exchange, whose cookies, headers and client address
-// sessions, rate limits and the audit log need.
-type routeAction[Q, R any] func(w http.ResponseWriter, r *http.Request, req Q) (R, error)
+// A decoder reads an action's request from the exchange. Besides the body
+// it may read what a route checks first, in the order the route's
+// contract says (a session, a rate limit), and refuse the request.
+type decoder[Q any] func(w http.ResponseWriter, r *http.Request) (Q, error)
 
-// handleJSON serves a route action to JSON clients: the adapter decodes
-// Q, runs act, and encodes its R (or plainText) or its error.
-func handleJSON[Q, R any](s *Server, act routeAction[Q, R]) http.Handler {
+// runAction is the core every adapter shares: it decodes the request, runs
+// act with the exchange in its context (exchangeOf), and writes what act
+// asked of the answer (cookies, headers), whether it succeeded or not. The
+// adapter then encodes the response or the error.
+func runAction[Q, R any](s *Server, w http.ResponseWriter, r *http.Request, decode decoder[Q], act action[Q, R]) (Q, R, error) {
+	ex := s.newExchange(r)
+	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
+	var res R
+	req, err := decode(w, r)
+	if err == nil {
+		res, err = act(r.Context(), req)
+	}
+	ex.writeTo(w)
+	return req, res, err
+}
+
+// An exchange is what a route's action may know of its HTTP exchange, and
+// what it asks of the answer. The adapter fills the first part before the
+// call and writes the second after it; the action, which never sees the
+// http.ResponseWriter or the *http.Request, finds it with exchangeOf(ctx)
+// (as a utility's action finds its caller with callOf).
+type exchange struct {
+	clientIP  string // the client's address (clientIP), for the audit log
+	clientKey string // what the per-client limiters count (clientKey)
+	apiKey    string // the X-API-Key header
+	bearer    bool   // the request came with an Authorization: Bearer token
+	session   string // the auth_session cookie's token, "" for none
+	https     bool   // the client reached the server by HTTPS (isHTTPS)
+	tls       bool   // the connection itself is TLS
+	origin    string // the scheme and host the client used (requestOrigin)
+	next      string // the ?next= of the page a login form was on
+
+	// What the action asks of the answer, success or error.
+	header  http.Header
+	cookies []*http.Cookie
+}
+
+type exchangeKey struct{}
+
+// exchangeOf is the exchange a route's action runs for.
+func exchangeOf(ctx context.Context) *exchange { return ctx.Value(exchangeKey{}).(*exchange) }
+
+func (s *Server) newExchange(r *http.Request) *exchange {
+	ex := &exchange{
+		clientIP: clientIP(r), clientKey: clientKey(r), apiKey: r.Header.Get(apiKeyHeader),
+		bearer: strings.HasPrefix(r.Header.Get("Authorization"), "Bearer "),
+		https:  s.isHTTPS(r), tls: r.TLS != nil, origin: s.requestOrigin(r),
+		next: r.URL.Query().Get("next"), header: http.Header{},
+	}
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		ex.session = c.Value
+	}
+	return ex
+}
+
+// Header is where the action puts headers of the answer (Retry-After).
+func (ex *exchange) Header() http.Header { return ex.header }
+
+func (ex *exchange) setCookie(c *http.Cookie) { ex.cookies = append(ex.cookies, c) }
+
+// writeTo puts the headers and cookies the action asked for on the answer.
+func (ex *exchange) writeTo(w http.ResponseWriter) {
+	h := w.Header()
+	for name, values := range ex.header {
+		h[name] = values
+	}
+	for _, c := range ex.cookies {
+		http.SetCookie(w, c)
+	}
+}
+
+// handleJSON serves an action to JSON clients: the adapter decodes Q, runs
+// act, and encodes its R (or plainText) or its error.
+func handleJSON[Q, R any](s *Server, act action[Q, R]) http.Handler {
+	return handleJSONFrom(s, decodeRequest[Q], act)
+}
+
+// handleJSONFrom is handleJSON for a route whose request is read by a
+// decoder of its own.
+func handleJSONFrom[Q, R any](s *Server, decode decoder[Q], act action[Q, R]) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, err := decodeRequest[Q](w, r)
+		_, res, err := runAction(s, w, r, decode, act)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		v, err := act(w, r, req)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeResult(w, v)
+		writeResult(w, res)
 	})
 }
 

@@ -29,10 +29,10 @@ func (s *Server) apiRoutes() []apiRoute {
 	routes := []apiRoute{
 		{path: "/get_api_key", handler: handleJSON(s, s.getAPIKey)},
 		{path: "/new_api_key", handler: handleJSON(s, s.newAPIKey)},
-		{path: "/regenerate", handler: handleJSON(s, s.regenerate)},
+		{path: "/regenerate", handler: handleJSONFrom(s, decodeSession[noRequest](s), s.regenerate)},
 		{path: "/user_info", handler: handleJSON(s, s.userInfo)},
 		// Public: no key, not metered, limited per IP.
-		{path: "/hash_lookup_site", handler: s.handleHashLookupSite()},
+		{path: "/hash_lookup_site", handler: handleJSONFrom(s, s.decodePublicLookup, s.lookupHashes)},
 	}
 	for _, u := range utilities {
 		routes = append(routes, apiRoute{path: u.path, handler: s.handleMetered(s.keyCaller, u.bind(s))})
@@ -68,7 +68,7 @@ func (s *Server) routes(mux router) {
 	mux.Handle("POST /register/verify", handleForm(s, "register_verify", s.verifyRegistration))
 	mux.Handle("POST /forgot-password", handleForm(s, "forgot", s.forgotPassword))
 	mux.Handle("POST /forgot-password/verify", handleForm(s, "forgot_verify", s.resetPassword))
-	mux.Handle("POST /logout", s.handleLogout())
+	mux.Handle("POST /logout", handleForm(s, "home", s.logout))
 
 	// Every utility again at the root, for the utilities page
 	// (handlers_utilitypage.go): the session cookie works as well as a key,
@@ -91,9 +91,9 @@ func (s *Server) routes(mux router) {
 	mux.Handle("GET /forgot-password/verify", s.handlePage("forgot_verify"))
 	mux.Handle("GET /tools", s.handleUtilityPage())
 	mux.Handle("GET /dashboard", s.handleDashboard())
-	mux.Handle("POST /dashboard/keys", s.handleDashboardCreateKey())
-	mux.Handle("POST /dashboard/keys/rotate", s.handleDashboardRotateKey())
-	mux.Handle("POST /dashboard/keys/revoke", s.handleDashboardRevoke())
+	mux.Handle("POST /dashboard/keys", handleDashboardForm(s, s.issueFromDashboard(s.createKey)))
+	mux.Handle("POST /dashboard/keys/rotate", handleDashboardForm(s, s.issueFromDashboard(s.rotateKey)))
+	mux.Handle("POST /dashboard/keys/revoke", handleDashboardForm(s, s.revokeFromDashboard))
 	mux.Handle("GET /api-docs", s.handleOpenAPI())
 	mux.Handle("GET /docs", s.handleReference())
 	mux.Handle("GET /docs/{$}", s.handleReference())
@@ -109,8 +109,8 @@ func (s *Server) routes(mux router) {
 // handlers_admin.go). Every /boss/ route goes through adminOnly.
 func (s *Server) billingRoutes(mux router) {
 	mux.Handle("POST /switch_tier", s.handleSwitchTier())
-	mux.Handle("POST /billing/create_checkout_session", handleJSON(s, s.createCheckoutSession))
-	mux.Handle("POST /billing/payments/webhook", handleJSON(s, s.applyWebhook))
+	mux.Handle("POST /billing/create_checkout_session", handleJSONFrom(s, decodeSession[planRequest](s), s.createCheckoutSession))
+	mux.Handle("POST /billing/payments/webhook", handleJSONFrom(s, s.decodeWebhook, s.applyWebhook))
 
 	mux.Handle("POST /boss/payments/create_product", s.adminOnly(handleJSON(s, s.createProduct)))
 	mux.Handle("POST /boss/accounts/list", s.adminOnly(handleAdminList(s, s.listAccounts)))
