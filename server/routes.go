@@ -3,14 +3,21 @@ package server
 import "net/http"
 
 // The shape of every route: an adapter decodes the request into its type,
-// runs the action, and encodes the action's response or error. A utility's
-// action is an action (utilities.go): func(ctx, req) (resp, error). A
-// route that is not a utility has a routeAction (respond.go), which gets
-// the exchange too. Names: a function named handleX returns an
-// http.Handler (the adapters handleMetered, handleJSON, handleForm,
-// handleDashboardForm, handleAdminForm and handleAdminList, and each
-// route's own); an action is named for what it does (convertBase64,
-// login), never handleX.
+// runs the action, and encodes the action's response or error. Every
+// action is an action (utilities.go): func(ctx, req) (resp, error); none
+// sees the http.ResponseWriter or the *http.Request. A utility's action
+// finds its caller with callOf(ctx); any other route's action finds what
+// it needs of the exchange, and asks for cookies and headers, with
+// exchangeOf(ctx) (respond.go); a route for the logged-in account gets its
+// account in a sessionRequest. The adapters differ only in how they
+// decode and encode, and share one core, runAction: handleMetered
+// (utilities), handleJSON and handleJSONFrom (JSON, the latter with a
+// decoder of the route's own), handleForm (a page's form or JSON),
+// handleDashboardForm and handleAdminForm (a form that redirects, or shows
+// its page again with the error), handleAdminList (a paginated /boss/
+// list). Names: a function named handleX returns an http.Handler; a
+// decoder is named decodeX; an action is named for what it does
+// (convertBase64, login), never handleX.
 
 // apiScopes are the two prefixes under which every API route is served
 // (the OpenAPI document's servers).
