@@ -78,6 +78,16 @@ func (s *Server) accountOfSession(ctx context.Context, token string) (*store.Acc
 	return a, err
 }
 
+// keyRequest is the request of an account route that reads no body and
+// acts for the calling key: the caller the adapter authenticated.
+type keyRequest struct{ caller *caller }
+
+// decodeKey is the decoder of such a route.
+func (s *Server) decodeKey(_ http.ResponseWriter, r *http.Request) (keyRequest, error) {
+	who, err := s.keyCaller(r)
+	return keyRequest{caller: who}, err
+}
+
 // sessionRequest is the request of a route for the logged-in account:
 // the decoded body, and the session's account, which the adapter
 // authenticated before reading the body.

@@ -113,13 +113,10 @@ func (s *Server) issueKey(ctx context.Context, accountID int64, name string) (st
 }
 
 // newAPIKey rotates the calling key: the old key stops working at once.
-func (s *Server) newAPIKey(ctx context.Context, _ noRequest) (apiKeyResponse, error) {
-	who, err := s.callerForKey(ctx, exchangeOf(ctx).apiKey)
-	if err != nil {
-		return apiKeyResponse{}, err
-	}
+func (s *Server) newAPIKey(ctx context.Context, req keyRequest) (apiKeyResponse, error) {
+	who := req.caller
 	key := apikey.New()
-	err = s.Store.RotateKey(ctx, who.key.ID, who.keyHash, apikey.Hash(key), apikey.Hint(key))
+	err := s.Store.RotateKey(ctx, who.key.ID, who.keyHash, apikey.Hash(key), apikey.Hint(key))
 	if errors.Is(err, store.ErrNotFound) {
 		return apiKeyResponse{}, errUnauthorized // rotated by a concurrent request
 	}
@@ -149,12 +146,8 @@ type userInfoResponse struct {
 }
 
 // userInfo describes the calling key's account.
-func (s *Server) userInfo(ctx context.Context, _ noRequest) (userInfoResponse, error) {
-	who, err := s.callerForKey(ctx, exchangeOf(ctx).apiKey)
-	if err != nil {
-		return userInfoResponse{}, err
-	}
-	a := who.account
+func (s *Server) userInfo(ctx context.Context, req keyRequest) (userInfoResponse, error) {
+	a := req.caller.account
 	used, err := s.Store.Usage(ctx, a.ID)
 	if err != nil {
 		return userInfoResponse{}, err

@@ -149,7 +149,6 @@ func runAction[Q, R any](s *Server, w http.ResponseWriter, r *http.Request, deco
 type exchange struct {
 	clientIP  string // the client's address (clientIP), for the audit log
 	clientKey string // what the per-client limiters count (clientKey)
-	apiKey    string // the X-API-Key header
 	bearer    bool   // the request came with an Authorization: Bearer token
 	session   string // the auth_session cookie's token, "" for none
 	https     bool   // the client reached the server by HTTPS (isHTTPS)
@@ -169,7 +168,7 @@ func exchangeOf(ctx context.Context) *exchange { return ctx.Value(exchangeKey{})
 
 func (s *Server) newExchange(r *http.Request) *exchange {
 	ex := &exchange{
-		clientIP: clientIP(r), clientKey: clientKey(r), apiKey: r.Header.Get(apiKeyHeader),
+		clientIP: clientIP(r), clientKey: clientKey(r),
 		bearer: strings.HasPrefix(r.Header.Get("Authorization"), "Bearer "),
 		https:  s.isHTTPS(r), tls: r.TLS != nil, origin: s.requestOrigin(r),
 		next: r.URL.Query().Get("next"), header: http.Header{},

@@ -6,18 +6,19 @@ import "net/http"
 // runs the action, and encodes the action's response or error. Every
 // action is an action (utilities.go): func(ctx, req) (resp, error); none
 // sees the http.ResponseWriter or the *http.Request. A utility's action
-// finds its caller with callOf(ctx); any other route's action finds what
-// it needs of the exchange, and asks for cookies and headers, with
-// exchangeOf(ctx) (respond.go); a route for the logged-in account gets its
-// account in a sessionRequest. The adapters differ only in how they
-// decode and encode, and share one core, runAction: handleMetered
-// (utilities), handleJSON and handleJSONFrom (JSON, the latter with a
-// decoder of the route's own), handleForm (a page's form or JSON),
-// handleDashboardForm and handleAdminForm (a form that redirects, or shows
-// its page again with the error), handleAdminList (a paginated /boss/
-// list). Names: a function named handleX returns an http.Handler; a
-// decoder is named decodeX; an action is named for what it does
-// (convertBase64, login), never handleX.
+// finds its caller with callOf(ctx). Any other route's action gets its
+// caller in its request when the decoder authenticated one (keyRequest,
+// sessionRequest), finds the rest it needs of the exchange (client
+// address, session token, scheme) with exchangeOf(ctx) (respond.go), and
+// asks for cookies and headers through it. The adapters differ only in how
+// they decode and encode: handleMetered (a utility, metered; metering.go),
+// and, sharing the core runAction, handleJSON and handleJSONFrom (JSON,
+// the latter with a decoder of the route's own), handleForm (a page's form
+// or JSON), handleDashboardForm and handleAdminForm (a form that
+// redirects, or shows its page again with the error) and handleAdminList
+// (a paginated /boss/ list). Names: a function named handleX returns an
+// http.Handler; a decoder is named decodeX; an action is named for what it
+// does (convertBase64, login), never handleX.
 
 // apiScopes are the two prefixes under which every API route is served
 // (the OpenAPI document's servers).
@@ -35,9 +36,9 @@ type apiRoute struct {
 func (s *Server) apiRoutes() []apiRoute {
 	routes := []apiRoute{
 		{path: "/get_api_key", handler: handleJSON(s, s.getAPIKey)},
-		{path: "/new_api_key", handler: handleJSON(s, s.newAPIKey)},
+		{path: "/new_api_key", handler: handleJSONFrom(s, s.decodeKey, s.newAPIKey)},
 		{path: "/regenerate", handler: handleJSONFrom(s, decodeSession[noRequest](s), s.regenerate)},
-		{path: "/user_info", handler: handleJSON(s, s.userInfo)},
+		{path: "/user_info", handler: handleJSONFrom(s, s.decodeKey, s.userInfo)},
 		// Public: no key, not metered, limited per IP.
 		{path: "/hash_lookup_site", handler: handleJSONFrom(s, s.decodePublicLookup, s.lookupHashes)},
 	}
