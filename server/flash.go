@@ -83,6 +83,6 @@ func (s *Server) takeFreshKey(w http.ResponseWriter, r *http.Request, accountID 
 func (s *Server) freshKeyCookie(r *http.Request, value string, maxAge int) *http.Cookie {
 	return &http.Cookie{
 		Name: freshKeyCookie, Value: value, Path: "/dashboard", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || s.isHTTPS(r),
 	}
 }
