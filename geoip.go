@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -49,15 +50,57 @@ func openGeo(cfg geo.Config) (*geo.Locator, error) {
 	return locator, err
 }
 
-// warnStaleGeoIP logs a warning for each database in use that is older
-// than geo.MaxAge.
-func warnStaleGeoIP(locator *geo.Locator, logger *slog.Logger) {
+// newerGeoIPData says how an operator supplies newer location data than
+// the binary carries.
+const newerGeoIPData = "for newer data give MaxMind-format files with -geoip-city and -geoip-asn (docs/GEOIP.md)"
+
+// reportGeoIPData logs, at start, the age of the GeoIP data in use.
+func reportGeoIPData(locator *geo.Locator, logger *slog.Logger) {
 	now := time.Now()
+	warnStaleGeoIP(locator, logger, now)
+	logEmbeddedGeoIP(locator, logger)
+}
+
+// warnStaleGeoIP logs a warning for each database file in use that is
+// older than geo.MaxAge: the operator who gave it can replace it. The
+// embedded data cannot be replaced by updating it; its age is the info line
+// of logEmbeddedGeoIP.
+func warnStaleGeoIP(locator *geo.Locator, logger *slog.Logger, now time.Time) {
 	for _, db := range locator.Databases() {
-		if db.Stale(now) {
+		if db.Path != "" && db.Stale(now) {
 			logger.Warn("GeoIP database is older than 180 days; replace it (docs/GEOIP.md)",
 				"database", db.Name, "role", db.Role, "set_by", geoFlagOf(db), "built", db.Built.Format(time.DateOnly))
 		}
+	}
+}
+
+// logEmbeddedGeoIP logs, once at start, the embedded GeoIP data in use,
+// each database with its date, and how to supply newer data.
+func logEmbeddedGeoIP(locator *geo.Locator, logger *slog.Logger) {
+	var names []string
+	for _, db := range locator.Databases() {
+		if db.Path == "" {
+			names = append(names, db.Name)
+		}
+	}
+	if names != nil {
+		logger.Info("GeoIP: answering from the embedded data, " + strings.Join(names, " + ") + "; " + newerGeoIPData)
+	}
+}
+
+func daysBetween(then, now time.Time) int { return int(now.Sub(then).Hours() / 24) }
+
+// geoIPAge is a database's age as `secutil geoip` shows it, with what to do
+// once it is stale: replace a file; supply a file ahead of the embedded data.
+func geoIPAge(db geo.Database, now time.Time) string {
+	age := fmt.Sprintf("%d days old", daysBetween(db.Built, now))
+	switch {
+	case !db.Stale(now):
+		return age
+	case db.Path == "":
+		return age + ", older than 180 days: the data this binary carries; " + newerGeoIPData
+	default:
+		return age + ", STALE: older than 180 days, replace it"
 	}
 }
 
@@ -85,18 +128,15 @@ func geoipInfo(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return err
 	}
 	now := time.Now()
+	fmt.Fprintf(stdout, "GeoIP data dated %s (the oldest database in use)\n\n", locator.DataDate().Format(time.DateOnly))
 	fmt.Fprintln(stdout, "GeoIP databases, in precedence order (each fills the fields the ones above leave null):")
 	for i, db := range dbs {
 		where := db.Path
 		if where == "" {
 			where = "embedded in the binary, " + db.Origin
 		}
-		age := fmt.Sprintf("%d days old", int(now.Sub(db.Built).Hours()/24))
-		if db.Stale(now) {
-			age += ", STALE: older than 180 days, replace it"
-		}
 		fmt.Fprintf(stdout, "\n%s (%s)\n  name:     %s\n  type:     %s\n  built:    %s (%s)\n  records:  %d networks (%d tree nodes)\n  license:  %s\n  file:     %s\n",
-			db.Role, geoFlagOf(db), db.Name, db.Type, db.Built.Format(time.DateOnly), age, counts[i], db.Nodes, db.License, where)
+			db.Role, geoFlagOf(db), db.Name, db.Type, db.Built.Format(time.DateOnly), geoIPAge(db, now), counts[i], db.Nodes, db.License, where)
 	}
 	return nil
 }
@@ -120,7 +160,7 @@ func reloadOnHangup(ctx context.Context, locator *geo.Locator, logger *slog.Logg
 				logger.Error("reloading GeoIP databases; keeping the old ones", "err", err)
 			} else {
 				logger.Info("reloaded GeoIP databases")
-				warnStaleGeoIP(locator, logger)
+				warnStaleGeoIP(locator, logger, time.Now())
 			}
 		}
 	}

@@ -21,11 +21,13 @@ import (
 )
 
 // profiler serves net/http/pprof's handlers on a mux of its own, never
-// the API's: -pprof-addr is a separate listener, on loopback only.
+// the API's: -pprof-addr is a separate listener, on loopback only. It
+// leaves out /debug/pprof/cmdline (which answers 404): the command line
+// can hold -admin-token and the other secrets given as flags, and
+// `go tool pprof` does not need it.
 func profiler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
@@ -112,18 +114,39 @@ func allowedHosts(given, listen string) []string {
 	return []string{"localhost", "127.0.0.1", "::1", host}
 }
 
+// sideListenerHosts is what a side listener (-metrics-addr, -pprof-addr)
+// answers for: the names of -allowed-hosts and, on loopback, the loopback
+// names, as the API's listener does, and its own listen address. On
+// another address without -allowed-hosts it answers any Host (nil).
+func sideListenerHosts(given, listen string) []string {
+	hosts := allowedHosts("", listen)
+	if given == "" {
+		return hosts
+	}
+	hosts = append(hosts, strings.Split(given, ",")...)
+	if host, _ := loopbackHost(listen); host != "" {
+		hosts = append(hosts, host)
+	}
+	return hosts
+}
+
 // listeners are serve's: the API's, and the metrics' and the profiler's
-// when asked for.
+// when asked for, with the hosts each side listener answers for.
 type listeners struct {
-	api, metrics, pprof net.Listener // nil when not asked for
-	scheme              string       // of the API: http or https
+	api, metrics, pprof      net.Listener // nil when not asked for
+	scheme                   string       // of the API: http or https
+	metricsHosts, pprofHosts []string     // nil: any
 }
 
 // listen opens serve's listeners. A busy port fails here, before the
 // database is created; connections wait in the backlog until the server
 // is ready.
 func listen(c serveConfig, tlsConfig *tls.Config) (_ *listeners, err error) {
-	l := &listeners{scheme: "http"}
+	l := &listeners{
+		scheme:       "http",
+		metricsHosts: sideListenerHosts(c.allowedHosts, c.metricsAddr),
+		pprofHosts:   sideListenerHosts(c.allowedHosts, c.pprofAddr),
+	}
 	defer func() {
 		if err != nil {
 			l.close() // those opened before the one that failed
@@ -177,11 +200,11 @@ func (l *listeners) servers(handler http.Handler, metrics *server.Metrics, tlsCo
 	if l.metrics != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", metrics)
-		out = append(out, listening{newHTTPServer(mux, logger), l.metrics})
+		out = append(out, listening{newHTTPServer(server.HostCheck(l.metricsHosts, mux), logger), l.metrics})
 		fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", l.metrics.Addr())
 	}
 	if l.pprof != nil {
-		psrv := newHTTPServer(profiler(), logger)
+		psrv := newHTTPServer(server.HostCheck(l.pprofHosts, profiler()), logger)
 		psrv.WriteTimeout = 0 // a CPU profile or trace streams for as long as it was asked to
 		out = append(out, listening{psrv, l.pprof})
 		fmt.Fprintf(stdout, "profiler on http://%s/debug/pprof/\n", l.pprof.Addr())

@@ -210,7 +210,7 @@ func openSources(c serveConfig, logger *slog.Logger) (*sources, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnStaleGeoIP(locator, logger)
+	reportGeoIPData(locator, logger)
 	breaches, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM)
 	if err != nil {
 		locator.Close()

@@ -59,7 +59,7 @@ func (s *Server) setFreshKey(ctx context.Context, accountID int64, k freshKey) e
 	if err != nil {
 		return err
 	}
-	exchangeOf(ctx).setCookie(s.freshKeyCookie(exchangeOf(ctx).tls, sealed, int(freshKeyTTL.Seconds())))
+	exchangeOf(ctx).setCookie(s.freshKeyCookie(exchangeOf(ctx).https, sealed, int(freshKeyTTL.Seconds())))
 	return nil
 }
 
@@ -70,7 +70,7 @@ func (s *Server) takeFreshKey(w http.ResponseWriter, r *http.Request, accountID 
 	if err != nil {
 		return freshKey{}, false
 	}
-	http.SetCookie(w, s.freshKeyCookie(r.TLS != nil, "", -1))
+	http.SetCookie(w, s.freshKeyCookie(s.isHTTPS(r), "", -1))
 	raw, err := seal.Open(s.flashKey, c.Value)
 	if err != nil {
 		return freshKey{}, false
@@ -82,11 +82,11 @@ func (s *Server) takeFreshKey(w http.ResponseWriter, r *http.Request, accountID 
 	return f.freshKey, true
 }
 
-// freshKeyCookie is Secure when the server says so or the connection
-// itself is TLS.
-func (s *Server) freshKeyCookie(tls bool, value string, maxAge int) *http.Cookie {
+// freshKeyCookie is Secure when the server says so or the client came by
+// HTTPS (directly or through a trusted TLS proxy), as the session cookie is.
+func (s *Server) freshKeyCookie(https bool, value string, maxAge int) *http.Cookie {
 	return &http.Cookie{
 		Name: freshKeyCookie, Value: value, Path: "/dashboard", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || tls,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || https,
 	}
 }

@@ -15,6 +15,7 @@ type healthResponse struct {
 	Version string `json:"version"`
 	DB      string `json:"db"`
 	Backend string `json:"backend"` // sqlite or postgres
+	GeoIP   string `json:"geoip_data_date,omitempty"`
 }
 
 // handleHealth answers 503 when the database does not answer, so a load
@@ -33,10 +34,10 @@ func (s *Server) handleHealth() http.Handler {
 			} else {
 				s.Logger.Error("health: database does not answer", "err", err)
 			}
-			writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Version: s.Version, DB: db, Backend: s.Store.Backend()})
+			writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Version: s.Version, DB: db, Backend: s.Store.Backend(), GeoIP: s.geoIPDataDate()})
 			return
 		}
-		writeJSON(w, http.StatusOK, healthResponse{Status: "ok", Version: s.Version, DB: "ok", Backend: s.Store.Backend()})
+		writeJSON(w, http.StatusOK, healthResponse{Status: "ok", Version: s.Version, DB: "ok", Backend: s.Store.Backend(), GeoIP: s.geoIPDataDate()})
 	})
 }
 

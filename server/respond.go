@@ -152,7 +152,6 @@ type exchange struct {
 	bearer    bool   // the request came with an Authorization: Bearer token
 	session   string // the auth_session cookie's token, "" for none
 	https     bool   // the client reached the server by HTTPS (isHTTPS)
-	tls       bool   // the connection itself is TLS
 	origin    string // the scheme and host the client used (requestOrigin)
 	next      string // the ?next= of the page a login form was on
 
@@ -170,7 +169,7 @@ func (s *Server) newExchange(r *http.Request) *exchange {
 	ex := &exchange{
 		clientIP: clientIP(r), clientKey: clientKey(r),
 		bearer: strings.HasPrefix(r.Header.Get("Authorization"), "Bearer "),
-		https:  s.isHTTPS(r), tls: r.TLS != nil, origin: s.requestOrigin(r),
+		https:  s.isHTTPS(r), origin: s.requestOrigin(r),
 		next: r.URL.Query().Get("next"), header: http.Header{},
 	}
 	if c, err := r.Cookie(sessionCookie); err == nil {

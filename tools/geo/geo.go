@@ -388,6 +388,18 @@ func (l *Locator) Databases() []Database {
 	return out
 }
 
+// DataDate is the build date of the oldest database in use: how old the
+// data behind an answer can be. It is the zero time when none is in use.
+func (l *Locator) DataDate() time.Time {
+	var oldest time.Time
+	for _, db := range l.Databases() {
+		if oldest.IsZero() || db.Built.Before(oldest) {
+			oldest = db.Built
+		}
+	}
+	return oldest
+}
+
 // CountNetworks counts the networks with a record in each database in use,
 // in Databases' order. It walks every tree, reading every page of every
 // file, so only the `secutil geoip` command calls it, never the server.
