@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"secutil/tools/emailaddr"
@@ -15,7 +16,7 @@ import (
 func (s *Store) pendingByEmail(ctx context.Context, tx *sql.Tx, email string) (id int64, verified, found bool, err error) {
 	key, err := emailaddr.Canonical(email)
 	if err != nil {
-		return 0, false, false, errors.Join(ErrInvalidEmail, err)
+		return 0, false, false, fmt.Errorf("%w: the email %v", ErrInvalidEmail, err)
 	}
 	err = tx.QueryRowContext(ctx, `SELECT id, verified FROM accounts WHERE email_key = $1`+s.forUpdate, key).Scan(&id, &verified)
 	if errors.Is(err, sql.ErrNoRows) {

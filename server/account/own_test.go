@@ -8,8 +8,28 @@ import (
 
 	"secutil/server/account"
 	"secutil/store"
+	"secutil/store/pgtest"
 	"secutil/tools/passhash"
 )
+
+// onEachBackend runs test on a new SQLite file and on a new PostgreSQL
+// database (which skips unless SECUTIL_TEST_POSTGRES names a server).
+func onEachBackend(t *testing.T, test func(t *testing.T, st *store.Store)) {
+	for _, backend := range []string{store.SQLite, store.Postgres} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			st := openStore(t)
+			if backend == store.Postgres {
+				var err error
+				if st, err = store.Open(context.Background(), pgtest.URL(t)); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { st.Close() })
+			}
+			test(t, st)
+		})
+	}
+}
 
 // cheap are argon2id parameters fast enough for tests.
 var cheap = passhash.Params{MemoryKiB: 64, Time: 1, Parallelism: 1}
@@ -45,8 +65,11 @@ func owned(t *testing.T, st *store.Store, email string) *store.Account {
 
 func TestChangeOwnPassword(t *testing.T) {
 	t.Parallel()
+	onEachBackend(t, checkChangeOwnPassword)
+}
+
+func checkChangeOwnPassword(t *testing.T, st *store.Store) {
 	ctx := context.Background()
-	st := openStore(t)
 	a := owned(t, st, "ann@example.com")
 	owner := account.Operator{Store: st, By: "by the account's owner"}
 	newHash := func() (string, error) { return hashOf(t, "new"), nil }
@@ -80,8 +103,11 @@ func TestChangeOwnPassword(t *testing.T) {
 
 func TestDeleteOwnAccount(t *testing.T) {
 	t.Parallel()
+	onEachBackend(t, checkDeleteOwnAccount)
+}
+
+func checkDeleteOwnAccount(t *testing.T, st *store.Store) {
 	ctx := context.Background()
-	st := openStore(t)
 	a := owned(t, st, "ann@example.com")
 	owner := account.Operator{Store: st, By: "by the account's owner"}
 	if err := owner.DeleteOwnAccount(ctx, a, "wrong"); !errors.Is(err, account.ErrWrongPassword) {
@@ -111,8 +137,11 @@ func TestDeleteOwnAccount(t *testing.T) {
 // until paid_until.
 func TestSwitchOwnPlan(t *testing.T) {
 	t.Parallel()
+	onEachBackend(t, checkSwitchOwnPlan)
+}
+
+func checkSwitchOwnPlan(t *testing.T, st *store.Store) {
 	ctx := context.Background()
-	st := openStore(t)
 	admin := account.Operator{Store: st, By: "by the test"}
 	user := account.Operator{Store: st, By: "by the account's owner"}
 	capped := owned(t, st, "capped@example.com")
@@ -160,8 +189,11 @@ func TestSwitchOwnPlan(t *testing.T) {
 // account, or making it an administrator, needs a new password.
 func TestOperatorAndPendingAccounts(t *testing.T) {
 	t.Parallel()
+	onEachBackend(t, checkOperatorAndPendingAccounts)
+}
+
+func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 	ctx := context.Background()
-	st := openStore(t)
 	op := account.Operator{Store: st, By: "by the test"}
 	id, err := st.RegisterPending(ctx, store.NewAccount{Email: "boss@example.com", PasswordHash: "attacker's"}, nil)
 	if err != nil {
