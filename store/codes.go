@@ -16,10 +16,10 @@ const (
 )
 
 // MaxCodeAttempts is how many wrong tries kill a code, from every client
-// together: more than one client may make in an hour
-// (MaxCodeTriesPerHour), so that a stranger alone cannot kill the code
-// the owner is about to type.
-const MaxCodeAttempts = 2 * MaxCodeTriesPerHour
+// together. A stranger can kill the owner's code, but not the owner's
+// next one: their own codes and tries count for them alone
+// (MaxCodesPerHour, MaxCodeTriesPerHour), so the owner asks for another.
+const MaxCodeAttempts = 5
 
 // Limits per account (that is, per email) and client over an hour, across
 // purposes and codes: how many codes may be sent, and how many wrong tries

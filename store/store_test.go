@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -349,22 +348,19 @@ func TestCodes(t *testing.T) {
 		s := db.open(t)
 		id := mustAccount(t, s, "a@example.com", "")
 		s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Minute)
-		// MaxCodeAttempts wrong tries kill the code; one client may make
-		// only MaxCodeTriesPerHour, so they come from two.
-		for i := range store.MaxCodeAttempts {
-			client := []string{"", "other client"}[i/store.MaxCodeTriesPerHour]
-			if _, err := s.ConsumeCodeFrom(ctx, id, store.PurposeRegister, client, []byte("wrong")); !errors.Is(err, store.ErrCodeInvalid) {
+		for i := 0; i < store.MaxCodeAttempts; i++ {
+			if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("wrong")); !errors.Is(err, store.ErrCodeInvalid) {
 				t.Fatalf("wrong code: %v", err)
 			}
 		}
-		if _, err := s.ConsumeCodeFrom(ctx, id, store.PurposeRegister, "third client", []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
-			t.Fatalf("right code after %d misses must be dead: %v", store.MaxCodeAttempts, err)
+		if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
+			t.Fatalf("right code after 5 misses must be dead: %v", err)
 		}
 		s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Minute)
-		if _, err := s.ConsumeCodeFrom(ctx, id, store.PurposeRegister, "third client", []byte("right")); err != nil {
+		if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.ConsumeCodeFrom(ctx, id, store.PurposeRegister, "third client", []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
+		if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("right")); !errors.Is(err, store.ErrCodeInvalid) {
 			t.Fatalf("a code works once: %v", err)
 		}
 	})
@@ -661,8 +657,8 @@ func TestDeleteExpiredCodes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for i := range store.MaxCodeAttempts {
-			s.ConsumeCodeFrom(ctx, exhausted, store.PurposeRegister, strconv.Itoa(i), []byte("wrong"))
+		for range store.MaxCodeAttempts {
+			s.ConsumeCode(ctx, exhausted, store.PurposeRegister, []byte("wrong"))
 		}
 		now = now.Add(time.Minute)
 		if n, err := s.DeleteExpiredCodes(ctx); err != nil || n != 2 {
