@@ -89,7 +89,7 @@ func TestUserCommandsAndPendingRegistrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, email := range []string{"boss@example.com", "ann@example.com"} {
-		if _, err := st.RegisterPending(ctx, store.NewAccount{Email: email, PasswordHash: "attacker's"}, nil); err != nil {
+		if _, _, err := st.RegisterPending(ctx, store.NewAccount{Email: email, PasswordHash: "attacker's"}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // fails the test on an error.
 func pending(t *testing.T, s *store.Store, email, pw string, invite []byte) int64 {
 	t.Helper()
-	id, err := s.RegisterPending(context.Background(), store.NewAccount{Email: email, PasswordHash: pw}, invite)
+	id, _, err := s.RegisterPending(context.Background(), store.NewAccount{Email: email, PasswordHash: pw}, invite)
 	if err != nil {
 		t.Fatalf("register %s: %v", email, err)
 	}
@@ -41,6 +41,9 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		s := db.open(t)
 		invite := mustInvite(t, s, "invite", 0)
 		typo := pending(t, s, "ann@exmaple.com", "p1", invite)
+		if _, created, err := s.RegisterPending(ctx, store.NewAccount{Email: "ann@exmaple.com", PasswordHash: "p1"}, invite); err != nil || created {
+			t.Fatalf("registering a pending email again: created %v, %v", created, err)
+		}
 		ann := pending(t, s, "ann@example.com", "p1", invite)
 		if again := pending(t, s, "ann@example.com", "p2", invite); again != ann {
 			t.Fatalf("registering again made account %d, want %d", again, ann)
@@ -57,7 +60,7 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		if a, _ := s.AccountByID(ctx, ann); !a.Verified {
 			t.Fatal("not verified")
 		}
-		if _, err := s.RegisterPending(ctx, store.NewAccount{Email: "bob@example.com", PasswordHash: "p"}, invite); !errors.Is(err, store.ErrInviteInvalid) {
+		if _, _, err := s.RegisterPending(ctx, store.NewAccount{Email: "bob@example.com", PasswordHash: "p"}, invite); !errors.Is(err, store.ErrInviteInvalid) {
 			t.Fatalf("registering with a spent invite: %v", err)
 		}
 		if err := s.VerifyRegistration(ctx, typo); !errors.Is(err, store.ErrInviteInvalid) {
@@ -66,7 +69,7 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		if a, _ := s.AccountByID(ctx, typo); a.Verified {
 			t.Fatal("a second account got in with one invite")
 		}
-		if _, err := s.RegisterPending(ctx, store.NewAccount{Email: "ann@example.com", PasswordHash: "p"}, nil); !errors.Is(err, store.ErrEmailTaken) {
+		if _, _, err := s.RegisterPending(ctx, store.NewAccount{Email: "ann@example.com", PasswordHash: "p"}, nil); !errors.Is(err, store.ErrEmailTaken) {
 			t.Fatalf("registering a verified email: %v", err)
 		}
 		// Without an invite (open registration) verifying just verifies.

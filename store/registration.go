@@ -98,12 +98,14 @@ func (s *Store) Activate(ctx context.Context, accountID int64, passwordHash stri
 // invite) the invite must be live, and the account keeps it until it is
 // verified (VerifyRegistration spends it): registering again with the
 // same invite works until then, also with another email. Errors:
-// ErrInviteInvalid, an invite unknown, spent, revoked or expired;
+// created says whether the account is new (else a pending one got the
+// password). Errors: ErrInviteInvalid, an invite unknown, spent, revoked
+// or expired;
 // ErrEmailTaken, a verified account has the email (or a concurrent
 // registration just created it); ErrInvalidEmail.
-func (s *Store) RegisterPending(ctx context.Context, n NewAccount, inviteHash []byte) (id int64, err error) {
+func (s *Store) RegisterPending(ctx context.Context, n NewAccount, inviteHash []byte) (id int64, created bool, err error) {
 	if hasNUL(n.PasswordHash) {
-		return 0, ErrInvalidText
+		return 0, false, ErrInvalidText
 	}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if inviteHash != nil {
@@ -126,6 +128,7 @@ func (s *Store) RegisterPending(ctx context.Context, n NewAccount, inviteHash []
 		case verified:
 			return ErrEmailTaken
 		case !found:
+			created = true
 			n.Verified, n.Admin, n.Plan = false, false, PlanStarter
 			if id, err = insertAccount(ctx, tx, n, s.now()); err != nil {
 				return err
@@ -138,7 +141,7 @@ func (s *Store) RegisterPending(ctx context.Context, n NewAccount, inviteHash []
 		_, err = tx.ExecContext(ctx, `UPDATE accounts SET invite_hash = $1 WHERE id = $2`, inviteHash, id)
 		return err
 	})
-	return id, wrap("register pending", err)
+	return id, created, wrap("register pending", err)
 }
 
 // VerifyRegistration marks a pending account verified, after its code

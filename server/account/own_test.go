@@ -195,7 +195,7 @@ func TestOperatorAndPendingAccounts(t *testing.T) {
 func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	op := account.Operator{Store: st, By: "by the test"}
-	id, err := st.RegisterPending(ctx, store.NewAccount{Email: "boss@example.com", PasswordHash: "attacker's"}, nil)
+	id, _, err := st.RegisterPending(ctx, store.NewAccount{Email: "boss@example.com", PasswordHash: "attacker's"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 		t.Fatalf("audit: %v", events)
 	}
 
-	id, err = st.RegisterPending(ctx, store.NewAccount{Email: "ann@example.com", PasswordHash: "attacker's"}, nil)
+	id, _, err = st.RegisterPending(ctx, store.NewAccount{Email: "ann@example.com", PasswordHash: "attacker's"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
