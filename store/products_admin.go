@@ -3,14 +3,18 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 )
 
-// Kinds of audit event of the products an administrator manages.
+// Kinds of audit event of what an administrator manages on the admin
+// page besides accounts: products and invites.
 const (
 	AuditProductCreated = "product_created"
 	AuditProductChanged = "product_changed"
 	AuditProductDeleted = "product_deleted"
+	AuditInviteRevoked  = "invite_revoked"
 )
 
 // Products lists every product, the newest first, at most limit.
@@ -63,4 +67,21 @@ func (s *Store) DeleteProduct(ctx context.Context, id int64) error {
 		return ErrNotFound
 	}
 	return err
+}
+
+// ProductByID returns the product id, or ErrNotFound.
+func (s *Store) ProductByID(ctx context.Context, id int64) (*Product, error) {
+	var p Product
+	var created int64
+	err := s.read.QueryRowContext(ctx,
+		`SELECT id, name, plan, price_cents, currency, interval, created_at FROM products WHERE id = $1`, id).
+		Scan(&p.ID, &p.Name, &p.Plan, &p.PriceCents, &p.Currency, &p.Interval, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, wrap("product by id", err)
+	}
+	p.CreatedAt = time.Unix(created, 0).UTC()
+	return &p, nil
 }
