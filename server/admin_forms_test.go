@@ -51,6 +51,17 @@ func (e *env) refused(path string, form url.Values, session, msg string) respons
 	return page
 }
 
+// detailsOf is the details of the audit events of kind among events.
+func detailsOf(events []map[string]any, kind string) []string {
+	var out []string
+	for _, ev := range events {
+		if ev["kind"] == kind {
+			out = append(out, ev["detail"].(string))
+		}
+	}
+	return out
+}
+
 // adminRowOf is the accounts table's row of email on the page.
 func adminRowOf(t *testing.T, page response, email string) string {
 	t.Helper()
@@ -151,12 +162,11 @@ func TestAdminInvitesListedRevokedAndMintedOncePerPost(t *testing.T) {
 	res = e.form("/admin/invites/revoke", url.Values{"id": {id}}, admin).want(http.StatusSeeOther)
 	e.followAdmin(res, admin).want(200).has("The invite was revoked").has("No live invites.")
 	e.refused("/admin/invites/revoke", url.Values{"id": {id}}, admin, "no live invite has the id")
-	var revoked []string
+	var all []map[string]any
 	for _, ev := range e.post("/boss/audit/list", map[string]int{"limit": 500}, token...).want(200).json()["items"].([]any) {
-		if ev := ev.(map[string]any); ev["kind"] == "invite_revoked" {
-			revoked = append(revoked, ev["detail"].(string))
-		}
+		all = append(all, ev.(map[string]any))
 	}
+	revoked := detailsOf(all, "invite_revoked")
 	if len(revoked) != 2 || !strings.HasSuffix(revoked[0], ", by boss@example.com") || !strings.HasSuffix(revoked[1], ", by the admin token") {
 		t.Fatalf("invite_revoked events, newest first: %q", revoked)
 	}
@@ -307,14 +317,8 @@ func TestAdminNoOpIsNotAudited(t *testing.T) {
 	if m := e.post("/boss/accounts/disable", map[string]string{"email": "ann@example.com"}, "Cookie", admin).want(200).json(); m["status"] != "unchanged" {
 		t.Fatalf("disabling a disabled account: %v, want status unchanged", m)
 	}
-	disabled := 0
-	for _, ev := range e.accountEvents("ann@example.com", admin) {
-		if ev["kind"] == "account_disabled" {
-			disabled++
-		}
-	}
-	if disabled != 1 {
-		t.Fatalf("%d account_disabled events, want 1", disabled)
+	if disabled := detailsOf(e.accountEvents("ann@example.com", admin), "account_disabled"); len(disabled) != 1 {
+		t.Fatalf("account_disabled events %q, want 1", disabled)
 	}
 }
 
