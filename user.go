@@ -364,7 +364,7 @@ func userDelete(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	defer st.Close()
 	if !*yes {
-		fmt.Fprintf(stderr, "Delete %s with its API keys, sessions and usage? This cannot be undone. [y/N] ", a.Email)
+		fmt.Fprintf(stderr, "Delete %s with its API keys and sessions (its monthly usage is kept)? This cannot be undone. [y/N] ", a.Email)
 		answer, err := readLine(stdin)
 		if err != nil {
 			return err
