@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"net/http"
 	"net/http/httptest"
@@ -354,4 +355,16 @@ func TestAdminTablesPolish(t *testing.T) {
 			t.Errorf("an audit time reads %q, not a date", when[1])
 		}
 	}
+}
+
+func TestAdminPageConfirmsADeleteOnAnyPage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	for i := range 60 {
+		e.account(fmt.Sprintf("user%02d@example.com", i), store.PlanStarter)
+	}
+	// user59 is on the second page of accounts; its delete link still asks.
+	e.request("GET", "/admin?delete=user59%40example.com", nil, "Cookie", admin).want(200).
+		has(`id="confirm-delete"`).has(`name="confirm" value="user59@example.com"`)
 }

@@ -46,6 +46,8 @@ type adminPageData struct {
 	// ConfirmDelete is the account a delete button asked about: the page
 	// asks to confirm.
 	ConfirmDelete *adminAccount
+	// activeAdmins counts the verified, enabled administrators.
+	activeAdmins int
 }
 
 // newInvite is an invite link on its way to the one admin page that shows
@@ -139,8 +141,8 @@ func (s *Server) handleAdminPage() http.Handler {
 			return
 		}
 		if email := r.URL.Query().Get("delete"); email != "" {
-			for _, row := range d.Accounts {
-				if row.Email == email && row.Deletable {
+			if a, err := s.Store.AccountByEmail(r.Context(), email); err == nil {
+				if row := adminRowOf(toAdminAccount(a, 0, s.Store.Now()), viewer.Email, d.activeAdmins); row.Deletable {
 					d.ConfirmDelete = &row.adminAccount
 				}
 			}
@@ -184,7 +186,7 @@ func (s *Server) adminPage(ctx context.Context, offset int, self string) (adminP
 	d := adminPageData{
 		Suggestions: suggestions, AuditEvents: events, Products: products.Items, Payments: s.Checkout != nil,
 		Offset: offset, HasPrev: offset > 0, PrevOffset: max(offset-adminPageAccounts, 0), NextOffset: offset + adminPageAccounts,
-		Invites: s.Registration == RegistrationInvite,
+		Invites: s.Registration == RegistrationInvite, activeAdmins: activeAdmins,
 	}
 	if d.Invites {
 		invites, err := s.listInvites(ctx, noRequest{})
