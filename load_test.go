@@ -45,7 +45,9 @@ type loadTarget struct {
 // SECUTIL_LOAD_PROFILE=DIR adds one round per secutil server with a CPU
 // profile taken through -pprof-addr, written to DIR/<backend>.pprof;
 // SECUTIL_LOAD_COMPARE=BINARY drives another secutil binary on SQLite in
-// the same rounds, as "compared" (before and after a change, in one run).
+// the same rounds, as "compared" (before and after a change, in one run);
+// a comma-separated list of NAME=BINARY drives several, each under its name
+// (main=/tmp/secutil-main,nometer=/tmp/secutil-nometer).
 func TestLoadBinaryVsBare(t *testing.T) {
 	t.Parallel()
 	if os.Getenv("SECUTIL_LOAD") == "" {
@@ -73,8 +75,8 @@ func TestLoadBinaryVsBare(t *testing.T) {
 	if url := os.Getenv("SECUTIL_TEST_POSTGRES"); url != "" {
 		servers = append(servers, server{"postgres", bin, url})
 	}
-	if other := os.Getenv("SECUTIL_LOAD_COMPARE"); other != "" {
-		servers = append(servers, server{"compared", other, filepath.Join(dir, "compared.db")})
+	for _, other := range comparedBinaries(os.Getenv("SECUTIL_LOAD_COMPARE")) {
+		servers = append(servers, server{other[0], other[1], filepath.Join(dir, other[0]+".db")})
 	}
 	// A fresh account each run: a PostgreSQL database outlives the test.
 	email := fmt.Sprintf("load-%d@example.com", time.Now().UnixNano())
@@ -151,6 +153,24 @@ func TestLoadBinaryVsBare(t *testing.T) {
 			fmt.Printf("CPU profile: %s (go tool pprof -top %s %s)\n", path, bin, path)
 		}
 	}
+}
+
+// comparedBinaries reads SECUTIL_LOAD_COMPARE: one binary, named
+// "compared", or a comma-separated list of NAME=BINARY. It returns name,
+// binary pairs.
+func comparedBinaries(list string) [][2]string {
+	var out [][2]string
+	for item := range strings.SplitSeq(list, ",") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		name, bin, named := strings.Cut(item, "=")
+		if !named {
+			name, bin = "compared", item
+		}
+		out = append(out, [2]string{name, bin})
+	}
+	return out
 }
 
 // startLoadServer starts cmd with its standard error, the access log, going
