@@ -60,7 +60,8 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		routed = served
 		if served.Body != nil && served.Body != http.NoBody {
-			served.Body = clientBody{served.Body}
+			rec.body = clientBody{served.Body}
+			served.Body = &rec.body // in the recorder's allocation, not one of its own
 		}
 		mux.ServeHTTP(rec, served)
 	})
@@ -206,10 +207,13 @@ func setHeaders(h http.Header, list []header) {
 	}
 }
 
+// statusRecorder is the response writer handlers see: it notes the status
+// for the log and the metrics, and holds the request's clientBody.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+	body   clientBody
 }
 
 func (r *statusRecorder) WriteHeader(status int) {
