@@ -132,6 +132,7 @@ func Identify(s string) Result {
 // is if not a hash. The matches go into buf when it has room (a batch
 // reuses one buffer).
 func identify(hash string, buf []match) (string, []match, string) {
+	loadTables()
 	if len(hash) > MaxInputBytes {
 		return "", nil, ""
 	}
@@ -442,10 +443,14 @@ func sameParams(a, b match) bool {
 }
 
 // Formats reports how many formats the table knows.
-func Formats() int { return len(formats) }
+func Formats() int {
+	loadTables()
+	return len(formats)
+}
 
 // HashcatModes reports how many distinct hashcat modes the table covers.
 func HashcatModes() int {
+	loadTables()
 	seen := map[int]bool{}
 	for _, f := range formats {
 		if f.mode != noMode {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // format is one row of the table: a named algorithm with every written form
@@ -39,7 +40,8 @@ type entry struct {
 	i int16 // index in the format's patterns
 }
 
-// The dispatch indexes, built once from the table. Identify consults only
+// The dispatch indexes, built from the table on first use (loadTables).
+// Identify consults only
 // the entries an input can reach: those whose literal prefix it starts with
 // (a byte trie), those whose leading fixed-length fields end at a separator
 // the input has at that offset, those of its exact length, and the few that
@@ -82,7 +84,13 @@ func (n *trieNode) child(b byte, create bool) *trieNode {
 	return c
 }
 
-func init() {
+// loadTables builds the formats and the dispatch indexes once, on the first
+// call that needs them: compiling every pattern takes milliseconds, which a
+// process that never identifies a hash (secutil version) should not pay at
+// start. Every exported function calls it before reading the tables.
+var loadTables = sync.OnceFunc(buildTables)
+
+func buildTables() {
 	for _, r := range withJohn(table) {
 		register(&r)
 	}
