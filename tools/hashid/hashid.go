@@ -378,7 +378,8 @@ func build(s string, ms []match, conf []float64, note string) Result {
 	modes := make([]int, len(ms)) // one allocation for every HashcatMode
 	for i, m := range ms {
 		f := m.format()
-		c := Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
+		c := &res.Candidates[i] // filled in place: a Candidate is 128 bytes
+		*c = Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
 		if m.p >= 0 {
 			form := &f.forms[m.p]
 			c.JohnFormat, c.John, c.JohnAlso = form.label, form.line, form.also
@@ -397,7 +398,6 @@ func build(s string, ms []match, conf []float64, note string) Result {
 		if m.via == viaUser && c.Hashcat != "" {
 			c.Hashcat = strings.Replace(c.Hashcat, " hash.txt", " --username hash.txt", 1)
 		}
-		res.Candidates[i] = c
 	}
 	if len(ms) > 0 && note == "" {
 		res.Estimate = ms[0].format().name

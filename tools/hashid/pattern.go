@@ -375,7 +375,7 @@ func (p *pattern) params(s string, implied map[string]any) map[string]any {
 	if !p.named && implied == nil {
 		return nil
 	}
-	var spans []span
+	spans := make([]span, 0, len(p.tokens)) // one allocation, not one per growth
 	if _, ok := p.walk(s, &spans, false); !ok {
 		return nil
 	}
