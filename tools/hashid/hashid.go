@@ -124,7 +124,8 @@ func isHex(s string) bool {
 // Identify returns the formats s could be in, best first. Surrounding white
 // space is ignored.
 func Identify(s string) Result {
-	s, ms, note := identify(s, nil)
+	var room [24]match // on the stack: build copies what it keeps
+	s, ms, note := identify(s, room[:0])
 	return build(s, ms, rank(ms), note)
 }
 
