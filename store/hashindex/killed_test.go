@@ -29,7 +29,7 @@ const killedImportEnv = "SECUTIL_HASHINDEX_KILLED_IMPORT"
 
 // killedBatch is the batch size of the killed imports: small, so that each of the
 // batches the test needs (the 8th starts a merge) takes a fraction of a second.
-const killedBatch = 20_000
+const killedBatch = 5_000
 
 // runKilledImport is the importer process: it exits the process when done.
 func runKilledImport(path string) {
