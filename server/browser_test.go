@@ -653,6 +653,26 @@ func usageAndAdminJourney(t *testing.T) {
 			t.Fatalf("located IP %q", got)
 		}
 		b.shot(t, "admin", true)
+
+		// A refused form comes back to the page (POST/redirect/GET) with
+		// its message, which a reload no longer shows.
+		b.do(t, "admin refused form",
+			chromedp.SendKeys(chromedp.ID("plan-email"), "nobody@example.com"),
+			chromedp.Click(chromedp.CSS("#set-plan button[type=submit]")),
+			chromedp.WaitVisible(chromedp.CSS(".alert.error")))
+		b.waitText(t, ".alert.error", "No account has the email")
+		if got := b.location(t); got != "/admin" {
+			t.Fatalf("after a refused form: %s, want /admin", got)
+		}
+		b.do(t, "admin reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("accounts")))
+		if n := eval[int](t, b, `document.querySelectorAll(".alert.error").length`); n != 0 {
+			t.Fatal("a reload shows the refused form's message again")
+		}
+		// On a phone the admin tables scroll inside their panels; the page
+		// does not scroll sideways.
+		b.do(t, "phone", chromedp.EmulateViewport(390, 844))
+		b.noSidewaysScroll(t, "/admin")
+		b.do(t, "desktop", chromedp.EmulateViewport(1280, 900))
 		b.logOut(t)
 
 		// The admin page sends a logged-out browser to log in, and back.
