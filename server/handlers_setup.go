@@ -19,7 +19,8 @@ const (
 	RegistrationInvite = "invite" // holders of an invite link an administrator made
 )
 
-// inviteTTL is how long an invite link works (it also dies with its first use).
+// inviteTTL is how long an invite link works (it is spent when an account
+// registered with it is verified).
 const inviteTTL = 7 * 24 * time.Hour
 
 var (
@@ -44,13 +45,13 @@ func (s *Server) registrationAllowed(ctx context.Context, invite string) error {
 	return nil
 }
 
-// spendInvite uses up the invite of a registration that passed its checks;
-// of two registrations with one invite, only one gets through.
-func (s *Server) spendInvite(ctx context.Context, invite string) error {
+// inviteHash is what the store knows of a registration's invite: its
+// hash on a server that registers by invite, else nil.
+func (s *Server) inviteHash(invite string) []byte {
 	if s.Registration != RegistrationInvite {
 		return nil
 	}
-	return s.Store.UseInvite(ctx, apikey.Hash(invite))
+	return apikey.Hash(invite)
 }
 
 // handleRegisterPage serves GET /register: the form, or a page saying why

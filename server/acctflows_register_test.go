@@ -1,0 +1,72 @@
+package server_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"secutil/server"
+)
+
+// TestInviteSurvivesUntilVerification: an invitee who mistyped the email,
+// or whose code expired, registers again with the same invite; the invite
+// is spent when an account registered with it is verified, and the pages
+// and messages in invite mode say what works.
+func TestInviteSurvivesUntilVerification(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withRegistration(server.RegistrationInvite), withAdminToken)
+	link := e.post("/boss/invites/create", nil, "Authorization", "Bearer "+adminToken).want(200).json()["url"].(string)
+	invite := link[strings.Index(link, "invite=")+len("invite="):]
+	register := func(email string) response {
+		return e.post("/register", map[string]string{"email": email, "password": testPassword, "invite": invite})
+	}
+	register("typo@exmaple.com").want(200)
+	register("ann@example.com").want(200)
+	register("ann@example.com").want(200) // a new code, the same invite
+
+	wrong := e.post("/register/verify", map[string]string{"email": "ann@example.com", "code": "000000", "password": testPassword}).wantError(400, "invalid_request")
+	if msg := wrong["error"].(string); !strings.Contains(msg, "same invite link") || strings.HasSuffix(msg, "register again for a new code") {
+		t.Fatalf("the wrong code's message in invite mode: %q", msg)
+	}
+	page := e.request("GET", "/register/verify?email=ann%40example.com", nil).want(200)
+	if strings.Contains(string(page.body), `href="/register">Register again`) {
+		t.Fatalf("the verify page offers /register, which needs the invite:\n%s", page.body)
+	}
+	page.has("same invite link")
+
+	e.post("/register/verify", map[string]string{"email": "ann@example.com", "code": e.mail.lastCode(t, "ann@example.com"), "password": testPassword}).want(200)
+	register("bob@example.com").wantError(403, "invalid_invite")
+	e.post("/register/verify", map[string]string{"email": "typo@exmaple.com", "code": e.mail.lastCode(t, "typo@exmaple.com"), "password": testPassword}).wantError(403, "invalid_invite")
+}
+
+// TestVerifiedRegistrationIsLoggedIn: verifying a registration logs the
+// user in (a browser goes to the dashboard, a JSON client gets the
+// cookie), and a code pasted with spaces or a dash works.
+func TestVerifiedRegistrationIsLoggedIn(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.form("/register", url.Values{"email": {"web@example.com"}, "password": {testPassword}}, "").want(303)
+	code := e.mail.lastCode(t, "web@example.com")
+	res := e.form("/register/verify", url.Values{"email": {"web@example.com"}, "code": {" " + code[:3] + " " + code[3:] + "\t"}, "password": {testPassword}}, "").want(303)
+	if got := res.location(); got != "/dashboard?notice=verified" {
+		t.Fatalf("after verifying, a browser goes to %q", got)
+	}
+	e.request("GET", res.location(), nil, "Cookie", sessionFrom(res)).want(200).has("web@example.com").has("you are logged in")
+
+	e.post("/register", map[string]string{"email": "json@example.com", "password": testPassword}).want(200)
+	code = e.mail.lastCode(t, "json@example.com")
+	res = e.post("/register/verify", map[string]string{"email": "json@example.com", "code": code[:3] + "-" + code[3:], "password": testPassword}).want(200)
+	if m := res.json(); m["status"] != "verified" {
+		t.Fatalf("JSON answer %v", m)
+	}
+	session := sessionFrom(res)
+	if session == "" {
+		t.Fatal("verifying set no session cookie")
+	}
+	e.request(http.MethodGet, "/dashboard", nil, "Cookie", session).want(200).has("json@example.com")
+
+	for _, page := range []string{"/register/verify", "/forgot-password/verify"} {
+		e.request("GET", page, nil).want(200).has(`inputmode="numeric"`).has(`autocomplete="one-time-code"`)
+	}
+}
