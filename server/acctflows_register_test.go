@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"secutil/server"
 )
@@ -69,4 +70,44 @@ func TestVerifiedRegistrationIsLoggedIn(t *testing.T) {
 	for _, page := range []string{"/register/verify", "/forgot-password/verify"} {
 		e.request("GET", page, nil).want(200).has(`inputmode="numeric"`).has(`autocomplete="one-time-code"`)
 	}
+}
+
+// TestStrangerCannotStopRecovery: a stranger who asks for the owner's
+// reset codes and tries wrong ones, from another network, uses up their
+// own share: the owner still gets a code and resets, and hears of it.
+func TestStrangerCannotStopRecovery(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("owner@example.com", "starter")
+	stranger := []string{"RemoteAddr", "198.51.100.7:4000"}
+	for range 6 {
+		e.post("/forgot-password", map[string]string{"email": "owner@example.com"}, stranger...)
+	}
+	for range 11 {
+		e.post("/forgot-password/verify", map[string]string{"email": "owner@example.com", "code": "000000", "new_password": "another long pass phrase"}, stranger...)
+	}
+	e.mail.mu.Lock()
+	before := len(e.mail.msgs)
+	e.mail.mu.Unlock()
+	e.post("/forgot-password", map[string]string{"email": "owner@example.com"}).want(200)
+	var code string
+	for deadline := time.Now().Add(10 * time.Second); code == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		e.mail.mu.Lock()
+		for _, m := range e.mail.msgs[before:] {
+			if strings.HasPrefix(m, "owner@example.com\nsecutil password reset code: ") {
+				code = codePattern.FindString(m)
+			}
+		}
+		e.mail.mu.Unlock()
+	}
+	e.post("/forgot-password/verify", map[string]string{"email": "owner@example.com", "code": code,
+		"new_password": "another long pass phrase"}).want(200)
+	e.mail.mu.Lock()
+	defer e.mail.mu.Unlock()
+	for _, m := range e.mail.msgs {
+		if strings.HasPrefix(m, "owner@example.com\nsecutil: codes asked for your account") {
+			return
+		}
+	}
+	t.Fatal("the owner was not told of the stranger's requests")
 }
