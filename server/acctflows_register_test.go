@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"secutil/server"
+	"secutil/tools/apikey"
 )
 
 // TestInviteSurvivesUntilVerification: an invitee who mistyped the email,
@@ -110,4 +111,27 @@ func TestStrangerCannotStopRecovery(t *testing.T) {
 		}
 	}
 	t.Fatal("the owner was not told of the stranger's requests")
+}
+
+// TestSetupTakesOverAPendingRegistration: someone registered the
+// operator's email before setup and chose its password; /setup takes the
+// pending account over with the operator's password, so the registrant's
+// password opens nothing, and no message hands the registrant admin rights.
+func TestSetupTakesOverAPendingRegistration(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const token = "setup-token-0123456789abcdef"
+	if err := e.store.SetSetupToken(t.Context(), apikey.Hash(token)); err != nil {
+		t.Fatal(err)
+	}
+	const squatter = "squatter's own long passphrase"
+	e.post("/register", map[string]string{"email": "boss@example.com", "password": squatter}).want(200)
+	res := e.form("/setup", url.Values{"token": {token}, "email": {"boss@example.com"}, "password": {testPassword}}, "").want(303)
+	if strings.Contains(string(res.body), "-admin=true") || res.location() != "/admin?done=setup" {
+		t.Fatalf("setup over a pending registration: %d %s %s", res.status, res.location(), res.body)
+	}
+	e.request("GET", "/admin", nil, "Cookie", sessionFrom(res)).want(200)
+	e.post("/login", map[string]string{"email": "boss@example.com", "password": squatter}).wantError(401, "invalid_credentials")
+	e.post("/register/verify", map[string]string{"email": "boss@example.com", "code": e.mail.lastCode(t, "boss@example.com"), "password": squatter}).wantError(400, "invalid_request")
+	e.login("boss@example.com")
 }

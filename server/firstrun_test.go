@@ -234,7 +234,7 @@ func TestSetup(t *testing.T) {
 		if m := tokenField.FindStringSubmatch(string(res.body)); m == nil || m[1] != token {
 			t.Fatal("the form shown again lost the token")
 		}
-		e.form("/setup", url.Values{"token": {token}, "email": {"ann@example.com"}, "password": {testPassword}}, "").want(400).has("secutil user set ann@example.com -admin=true")
+		e.form("/setup", url.Values{"token": {token}, "email": {"ann@example.com"}, "password": {testPassword}}, "").want(400).has("already has a verified account")
 	})
 
 	t.Run("creates a verified pro admin and logs it in", func(t *testing.T) {

@@ -105,7 +105,9 @@ func (s *Server) handleSetupPage() http.Handler {
 }
 
 // setup creates the first administrator (verified, plan pro) with the
-// one-time token that serve printed, and logs it in.
+// one-time token that serve printed, and logs it in. A pending
+// (unverified) registration of the email is taken over: it gets this
+// password, and whoever registered it is shut out (store.CreateFirstAdmin).
 func (s *Server) setup(ctx context.Context, req setupRequest) (formResult, error) {
 	email := strings.TrimSpace(req.Email)
 	if err := validEmail(email); err != nil {
@@ -128,7 +130,7 @@ func (s *Server) setup(ctx context.Context, req setupRequest) (formResult, error
 	}
 	id, err := s.Store.CreateFirstAdmin(ctx, tokenHash, store.NewAccount{Email: email, PasswordHash: hash, Plan: store.PlanPro, Verified: true})
 	if errors.Is(err, store.ErrEmailTaken) {
-		return formResult{}, badRequest("%s already has an account: choose another email, or make that account an administrator with: secutil user set %s -admin=true", email, email)
+		return formResult{}, badRequest("%s already has a verified account: choose another email, or log in with that account and ask the operator to make it an administrator", email)
 	}
 	if err != nil {
 		return formResult{}, err
