@@ -9,6 +9,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"net/http"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -527,11 +529,55 @@ func (s *Server) login(ctx context.Context, req credentials) (formResult, error)
 		return formResult{}, err
 	}
 	s.audit(ctx, store.AuditLoginOK, a.ID, "")
-	return formResult{next: afterLogin(exchangeOf(ctx).next), body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
+	return formResult{next: loginNext(exchangeOf(ctx).next), body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
+}
+
+// loginNext is where a login sends the browser: next as http.Redirect will
+// send it, its path cleaned ("/./x" is "/x"), when that is a path of this
+// site both as sent and once cleaned; else the dashboard. The cleaned path
+// is what the browser gets: "/./\evil.example" cleans to
+// "/\evil.example", which browsers read as another host. A backslash or a
+// control character anywhere (browsers read the one as "/" and drop the
+// others) refuses next.
+func loginNext(next string) string {
+	if !localPath(next) || strings.ContainsFunc(next, func(r rune) bool { return r == '\\' || r < ' ' || r == 0x7f }) {
+		return afterLogin("")
+	}
+	p, query, hasQuery := strings.Cut(next, "?")
+	cleaned := path.Clean(p)
+	if strings.HasSuffix(p, "/") && cleaned != "/" {
+		cleaned += "/" // as http.Redirect keeps it
+	}
+	if hasQuery {
+		cleaned += "?" + query
+	}
+	return afterLogin(cleaned)
 }
 
 // logout ends the session, server-side and in the browser.
 func (s *Server) logout(ctx context.Context, _ noRequest) (formResult, error) {
 	s.endSession(ctx)
-	return formResult{next: "/", body: statusResponse{Status: "logged_out", Message: "logged out"}}, nil
+	return formResult{next: "/?notice=logged_out", body: statusResponse{Status: "logged_out", Message: "logged out"}}, nil
+}
+
+// handleGuestPage serves a page for visitors who are not logged in (the
+// login form): a logged-in browser goes on to where a login would send it.
+func (s *Server) handleGuestPage(name string) http.Handler {
+	page := s.handlePage(name)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.redirectLoggedIn(w, r) {
+			return
+		}
+		page.ServeHTTP(w, r)
+	})
+}
+
+// redirectLoggedIn sends a browser with a live session on to the dashboard
+// (or the login's next) and reports whether it did.
+func (s *Server) redirectLoggedIn(w http.ResponseWriter, r *http.Request) bool {
+	if _, err := s.sessionAccount(r); err != nil {
+		return false
+	}
+	http.Redirect(w, r, loginNext(r.URL.Query().Get("next")), http.StatusSeeOther)
+	return true
 }

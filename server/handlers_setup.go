@@ -55,10 +55,14 @@ func (s *Server) inviteHash(invite string) []byte {
 }
 
 // handleRegisterPage serves GET /register: the form, or a page saying why
-// this server takes no registration from the visitor (403). An invite
-// link's token is checked at once and kept in the form.
+// this server takes no registration from the visitor (403); a logged-in
+// browser goes on to the dashboard. An invite link's token is checked at
+// once and kept in the form.
 func (s *Server) handleRegisterPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.redirectLoggedIn(w, r) {
+			return
+		}
 		invite := r.URL.Query().Get("invite")
 		s.renderTokenPage(w, r, "register", invite, s.registrationAllowed(r.Context(), invite))
 	})
