@@ -34,6 +34,16 @@ type emailRequest struct {
 
 func (e *emailRequest) check() error { return required("email", e.Email) }
 
+// accountBodyBytes bounds the body of every account form (login, register,
+// setup, verification, reset): an email of at most 254 bytes and two
+// passwords of at most 256 characters (3 KiB each even with every
+// character a 4-byte one escaped as 12 bytes of JSON or form), a code, a
+// token and a key name fit. 800 concurrent bodies of 1 MiB then hold 8 KiB
+// each, not 1 MiB.
+const accountBodyBytes = 8 << 10
+
+func (*emailRequest) maxBody() int64 { return accountBodyBytes }
+
 func (e emailRequest) prefill() formPrefill { return formPrefill{email: e.Email} }
 
 type credentials struct {
