@@ -6,6 +6,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -526,9 +527,11 @@ func (s *Server) resetPassword(ctx context.Context, req verifyRequest) (formResu
 		body: statusResponse{Status: "password_changed", Message: message}}, nil
 }
 
-// login starts a session for the account.
+// login starts a session for the account, and marks the browser as one
+// the account logged in from (the device cookie). A login from such a
+// browser draws on a bucket of its own (throttleLogin).
 func (s *Server) login(ctx context.Context, req credentials) (formResult, error) {
-	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
+	if err := s.throttleLogin(ctx, req.Email); err != nil {
 		return formResult{}, err
 	}
 	a, err := s.checkLogin(ctx, req.Email, req.Password)
@@ -538,6 +541,7 @@ func (s *Server) login(ctx context.Context, req credentials) (formResult, error)
 	if err := s.startSession(ctx, a.ID); err != nil {
 		return formResult{}, err
 	}
+	s.setDeviceCookie(ctx, a.ID)
 	s.audit(ctx, store.AuditLoginOK, a.ID, "")
 	return formResult{next: loginNext(exchangeOf(ctx).next), body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
 }
@@ -590,4 +594,97 @@ func (s *Server) redirectLoggedIn(w http.ResponseWriter, r *http.Request) bool {
 	}
 	http.Redirect(w, r, loginNext(r.URL.Query().Get("next")), http.StatusSeeOther)
 	return true
+}
+
+// The device cookie marks a browser an account logged in from. Guessers on
+// many networks can drain the account's login bucket (throttle's
+// per-account one, which bounds guessing from everywhere) and so lock the
+// owner out; a login carrying a valid device cookie for the account draws
+// on the device's own bucket instead. The cookie is the account id and
+// when it was issued, signed with a key derived from the server key: it
+// cannot be made for another account, and is worth nothing for one.
+const (
+	deviceCookie = "device"
+	deviceTTL    = 365 * 24 * time.Hour
+	// deviceCookieBytes: account id and issue time (8 bytes each), and the
+	// MAC (16 bytes, a forgery is a 2^-128 guess).
+	deviceCookieBytes = 8 + 8 + 16
+)
+
+// deviceMAC signs an account id and issue time; nil when the server has
+// no key (no device cookies then).
+func (s *Server) deviceMAC(payload []byte) []byte {
+	if s.ServerKey == nil {
+		return nil
+	}
+	key := hmac.New(sha256.New, s.ServerKey)
+	key.Write([]byte("secutil device cookies"))
+	mac := hmac.New(sha256.New, key.Sum(nil))
+	mac.Write(payload)
+	return mac.Sum(nil)[:deviceCookieBytes-16]
+}
+
+// setDeviceCookie asks for the device cookie of the account, as Secure as
+// the session cookie, sent only to /login.
+func (s *Server) setDeviceCookie(ctx context.Context, accountID int64) {
+	payload := binary.BigEndian.AppendUint64(nil, uint64(accountID))
+	payload = binary.BigEndian.AppendUint64(payload, uint64(s.Store.Now().Unix()))
+	mac := s.deviceMAC(payload)
+	if mac == nil {
+		return
+	}
+	ex := exchangeOf(ctx)
+	ex.setCookie(&http.Cookie{
+		Name: deviceCookie, Value: base64.RawURLEncoding.EncodeToString(append(payload, mac...)),
+		Path: "/login", MaxAge: int(deviceTTL.Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || ex.https,
+	})
+}
+
+// deviceAccount is the account id of the exchange's device cookie, and the
+// cookie itself (the device's bucket key), when it is valid and younger
+// than deviceTTL.
+func (s *Server) deviceAccount(ctx context.Context) (accountID int64, device string, ok bool) {
+	device = exchangeOf(ctx).device
+	raw, err := base64.RawURLEncoding.DecodeString(device)
+	if err != nil || len(raw) != deviceCookieBytes {
+		return 0, "", false
+	}
+	payload := raw[:16]
+	mac := s.deviceMAC(payload)
+	if mac == nil || !hmac.Equal(mac, raw[16:]) {
+		return 0, "", false
+	}
+	issued := time.Unix(int64(binary.BigEndian.Uint64(payload[8:])), 0)
+	if s.Store.Now().Sub(issued) > deviceTTL {
+		return 0, "", false
+	}
+	return int64(binary.BigEndian.Uint64(payload)), device, true
+}
+
+// throttleLogin is throttle for a login: from a browser whose device
+// cookie is the account's, the per-client limiter and then the device's
+// own bucket (at the per-(client, account) rate) apply instead of the
+// buckets keyed by the email, so that guessers elsewhere cannot starve it.
+func (s *Server) throttleLogin(ctx context.Context, email string) error {
+	accountID, device, ok := s.deviceAccount(ctx)
+	if !ok {
+		return s.throttle(ctx, s.ipLimiter, email)
+	}
+	// Only a validly signed cookie costs this lookup.
+	a, err := s.Store.AccountByEmail(ctx, strings.TrimSpace(email))
+	if err != nil || a.ID != accountID {
+		return s.throttle(ctx, s.ipLimiter, email)
+	}
+	ex := exchangeOf(ctx)
+	allowed, wait := s.ipLimiter.allow(ex.clientKey, time.Now())
+	if allowed {
+		if allowed, wait, err = s.clientAccountLimiter.allow(ctx, "device "+device); err != nil {
+			return err
+		}
+	}
+	if allowed {
+		return nil
+	}
+	return rateLimited(ex, wait)
 }

@@ -217,6 +217,7 @@ type exchange struct {
 	clientKey string // what the per-client limiters count (clientKey)
 	bearer    bool   // the request came with an Authorization: Bearer token
 	session   string // the auth_session cookie's token, "" for none
+	device    string // the device cookie (handlers_account.go), "" for none
 	https     bool   // the client reached the server by HTTPS (isHTTPS)
 	origin    string // the scheme and host the client used (requestOrigin)
 	next      string // the ?next= of the page a login form was on
@@ -240,6 +241,9 @@ func (s *Server) newExchange(r *http.Request) *exchange {
 	}
 	if c, err := r.Cookie(sessionCookie); err == nil {
 		ex.session = c.Value
+	}
+	if c, err := r.Cookie(deviceCookie); err == nil {
+		ex.device = c.Value
 	}
 	return ex
 }
