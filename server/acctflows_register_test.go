@@ -23,6 +23,7 @@ func TestInviteSurvivesUntilVerification(t *testing.T) {
 	register := func(email string) response {
 		return e.post("/register", map[string]string{"email": email, "password": testPassword, "invite": invite})
 	}
+	e.request("GET", "/register?invite="+invite, nil).want(200).has("works until your account is verified")
 	register("typo@exmaple.com").want(200)
 	register("ann@example.com").want(200)
 	register("ann@example.com").want(200) // a new code, the same invite
