@@ -19,7 +19,8 @@ const (
 	RegistrationInvite = "invite" // holders of an invite link an administrator made
 )
 
-// inviteTTL is how long an invite link works (it also dies with its first use).
+// inviteTTL is how long an invite link works (it is spent when an account
+// registered with it is verified).
 const inviteTTL = 7 * 24 * time.Hour
 
 var (
@@ -44,20 +45,24 @@ func (s *Server) registrationAllowed(ctx context.Context, invite string) error {
 	return nil
 }
 
-// spendInvite uses up the invite of a registration that passed its checks;
-// of two registrations with one invite, only one gets through.
-func (s *Server) spendInvite(ctx context.Context, invite string) error {
+// inviteHash is what the store knows of a registration's invite: its
+// hash on a server that registers by invite, else nil.
+func (s *Server) inviteHash(invite string) []byte {
 	if s.Registration != RegistrationInvite {
 		return nil
 	}
-	return s.Store.UseInvite(ctx, apikey.Hash(invite))
+	return apikey.Hash(invite)
 }
 
 // handleRegisterPage serves GET /register: the form, or a page saying why
-// this server takes no registration from the visitor (403). An invite
-// link's token is checked at once and kept in the form.
+// this server takes no registration from the visitor (403); a logged-in
+// browser goes on to the dashboard. An invite link's token is checked at
+// once and kept in the form.
 func (s *Server) handleRegisterPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.redirectLoggedIn(w, r) {
+			return
+		}
 		invite := r.URL.Query().Get("invite")
 		s.renderTokenPage(w, r, "register", invite, s.registrationAllowed(r.Context(), invite))
 	})
@@ -104,7 +109,9 @@ func (s *Server) handleSetupPage() http.Handler {
 }
 
 // setup creates the first administrator (verified, plan pro) with the
-// one-time token that serve printed, and logs it in.
+// one-time token that serve printed, and logs it in. A pending
+// (unverified) registration of the email is taken over: it gets this
+// password, and whoever registered it is shut out (store.CreateFirstAdmin).
 func (s *Server) setup(ctx context.Context, req setupRequest) (formResult, error) {
 	email := strings.TrimSpace(req.Email)
 	if err := validEmail(email); err != nil {
@@ -127,7 +134,7 @@ func (s *Server) setup(ctx context.Context, req setupRequest) (formResult, error
 	}
 	id, err := s.Store.CreateFirstAdmin(ctx, tokenHash, store.NewAccount{Email: email, PasswordHash: hash, Plan: store.PlanPro, Verified: true})
 	if errors.Is(err, store.ErrEmailTaken) {
-		return formResult{}, badRequest("%s already has an account: choose another email, or make that account an administrator with: secutil user set %s -admin=true", email, email)
+		return formResult{}, badRequest("%s already has a verified account: choose another email, or log in with that account and ask the operator to make it an administrator", email)
 	}
 	if err != nil {
 		return formResult{}, err

@@ -60,7 +60,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		routed = served
 		if served.Body != nil && served.Body != http.NoBody {
-			rec.body = clientBody{served.Body}
+			rec.body = clientBody{served.Body, &s.bodies}
 			served.Body = &rec.body // in the recorder's allocation, not one of its own
 		}
 		mux.ServeHTTP(rec, served)
@@ -69,8 +69,12 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 
 // clientBody marks failures to read a request body as the client's: a body
 // cut short of its Content-Length, or one that stalls past the server's
-// read timeout, is a 400 for whichever handler reads it, not a 500.
-type clientBody struct{ io.ReadCloser }
+// read timeout, is a 400 for whichever handler reads it, not a 500. It
+// carries the server's budget of body bytes, which decode draws on.
+type clientBody struct {
+	io.ReadCloser
+	budget *bodyBudget
+}
 
 func (b clientBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)

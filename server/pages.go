@@ -148,7 +148,8 @@ type noData struct{}
 // notices are the messages a redirect may ask a page to show; only these
 // fixed texts can appear, so a link cannot put words in our mouth.
 var notices = map[string]string{
-	"verified":         "Your account is verified: log in to continue.",
+	"verified":         "Your account is verified and you are logged in: create an API key to call the API.",
+	"logged_out":       "You are logged out.",
 	"password_changed": "Your password was changed and every session was logged out: log in with the new one.",
 	"key_revoked":      "The key was revoked: it stops working at once.",
 	"plan_starter":     "You are on the starter plan now: 100 metered calls a month.",

@@ -74,6 +74,10 @@ func TestOverlongEmailsAreRefusedBeforeTheLimiter(t *testing.T) {
 		for _, email := range []string{long, huge} {
 			body := map[string]string{"email": email, "password": testPassword, "code": "123456", "new_password": testPassword + " again"}
 			res := e.post(path, body)
+			if len(email) > 8<<10 { // past the account forms' body limit, unread
+				res.wantError(http.StatusRequestEntityTooLarge, "request_too_large")
+				continue
+			}
 			if res.status != http.StatusBadRequest || !strings.Contains(string(res.body), "email") {
 				t.Errorf("%s with a %d-byte email: %d %.200s", path, len(email), res.status, res.body)
 			}

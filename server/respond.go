@@ -15,8 +15,74 @@ import (
 	"unicode/utf8"
 )
 
-// maxBodyBytes bounds every request body (docs/API.md).
+// maxBodyBytes bounds every request body (docs/API.md); a request type
+// whose JSON needs less says so (bodyLimiter).
 const maxBodyBytes = 1 << 20
+
+// maxBodiesBytes bounds the request bodies a server holds at once while
+// decoding them (bodyBudget): 64 bodies of maxBodyBytes. Past it, a
+// request is answered 503 busy with Retry-After rather than read.
+const maxBodiesBytes = 64 * maxBodyBytes
+
+// bodyLimiter is a request type whose body is bounded below maxBodyBytes.
+type bodyLimiter interface{ maxBody() int64 }
+
+// bodyLimit is the largest body a request of type *T may have.
+func bodyLimit[T any](v *T) int64 {
+	if l, ok := any(v).(bodyLimiter); ok {
+		return l.maxBody()
+	}
+	return maxBodyBytes
+}
+
+// bodyBudget counts the bytes of the request bodies being decoded, so that
+// many concurrent large bodies (unauthenticated ones too: a body is read
+// before its credentials are checked) cannot take the server's memory.
+// The zero value is an empty budget.
+type bodyBudget struct {
+	mu   sync.Mutex
+	used int64
+}
+
+// take reserves n bytes, reporting false when they would pass
+// maxBodiesBytes.
+func (b *bodyBudget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > maxBodiesBytes {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+func (b *bodyBudget) give(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+}
+
+// errBodiesBusy answers a body the server has no room to read now.
+var errBodiesBusy = newError(codeBusy, "the server is reading too many request bodies at once; retry in a second")
+
+// reserveBody reserves in the server's body budget what reading r's body
+// may hold, at most limit bytes: its Content-Length when it gives one. It
+// returns the release, or errBodiesBusy with Retry-After set on w.
+func reserveBody(w http.ResponseWriter, r *http.Request, limit int64) (release func(), err error) {
+	body, ok := r.Body.(*clientBody)
+	if !ok || body.budget == nil {
+		return func() {}, nil
+	}
+	n := limit
+	if r.ContentLength >= 0 && r.ContentLength < limit {
+		n = r.ContentLength + 1 // +1: the read that finds the end
+	}
+	if !body.budget.take(n) {
+		w.Header().Set("Retry-After", "1")
+		return nil, errBodiesBusy
+	}
+	return func() { body.budget.give(n) }, nil
+}
 
 // apiError is an error with the code (and so the status) the client should
 // see. Its message is written for a person and never contains a secret.
@@ -151,6 +217,7 @@ type exchange struct {
 	clientKey string // what the per-client limiters count (clientKey)
 	bearer    bool   // the request came with an Authorization: Bearer token
 	session   string // the auth_session cookie's token, "" for none
+	device    string // the device cookie (handlers_account.go), "" for none
 	https     bool   // the client reached the server by HTTPS (isHTTPS)
 	origin    string // the scheme and host the client used (requestOrigin)
 	next      string // the ?next= of the page a login form was on
@@ -174,6 +241,9 @@ func (s *Server) newExchange(r *http.Request) *exchange {
 	}
 	if c, err := r.Cookie(sessionCookie); err == nil {
 		ex.session = c.Value
+	}
+	if c, err := r.Cookie(deviceCookie); err == nil {
+		ex.device = c.Value
 	}
 	return ex
 }
@@ -231,9 +301,19 @@ type checker interface{ check() error }
 // required field is a 400 that says which.
 func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	var v T
+	limit := bodyLimit(&v)
+	if r.ContentLength > limit {
+		// Refused unread: the length says it is too large.
+		return v, &http.MaxBytesError{Limit: limit}
+	}
+	release, err := reserveBody(w, r, limit)
+	if err != nil {
+		return v, err
+	}
+	defer release()
 	buf := getBuffer()
 	defer putBuffer(buf)
-	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit)); err != nil {
 		return v, err
 	}
 	body := buf.Bytes()

@@ -183,6 +183,7 @@ var DefaultLimits = Limits{
 // Server holds the handlers' shared state.
 type Server struct {
 	Deps
+	bodies               bodyBudget // the request bodies being read (respond.go)
 	ipLimiter            *limiter
 	clientAccountLimiter sharedLimiter
 	accountLimiter       sharedLimiter

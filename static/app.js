@@ -158,4 +158,20 @@
       }
     });
   });
+
+  // Account forms: "Show password" turns the password field it names into
+  // plain text and back. Without this file the button stays hidden.
+  document.querySelectorAll("[data-show-password]").forEach(function (btn) {
+    const input = document.getElementById(btn.dataset.showPassword);
+    if (!input) return;
+    btn.classList.remove("hidden");
+    btn.setAttribute("aria-pressed", "false");
+    btn.addEventListener("click", function () {
+      const show = input.type === "password";
+      input.type = show ? "text" : "password";
+      btn.textContent = show ? "Hide password" : "Show password";
+      btn.setAttribute("aria-pressed", String(show));
+      input.focus();
+    });
+  });
 })();
