@@ -143,12 +143,7 @@ func (s *Server) renderAccountPage(w http.ResponseWriter, r *http.Request, failu
 	v := newView(s, r, accountPageData{Keys: len(keys), Confirm: r.URL.Query().Get("confirm") == "delete" && failure == nil})
 	v.Account = a
 	v.Path = "/account"
-	status := http.StatusOK
-	if failure != nil {
-		ae := s.publicError(r, failure)
-		v.Error, status = ae.msg, ae.status()
-	}
-	render(s, w, r, status, "account", v)
+	render(s, w, r, showFailure(s, r, &v, failure), "account", v)
 }
 
 // accountPageData is what templates/account.html shows.

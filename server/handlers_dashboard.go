@@ -165,14 +165,24 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *stor
 	v := newView(s, r, d)
 	v.Account = a
 	v.Path = "/dashboard"
-	status := http.StatusOK
-	if failure != nil {
-		ae := s.publicError(r, failure)
-		v.Error, status = ae.msg, ae.status()
-	} else if fresh, ok := s.takeFreshKey(w, r, a.ID); ok {
-		v.Data.Fresh = &fresh
+	status := showFailure(s, r, &v, failure)
+	if failure == nil {
+		if fresh, ok := s.takeFreshKey(w, r, a.ID); ok {
+			v.Data.Fresh = &fresh
+		}
 	}
 	render(s, w, r, status, "dashboard", v)
+}
+
+// showFailure puts a form's failure (nil for none) on the page's view and
+// returns the status to show it with.
+func showFailure[T any](s *Server, r *http.Request, v *view[T], failure error) int {
+	if failure == nil {
+		return http.StatusOK
+	}
+	ae := s.publicError(r, failure)
+	v.Error = ae.msg
+	return ae.status()
 }
 
 // dashboardAccount is the logged-in account; without one, the browser is
