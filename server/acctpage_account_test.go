@@ -89,6 +89,7 @@ func TestAccountPageForms(t *testing.T) {
 		t.Fatalf("the session cookie is not cleared: %v", c)
 	}
 	e.browse("GET", "/?notice=account_deleted", nil).want(200).has("Your account was deleted and you are logged out.")
+	e.browse("GET", "/docs/privacy", nil).want(200).has(`id="deletion"`).has("monthly counts of calls stay for the operator")
 }
 
 // TestOwnAccountDeletion: a user deletes their account with its password:

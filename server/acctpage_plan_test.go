@@ -67,6 +67,10 @@ func TestLeavingAPaidPlan(t *testing.T) {
 	e.browse("GET", "/dashboard?leave=starter", nil, cookie).want(200).
 		has(`id="confirm-plan"`).has(`name="confirm" value="true"`).has("stays until " + until.Format("2 Jan 2006"))
 
+	// A browser's post without confirm (a page from before) goes to the step.
+	if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"starter"}}, cookie).want(303).location(); got != "/dashboard?leave=starter#confirm-plan" {
+		t.Fatalf("an unconfirmed browser post goes to %s", got)
+	}
 	res := e.post("/switch_tier", map[string]any{"plan": "starter", "confirm": true}, "Cookie", session).want(http.StatusOK).json()
 	if res["status"] != "cancelled" || res["plan"] != "pro" || res["paid_until"] != until.Format(time.RFC3339) {
 		t.Fatalf("leaving pro: %v", res)

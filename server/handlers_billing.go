@@ -148,7 +148,10 @@ type switchTierResponse struct {
 func (s *Server) handleSwitchTier() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, res, err := runAction(s, w, r, decodeSession[switchTierRequest](s), s.switchTier)
+		var unconfirmed leavingUnconfirmed
 		switch {
+		case wantsHTML(r) && errors.As(err, &unconfirmed):
+			http.Redirect(w, r, "/dashboard?leave=starter#confirm-plan", http.StatusSeeOther)
 		case err != nil && wantsHTML(r):
 			s.dashboardFailure(w, r, err)
 		case err != nil:
@@ -162,6 +165,13 @@ func (s *Server) handleSwitchTier() http.Handler {
 // errPlanSetByAdmin refuses a user's change of a plan an administrator
 // set: only an administrator changes it.
 var errPlanSetByAdmin = newError(codeForbidden, "an administrator set this account's plan: ask an administrator of this server to change it")
+
+// leavingUnconfirmed is a move to starter that leavingNeedsConfirmation
+// asks to confirm, sent without confirm: a JSON client gets its 400, a
+// browser the dashboard's confirmation step.
+type leavingUnconfirmed struct{ *apiError }
+
+func (e leavingUnconfirmed) Unwrap() error { return e.apiError }
 
 // leavingNeedsConfirmation reports a move to starter that gives up a plan
 // the user chose (a plan an administrator set is refused instead, and a
@@ -186,7 +196,7 @@ func (s *Server) switchTier(ctx context.Context, req sessionRequest[switchTierRe
 	a, plan := req.account, req.body.Plan
 	now := s.Store.Now()
 	if leavingNeedsConfirmation(a, plan, now) && (req.body.Confirm == nil || !bool(*req.body.Confirm)) {
-		return formResult{}, newError(codeMissingField, "leaving the %s plan needs confirmation: send \"confirm\": true (%s)", a.Plan, whatLeavingDoes(a, now))
+		return formResult{}, leavingUnconfirmed{newError(codeMissingField, "leaving the %s plan needs confirmation: send \"confirm\": true (%s)", a.Plan, whatLeavingDoes(a, now))}
 	}
 	sw, err := s.owner().SwitchOwnPlan(ctx, a, plan)
 	if errors.Is(err, account.ErrPlanSetByAdmin) {
