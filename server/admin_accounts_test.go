@@ -62,7 +62,7 @@ func TestAdminAccountActions(t *testing.T) {
 		e := e.in(t)
 		e.post("/register", map[string]string{"email": "pending@example.com", "password": testPassword}).want(200)
 		// Its password is the registrant's: verifying it needs a new one.
-		act(t, "verify", map[string]string{"email": "pending@example.com"}).wantError(400, "invalid_request")
+		act(t, "verify", map[string]string{"email": "pending@example.com"}).wantError(400, "missing_field")
 		if e.accountOf("pending@example.com").Verified {
 			t.Fatal("verified with the registrant's password")
 		}
@@ -74,11 +74,15 @@ func TestAdminAccountActions(t *testing.T) {
 		e.post("/boss/accounts/list", nil, "Cookie", e.login("ann@example.com")).want(200) // ann's session is an admin's now
 		act(t, "remove_admin", annOnly).want(200)
 		e.post("/boss/accounts/list", nil, "Cookie", e.login("ann@example.com")).wantError(403, "forbidden")
-		// The last enabled administrator stays one.
-		for _, action := range []string{"remove_admin", "disable"} {
-			act(t, action, map[string]string{"email": "boss@example.com"}).wantError(409, "last_admin")
+		// The last enabled administrator stays one; and no administrator
+		// locks themselves out.
+		byToken := func(action string) response {
+			return e.post("/boss/accounts/"+action, map[string]string{"email": "boss@example.com", "confirm": "boss@example.com"}, "Authorization", "Bearer "+adminToken)
 		}
-		act(t, "delete", map[string]string{"email": "boss@example.com", "confirm": "boss@example.com"}).wantError(409, "last_admin")
+		for _, action := range []string{"remove_admin", "disable", "delete"} {
+			byToken(action).wantError(409, "last_admin")
+			act(t, action, map[string]string{"email": "boss@example.com", "confirm": "boss@example.com"}).wantError(400, "invalid_request")
+		}
 	})
 
 	t.Run("reset usage this month", func(t *testing.T) {
@@ -134,8 +138,9 @@ func TestAdminAccountActions(t *testing.T) {
 
 	t.Run("the admin token acts too", func(t *testing.T) {
 		e := e.in(t)
-		e.post("/boss/accounts/verify", map[string]string{"email": "boss@example.com"}, "Authorization", "Bearer "+adminToken).want(200)
-		if ev := e.accountEvents("boss@example.com", admin)[0]; ev["detail"] != "by the admin token" {
+		e.account("tok@example.com", store.PlanStarter)
+		e.post("/boss/accounts/disable", map[string]string{"email": "tok@example.com"}, "Authorization", "Bearer "+adminToken).want(200)
+		if ev := e.accountEvents("tok@example.com", admin)[0]; ev["kind"] != "account_disabled" || ev["detail"] != "by the admin token" {
 			t.Fatalf("%v", ev)
 		}
 	})
@@ -173,24 +178,24 @@ func TestAdminPageAccountButtons(t *testing.T) {
 		}
 		e.request("GET", res.location(), nil, "Cookie", admin).want(200).has("its keys and sessions stopped working").
 			has(`<span class="badge">disabled</span>`).has(`action="/admin/accounts/enable"`)
-		e.form("/admin/accounts/disable", url.Values{"email": {"boss@example.com"}}, admin).want(409).has("This is the last enabled administrator")
+		e.refused("/admin/accounts/disable", url.Values{"email": {"boss@example.com"}}, admin, "you cannot remove admin from, disable or delete your own account")
 	})
 
 	t.Run("delete asks first", func(t *testing.T) {
 		e := e.in(t)
 		e.request("GET", "/admin?delete=ann%40example.com", nil, "Cookie", admin).want(200).
 			has(`id="confirm-delete"`).has("Delete ann@example.com?").has(`name="confirm" value="ann@example.com"`)
-		e.form("/admin/accounts/delete", url.Values{"email": {"ann@example.com"}}, admin).want(400)
+		e.refused("/admin/accounts/delete", url.Values{"email": {"ann@example.com"}}, admin, "must repeat the email")
 		e.form("/admin/accounts/delete", url.Values{"email": {"ann@example.com"}, "confirm": {"ann@example.com"}}, admin).want(http.StatusSeeOther)
 		if _, err := e.store.AccountByEmail(context.Background(), "ann@example.com"); err == nil {
 			t.Fatal("not deleted")
 		}
 	})
 
-	t.Run("an invite link is shown once, on the answer", func(t *testing.T) {
+	t.Run("an invite link is shown once, after the redirect", func(t *testing.T) {
 		e := e.in(t)
 		e.request("GET", "/admin", nil, "Cookie", admin).want(200).has(`action="/admin/invites"`)
-		res := e.form("/admin/invites", url.Values{}, admin).want(200).has(`id="invite-url"`)
+		res := e.followAdmin(e.form("/admin/invites", url.Values{}, admin), admin).want(200).has(`id="invite-url"`)
 		if got := res.header.Get("Cache-Control"); got != "no-store" {
 			t.Fatalf("Cache-Control %q", got)
 		}

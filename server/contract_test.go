@@ -374,6 +374,12 @@ func TestContract(t *testing.T) {
 	} {
 		sendTo(first, tc)
 	}
+	invites := first.post("/boss/invites/list", nil, "Authorization", "Bearer "+adminToken).want(http.StatusOK).json()["items"].([]any)
+	if len(invites) < 2 {
+		t.Fatalf("live invites %v, want the two just created", invites)
+	}
+	sendTo(first, contractCase{method: "POST", path: "/boss/invites/revoke", body: map[string]any{"id": invites[0].(map[string]any)["id"]}, headers: []string{"Authorization", "Bearer " + adminToken}, want: http.StatusOK})
+	sendTo(first, contractCase{method: "POST", path: "/admin/invites/revoke", body: "id=" + invites[1].(map[string]any)["id"].(string), headers: []string{"Content-Type", "application/x-www-form-urlencoded", "Accept", "text/html", "Cookie", first.login("boss@example.com")}, want: http.StatusSeeOther})
 
 	// A server with what is optional left out: no metrics token, the range
 	// API off, no billing, no server key; then its database gone.
@@ -617,6 +623,18 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 		contractCase{method: "POST", path: "/admin/accounts/set_plan", body: "email=carl%40example.com&plan=pro", headers: form("Cookie", admin)},
 		contractCase{method: "POST", path: "/admin/products", body: "name=Ent&plan=enterprise&price_cents=100&currency=EUR&interval=year", headers: form("Cookie", admin)},
 		contractCase{method: "POST", path: "/admin/invites", body: "", headers: form("Cookie", admin)},
+		contractCase{method: "POST", path: "/boss/payments/list_products", headers: boss},
+		contractCase{method: "POST", path: "/boss/payments/update_product", body: map[string]any{"id": 1, "name": "Ent", "plan": "enterprise", "price_cents": 99000, "currency": "EUR", "interval": "year"}, headers: boss},
+		contractCase{method: "POST", path: "/boss/payments/update_product", body: map[string]any{"id": 999, "name": "Ent", "plan": "enterprise", "price_cents": 99000, "currency": "EUR", "interval": "year"}, headers: boss, want: http.StatusNotFound},
+		contractCase{method: "POST", path: "/admin/products/update", body: "id=1&name=Ent&plan=enterprise&price_cents=99900&currency=EUR&interval=year", headers: form("Cookie", admin)},
+		contractCase{method: "POST", path: "/boss/invites/list", headers: boss},
+		contractCase{method: "POST", path: "/boss/invites/revoke", body: map[string]string{"id": "00"}, headers: boss, want: http.StatusNotFound},
+		contractCase{method: "POST", path: "/admin/invites/revoke", body: "id=00", headers: form("Cookie", admin), want: http.StatusSeeOther},
+		contractCase{method: "POST", path: "/boss/payments/delete_product", body: map[string]any{"id": 999}, headers: boss, want: http.StatusNotFound},
+		contractCase{method: "POST", path: "/admin/products/delete", body: "id=999", headers: form("Cookie", admin), want: http.StatusSeeOther},
+		// The products created above by the route (2) and the form (3).
+		contractCase{method: "POST", path: "/boss/payments/delete_product", body: map[string]any{"id": 2}, headers: boss, want: http.StatusOK},
+		contractCase{method: "POST", path: "/admin/products/delete", body: "id=3", headers: form("Cookie", admin), want: http.StatusSeeOther},
 	)
 	if sealed := sealedAuditIP(t, e); sealed != "" {
 		cases = append(cases, contractCase{method: "POST", path: "/boss/decrypt_geoinfo2", body: map[string]string{"sealed": sealed}, headers: boss})
@@ -627,14 +645,14 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 			contractCase{method: "POST", path: "/boss/accounts/" + act, body: body, headers: boss},
 			contractCase{method: "POST", path: "/boss/accounts/" + act, body: map[string]string{"email": "nobody@example.com", "confirm": "nobody@example.com"}, headers: boss},
 			contractCase{method: "POST", path: "/admin/accounts/" + act, body: "email=dora%40example.com&confirm=dora%40example.com", headers: form("Cookie", admin)},
-			contractCase{method: "POST", path: "/admin/accounts/" + act, body: "email=nobody%40example.com&confirm=nobody%40example.com", headers: form("Cookie", admin), want: http.StatusNotFound},
+			contractCase{method: "POST", path: "/admin/accounts/" + act, body: "email=nobody%40example.com&confirm=nobody%40example.com", headers: form("Cookie", admin), want: http.StatusSeeOther},
 		)
 	}
 	// The last administrator stays one.
 	for _, act := range []string{"remove_admin", "disable", "delete"} {
 		cases = append(cases,
 			contractCase{method: "POST", path: "/boss/accounts/" + act, body: map[string]string{"email": "boss@example.com", "confirm": "boss@example.com"}, headers: boss, want: http.StatusConflict},
-			contractCase{method: "POST", path: "/admin/accounts/" + act, body: "email=boss%40example.com&confirm=boss%40example.com", headers: form("Cookie", admin), want: http.StatusConflict},
+			contractCase{method: "POST", path: "/admin/accounts/" + act, body: "email=boss%40example.com&confirm=boss%40example.com", headers: form("Cookie", admin), want: http.StatusSeeOther},
 		)
 	}
 	return cases

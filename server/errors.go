@@ -77,6 +77,8 @@ var (
 	codeKeyNotFound          = defineCode("key_not_found", http.StatusNotFound, "revoking a key name the account does not hold (dashboard)")
 	codeMetricsOff           = defineCode("metrics_off", http.StatusNotFound, "<code>GET /metrics</code> on a listener without <code>-metrics-token</code> (scrape <code>-metrics-addr</code>, or set the token)")
 	codeAccountNotFound      = defineCode("account_not_found", http.StatusNotFound, "an admin action on an email that has no account")
+	codeInviteNotFound       = defineCode("invite_not_found", http.StatusNotFound, "revoking an invite that is unknown, used or expired (admin)")
+	codeProductNotFound      = defineCode("product_not_found", http.StatusNotFound, "changing or deleting a product id that does not exist (admin)")
 	codeMethodNotAllowed     = defineCode("method_not_allowed", http.StatusMethodNotAllowed, "the route exists with another method, named in <code>Allow</code>")
 	codeKeyExists            = defineCode("key_exists", http.StatusConflict, "creating a key whose name is in use (dashboard)")
 	codeLastAdmin            = defineCode("last_admin", http.StatusConflict, "revoking, disabling or deleting the last enabled administrator (admin)")

@@ -2,12 +2,16 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"secutil/server/account"
+	"secutil/tools/seal"
 )
 
 // Sizes of the admin page's lists: accounts page by ?offset=, the other two
@@ -20,23 +24,72 @@ const (
 
 // adminPageData is what templates/admin.html shows.
 type adminPageData struct {
-	Accounts    []adminAccount
+	Accounts    []adminRow
 	Suggestions []adminSuggestion
 	AuditEvents []adminAuditEvent
 	Plans       []string
-	Offset      int
-	PrevOffset  int
-	HasPrev     bool
-	HasNext     bool
-	NextOffset  int
+	Products    []productResponse
+	// Payments: the server takes payments (a checkout is configured), so
+	// users see the products' prices.
+	Payments   bool
+	Offset     int
+	PrevOffset int
+	HasPrev    bool
+	HasNext    bool
+	NextOffset int
 	// Invites is set when the server's registration needs invites: the
-	// page then offers to create one.
-	Invites bool
+	// page then offers to create one and lists the live ones.
+	Invites     bool
+	LiveInvites []adminInvite
 	// NewInvite is an invite link just created, shown once.
-	NewInvite *inviteResponse
+	NewInvite *newInvite
 	// ConfirmDelete is the account a delete button asked about: the page
 	// asks to confirm.
 	ConfirmDelete *adminAccount
+	// activeAdmins counts the verified, enabled administrators.
+	activeAdmins int
+}
+
+// newInvite is an invite link on its way to the one admin page that shows
+// it.
+type newInvite struct {
+	URL     string
+	Expires *time.Time
+}
+
+// adminRow is an account's row of the admin page, with the actions that
+// can succeed on it.
+type adminRow struct {
+	adminAccount
+	Buttons []accountButton
+	// Deletable: neither the viewer nor the last verified, enabled
+	// administrator.
+	Deletable bool
+}
+
+// accountButton is a button of an account's row on the admin page.
+// Password asks for the account's new password with it (verifying an
+// unverified account, or making it an administrator).
+type accountButton struct {
+	Email, Action, Label string
+	Password             bool
+}
+
+// adminRowOf is a's row for the administrator self, when activeAdmins
+// verified, enabled administrators exist: an action that changes nothing,
+// or that the last-admin rule or the rule on one's own account refuses, is
+// not offered.
+func adminRowOf(a adminAccount, self string, activeAdmins int) adminRow {
+	kept := a.Email == self || a.lastAdmin(activeAdmins)
+	row := adminRow{adminAccount: a, Deletable: !kept}
+	for _, act := range accountActions {
+		if act.Name == account.Delete.Name || !a.changes(act.Name) || (kept && spared(act.Name)) {
+			continue
+		}
+		password := !a.Verified && (act.Name == account.Verify.Name || act.Name == account.MakeAdmin.Name)
+		row.Buttons = append(row.Buttons, accountButton{Email: a.Email, Action: act.Name, Label: act.label, Password: password})
+	}
+	return row
 }
 
 // adminNotices are the admin page's fixed success messages, named by
@@ -44,6 +97,10 @@ type adminPageData struct {
 var adminNotices = map[string]string{
 	"plan_set":        "The plan was set.",
 	"product_created": "The product was created.",
+	"product_updated": "The product was saved.",
+	"product_deleted": "The product was deleted: checkouts no longer sell it.",
+	"invite_created":  "The invite link was created. Copy it now: it is shown only this once.",
+	"invite_revoked":  "The invite was revoked: its link registers no one.",
 	"setup":           "Welcome: you are this server's first administrator. Your dashboard has your API keys; here you manage accounts.",
 }
 
@@ -59,15 +116,17 @@ func adminNotice(done string) string {
 
 // handleAdminPage serves GET /admin: a login is needed (303 to /login
 // without one) and the account must be an administrator (403 otherwise).
+// It shows once what the last form left in the flash cookie: its error, or
+// the invite link it created.
 func (s *Server) handleAdminPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, ok := s.dashboardAccount(w, r)
+		viewer, ok := s.dashboardAccount(w, r)
 		if !ok {
 			return
 		}
-		if !a.Admin {
+		if !viewer.Admin {
 			v := newView(s, r, adminPageData{})
-			v.Account = a
+			v.Account = viewer
 			v.Error = errForbidden.msg
 			render(s, w, r, http.StatusForbidden, "admin", v)
 			return
@@ -76,21 +135,39 @@ func (s *Server) handleAdminPage() http.Handler {
 		if err != nil || offset < 0 {
 			offset = 0
 		}
-		var confirm *adminAccount
+		d, err := s.adminPage(r.Context(), offset, viewer.Email)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		if email := r.URL.Query().Get("delete"); email != "" {
 			if a, err := s.Store.AccountByEmail(r.Context(), email); err == nil {
-				c := toAdminAccount(a, 0, s.Store.Now())
-				confirm = &c
+				if row := adminRowOf(toAdminAccount(a, 0, s.Store.Now()), viewer.Email, d.activeAdmins); row.Deletable {
+					d.ConfirmDelete = &row.adminAccount
+				}
 			}
 		}
-		s.renderAdminPage(w, r, http.StatusOK, offset, "", func(d *adminPageData) { d.ConfirmDelete = confirm })
+		flash := s.takeAdminFlash(w, r, viewer.ID)
+		if flash.InviteURL != "" {
+			expires := time.Unix(flash.InviteExpires, 0).UTC()
+			d.NewInvite = &newInvite{URL: flash.InviteURL, Expires: &expires}
+		}
+		v := newView(s, r, d)
+		v.Notice = adminNotice(r.URL.Query().Get("done"))
+		v.Error = flash.Error
+		render(s, w, r, http.StatusOK, "admin", v)
 	})
 }
 
-// adminPage gathers the admin page's lists from offset into the accounts.
-func (s *Server) adminPage(ctx context.Context, offset int) (adminPageData, error) {
+// adminPage gathers the admin page's lists from offset into the accounts,
+// for the administrator whose email is self.
+func (s *Server) adminPage(ctx context.Context, offset int, self string) (adminPageData, error) {
 	// One more than a page tells whether a next page exists.
 	accounts, err := s.listAccounts(ctx, adminPageAccounts+1, offset)
+	if err != nil {
+		return adminPageData{}, err
+	}
+	activeAdmins, err := s.Store.ActiveAdmins(ctx)
 	if err != nil {
 		return adminPageData{}, err
 	}
@@ -102,43 +179,41 @@ func (s *Server) adminPage(ctx context.Context, offset int) (adminPageData, erro
 	if err != nil {
 		return adminPageData{}, err
 	}
+	products, err := s.listProducts(ctx, noRequest{})
+	if err != nil {
+		return adminPageData{}, err
+	}
 	d := adminPageData{
-		Accounts: accounts, Suggestions: suggestions, AuditEvents: events, Offset: offset,
-		HasPrev: offset > 0, PrevOffset: max(offset-adminPageAccounts, 0), NextOffset: offset + adminPageAccounts,
+		Suggestions: suggestions, AuditEvents: events, Products: products.Items, Payments: s.Checkout != nil,
+		Offset: offset, HasPrev: offset > 0, PrevOffset: max(offset-adminPageAccounts, 0), NextOffset: offset + adminPageAccounts,
+		Invites: s.Registration == RegistrationInvite, activeAdmins: activeAdmins,
+	}
+	if d.Invites {
+		invites, err := s.listInvites(ctx, noRequest{})
+		if err != nil {
+			return adminPageData{}, err
+		}
+		d.LiveInvites = invites.Items
 	}
 	for _, p := range planBlurbs {
 		d.Plans = append(d.Plans, p.Name)
 	}
-	if len(d.Accounts) > adminPageAccounts {
-		d.Accounts, d.HasNext = d.Accounts[:adminPageAccounts], true
+	if len(accounts) > adminPageAccounts {
+		accounts, d.HasNext = accounts[:adminPageAccounts], true
+	}
+	for _, a := range accounts {
+		d.Accounts = append(d.Accounts, adminRowOf(a, self, activeAdmins))
 	}
 	return d, nil
 }
 
-// renderAdminPage shows the admin page from offset into the accounts, with
-// a failure message if one is given; more, if not nil, adds to the page.
-func (s *Server) renderAdminPage(w http.ResponseWriter, r *http.Request, status, offset int, failure string, more func(*adminPageData)) {
-	d, err := s.adminPage(r.Context(), offset)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	d.Invites = s.Registration == RegistrationInvite
-	if more != nil {
-		more(&d)
-	}
-	v := newView(s, r, d)
-	v.Notice = adminNotice(r.URL.Query().Get("done"))
-	v.Error = failure
-	render(s, w, r, status, "admin", v)
-}
-
-// handleAdminForm serves a form of the admin page with the action of the /boss/
-// JSON route it mirrors, so the checks and the audit stay in one place:
-// parse reads the form into that route's request, which is checked as the
-// JSON one is. Success is 303 to the admin page with the notice done; a
-// refusal shows the page again with the message. adminOnly guards the
-// route like every /boss/ route.
+// handleAdminForm serves a form of the admin page with the action of the
+// /boss/ JSON route it mirrors, so the checks and the audit stay in one
+// place: parse reads the form into that route's request, which is checked
+// as the JSON one is. Either way the answer is 303 to the admin page
+// (POST/redirect/GET: a reload posts nothing again): with the notice done
+// on success, and with the error, carried in the flash cookie, on a
+// refusal. adminOnly guards the route like every /boss/ route.
 func handleAdminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q, error), act action[Q, T]) http.Handler {
 	readRequest := func(w http.ResponseWriter, r *http.Request) (Q, error) {
 		form, err := readForm(w, r)
@@ -154,37 +229,145 @@ func handleAdminForm[Q, T any](s *Server, done string, parse func(url.Values) (Q
 	}
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, _, err := runAction(s, w, r, readRequest, act); err != nil {
-			s.renderAdminFailure(w, r, err)
+			s.redirectToAdmin(w, r, "", adminFlash{Error: s.publicError(r, err).msg})
 			return
 		}
-		http.Redirect(w, r, "/admin?done="+done, http.StatusSeeOther)
+		s.redirectToAdmin(w, r, done, adminFlash{})
 	}))
 }
 
-// handleAdminInvite serves the admin page's invite button: the new link is
-// shown on the page that answers (never cached), not behind a redirect
-// whose URL would keep it.
+// handleAdminInvite serves the admin page's invite button: the new link
+// goes to the admin page in the flash cookie, never in a URL that would
+// keep it, and a reload of that page shows it no more and mints none.
 func (s *Server) handleAdminInvite() http.Handler {
 	return s.adminOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, invite, err := runAction(s, w, r, decodeRequest[noRequest], s.createInvite)
 		if err != nil {
-			s.renderAdminFailure(w, r, err)
+			s.redirectToAdmin(w, r, "", adminFlash{Error: s.publicError(r, err).msg})
 			return
 		}
-		s.renderAdminPage(w, r, http.StatusOK, 0, "", func(d *adminPageData) { d.NewInvite = &invite })
+		expires, err := time.Parse(time.RFC3339, invite.ExpiresAt)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.redirectToAdmin(w, r, "invite_created", adminFlash{InviteURL: invite.URL, InviteExpires: expires.Unix()})
 	}))
 }
 
-// renderAdminFailure shows the admin page again with a form's error and
-// its status.
-func (s *Server) renderAdminFailure(w http.ResponseWriter, r *http.Request, err error) {
-	ae := s.publicError(r, err)
-	s.renderAdminPage(w, r, ae.status(), 0, ae.msg, nil)
+// The flash cookie of the admin page: what a form's POST leaves for the
+// GET it redirects to (its error, or an invite link), sealed as the
+// dashboard's fresh-key cookie is (flash.go), so every instance can open
+// it and no one else can read or forge it. The page clears it as it shows
+// it.
+const (
+	adminFlashCookie  = "admin_flash"
+	adminFlashTTL     = 2 * time.Minute
+	adminFlashPurpose = "admin page"
+	// maxFlashMessage bounds an error in the cookie, which must stay
+	// under a browser's 4 KiB once sealed.
+	maxFlashMessage = 1000
+)
+
+type adminFlash struct {
+	// Purpose is adminFlashPurpose: a value sealed for another cookie
+	// (a fresh key) never opens as this one.
+	Purpose       string `json:"purpose"`
+	Account       int64  `json:"account"`
+	Expires       int64  `json:"expires"`
+	Error         string `json:"error,omitempty"`
+	InviteURL     string `json:"invite_url,omitempty"`
+	InviteExpires int64  `json:"invite_expires,omitempty"`
 }
 
-// accountForm reads the form of an account action's button.
+// redirectToAdmin answers a form with 303 to the admin page, with the
+// notice done if not empty, leaving f for it unless f is empty.
+func (s *Server) redirectToAdmin(w http.ResponseWriter, r *http.Request, done string, f adminFlash) {
+	if f != (adminFlash{}) {
+		if a, err := s.sessionAccount(r); err == nil {
+			f.Account = a.ID
+		}
+		f.Purpose, f.Expires = adminFlashPurpose, time.Now().Add(adminFlashTTL).Unix()
+		if len(f.Error) > maxFlashMessage {
+			f.Error = strings.ToValidUTF8(f.Error[:maxFlashMessage], "") + "…"
+		}
+		raw, err := json.Marshal(f)
+		if err == nil {
+			var sealed string
+			if sealed, err = seal.Seal(s.flashKey, raw); err == nil {
+				http.SetCookie(w, s.adminFlashCookie(s.isHTTPS(r), sealed, int(adminFlashTTL.Seconds())))
+			}
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	target := "/admin"
+	if done != "" {
+		target += "?done=" + url.QueryEscape(done)
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// takeAdminFlash returns what the last form left for the account's admin
+// page (empty for nothing), and clears the cookie that carried it.
+func (s *Server) takeAdminFlash(w http.ResponseWriter, r *http.Request, accountID int64) adminFlash {
+	c, err := r.Cookie(adminFlashCookie)
+	if err != nil {
+		return adminFlash{}
+	}
+	http.SetCookie(w, s.adminFlashCookie(s.isHTTPS(r), "", -1))
+	raw, err := seal.Open(s.flashKey, c.Value)
+	if err != nil {
+		return adminFlash{}
+	}
+	var f adminFlash
+	if json.Unmarshal(raw, &f) != nil || f.Purpose != adminFlashPurpose || f.Account != accountID || time.Now().Unix() > f.Expires {
+		return adminFlash{}
+	}
+	return f
+}
+
+// adminFlashCookie is Secure as the session cookie is.
+func (s *Server) adminFlashCookie(https bool, value string, maxAge int) *http.Cookie {
+	return &http.Cookie{
+		Name: adminFlashCookie, Value: value, Path: "/admin", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || https,
+	}
+}
+
+// accountForm reads the form of an account action's button. The new
+// password is taken as typed: spaces may belong to it.
 func accountForm(form url.Values) (accountRequest, error) {
-	return accountRequest{Email: formText(form, "email"), Confirm: formText(form, "confirm")}, nil
+	return accountRequest{Email: formText(form, "email"), Confirm: formText(form, "confirm"), NewPassword: form.Get("new_password")}, nil
+}
+
+// inviteForm reads the revoke button of a live invite.
+func inviteForm(form url.Values) (inviteIDRequest, error) {
+	return inviteIDRequest{ID: formText(form, "id")}, nil
+}
+
+// productIDForm reads the delete button of a product.
+func productIDForm(form url.Values) (productIDRequest, error) {
+	id, err := formNumber(form, "id")
+	if err != nil {
+		return productIDRequest{}, err
+	}
+	if id == nil {
+		return productIDRequest{}, missingField("id")
+	}
+	return productIDRequest{ID: *id}, nil
+}
+
+// productChangeForm reads the edit form of a product.
+func productChangeForm(form url.Values) (productChange, error) {
+	id, err := productIDForm(form)
+	if err != nil {
+		return productChange{}, err
+	}
+	product, err := productForm(form)
+	return productChange{ID: id.ID, productRequest: product}, err
 }
 
 // readForm reads a urlencoded body, bounded like every body.

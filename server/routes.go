@@ -124,12 +124,17 @@ func (s *Server) billingRoutes(mux router) {
 	mux.Handle("POST /billing/payments/webhook", handleJSONFrom(s, s.decodeWebhook, s.applyWebhook))
 
 	mux.Handle("POST /boss/payments/create_product", s.adminOnly(handleJSON(s, s.createProduct)))
+	mux.Handle("POST /boss/payments/list_products", s.adminOnly(handleJSON(s, s.listProducts)))
+	mux.Handle("POST /boss/payments/update_product", s.adminOnly(handleJSON(s, s.updateProduct)))
+	mux.Handle("POST /boss/payments/delete_product", s.adminOnly(handleJSON(s, s.deleteProduct)))
 	mux.Handle("POST /boss/accounts/list", s.adminOnly(handleAdminList(s, s.listAccounts)))
 	mux.Handle("POST /boss/accounts/set_plan", s.adminOnly(handleJSON(s, s.setPlan)))
 	mux.Handle("POST /boss/suggestions/list", s.adminOnly(handleAdminList(s, s.listSuggestions)))
 	mux.Handle("POST /boss/audit/list", s.adminOnly(handleAdminList(s, s.listAuditEvents)))
 	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(handleJSON(s, s.decryptGeoInfo)))
 	mux.Handle("POST /boss/invites/create", s.adminOnly(handleJSON(s, s.createInvite)))
+	mux.Handle("POST /boss/invites/list", s.adminOnly(handleJSON(s, s.listInvites)))
+	mux.Handle("POST /boss/invites/revoke", s.adminOnly(handleJSON(s, s.revokeInvite)))
 	for _, act := range accountActions {
 		mux.Handle("POST /boss/accounts/"+act.Name, s.adminOnly(handleJSON(s, s.runAccountAction(act))))
 		mux.Handle("POST /admin/accounts/"+act.Name, handleAdminForm(s, act.Name, accountForm, s.runAccountAction(act)))
@@ -139,5 +144,8 @@ func (s *Server) billingRoutes(mux router) {
 	mux.Handle("GET /admin", s.handleAdminPage())
 	mux.Handle("POST /admin/accounts/set_plan", handleAdminForm(s, "plan_set", setPlanForm, s.setPlan))
 	mux.Handle("POST /admin/products", handleAdminForm(s, "product_created", productForm, s.createProduct))
+	mux.Handle("POST /admin/products/update", handleAdminForm(s, "product_updated", productChangeForm, s.updateProduct))
+	mux.Handle("POST /admin/products/delete", handleAdminForm(s, "product_deleted", productIDForm, s.deleteProduct))
 	mux.Handle("POST /admin/invites", s.handleAdminInvite())
+	mux.Handle("POST /admin/invites/revoke", handleAdminForm(s, "invite_revoked", inviteForm, s.revokeInvite))
 }
