@@ -181,12 +181,11 @@ func TestEnterpriseCapSurvivesCancelAndReactivation(t *testing.T) {
 	if got := capOf(); got != float64(5000) {
 		t.Fatalf("cap after re-activation: %v, want the admin's 5000", got)
 	}
-	// A downgrade from the dashboard keeps it too.
+	// The plan an administrator set is not the user's to leave.
 	session := e.login("big@example.com")
-	e.post("/switch_tier", map[string]string{"plan": "starter"}, "Cookie", session).want(http.StatusOK)
-	e.webhook(event("evt_4", "subscription.activated", map[string]any{"email": "big@example.com", "plan": "enterprise", "paid_until": until})).want(http.StatusOK)
+	e.post("/switch_tier", map[string]any{"plan": "starter", "confirm": true}, "Cookie", session).wantError(http.StatusForbidden, "forbidden")
 	if got := capOf(); got != float64(5000) {
-		t.Fatalf("cap after a dashboard downgrade and re-activation: %v", got)
+		t.Fatalf("cap after a refused dashboard downgrade: %v", got)
 	}
 }
 
@@ -356,7 +355,8 @@ func TestSwitchTier(t *testing.T) {
 	e.post("/switch_tier", map[string]string{"plan": "starter"}).wantError(http.StatusUnauthorized, "login_required")
 	e.post("/switch_tier", map[string]string{}, "Cookie", session).wantError(http.StatusBadRequest, "missing_field")
 
-	res := e.post("/switch_tier", map[string]string{"plan": "starter"}, "Cookie", session).want(http.StatusOK)
+	e.post("/switch_tier", map[string]string{"plan": "starter"}, "Cookie", session).wantError(http.StatusBadRequest, "missing_field")
+	res := e.post("/switch_tier", map[string]any{"plan": "starter", "confirm": true}, "Cookie", session).want(http.StatusOK)
 	if got := res.json()["plan"]; got != "starter" {
 		t.Fatalf("got %v, want starter", got)
 	}

@@ -548,7 +548,7 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 	)
 
 	// Pages.
-	for _, page := range []string{"/", "/login", "/register", "/register/verify", "/forgot-password", "/forgot-password/verify", "/tools", "/docs", "/docs/", "/docs/errors", "/api-docs", "/health", "/robots", "/robots.txt", "/setup", "/setup?token=wrong", "/dashboard", "/static/app.js", "/static/favicon.svg", "/static/openapi.json", "/static/nope.css"} {
+	for _, page := range []string{"/", "/login", "/register", "/register/verify", "/forgot-password", "/forgot-password/verify", "/tools", "/docs", "/docs/", "/docs/errors", "/api-docs", "/health", "/robots", "/robots.txt", "/setup", "/setup?token=wrong", "/dashboard", "/account", "/static/app.js", "/static/favicon.svg", "/static/openapi.json", "/static/nope.css"} {
 		cases = append(cases, contractCase{method: "GET", path: page})
 		cases = append(cases, contractCase{method: "GET", path: page, headers: []string{"Cookie", session, "Accept", "text/html"}})
 	}
@@ -562,6 +562,15 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 		contractCase{method: "POST", path: "/dashboard/keys/rotate", body: map[string]string{"name": "ci"}, headers: []string{"Cookie", session}},
 		contractCase{method: "POST", path: "/dashboard/keys/revoke", body: map[string]string{"name": "ci"}, headers: []string{"Cookie", session}},
 		contractCase{method: "POST", path: "/dashboard/keys/revoke", body: map[string]string{"name": "ci"}, headers: []string{"Cookie", session}},
+	)
+
+	// Account page forms, each for an account of its own.
+	e.account("gus@example.com", store.PlanStarter)
+	e.account("hal@example.com", store.PlanStarter)
+	cases = append(cases,
+		contractCase{method: "POST", path: "/account/password", body: "current_password=wrong+password&new_password=x", headers: form("Cookie", e.login("gus@example.com"))},
+		contractCase{method: "POST", path: "/account/password", body: map[string]any{"current_password": testPassword, "new_password": newTestPassword}, headers: []string{"Cookie", e.login("gus@example.com")}},
+		contractCase{method: "POST", path: "/account/delete", body: map[string]any{"password": testPassword}, headers: []string{"Cookie", e.login("hal@example.com")}},
 	)
 
 	// Range and metrics.

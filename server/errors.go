@@ -66,7 +66,7 @@ var (
 	codeLoginRequired        = defineCode("login_required", http.StatusUnauthorized, "a session route without a valid <code>auth_session</code> cookie")
 	codeInvalidSignature     = defineCode("invalid_signature", http.StatusUnauthorized, "a billing webhook whose <code>Secutil-Signature</code> is missing, malformed or wrong")
 	codeStaleSignature       = defineCode("stale_signature", http.StatusUnauthorized, "a billing webhook signed more than 5 minutes from the server's clock")
-	codeForbidden            = defineCode("forbidden", http.StatusForbidden, "an admin route called from an account that is not an administrator")
+	codeForbidden            = defineCode("forbidden", http.StatusForbidden, "an admin route called from an account that is not an administrator, or <code>/switch_tier</code> on a plan an administrator set (ask an administrator)")
 	codeAccountDisabled      = defineCode("account_disabled", http.StatusForbidden, "a login, key or session of an account an administrator disabled")
 	codeRegistrationClosed   = defineCode("registration_closed", http.StatusForbidden, "<code>/register</code> on a server started with <code>-registration closed</code>, or with <code>-registration invite</code> and no invite")
 	codeInvalidInvite        = defineCode("invalid_invite", http.StatusForbidden, "an invite that is unknown, used or past its 7 days")

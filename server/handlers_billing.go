@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"secutil/server/account"
 	"secutil/store"
 	"secutil/tools/webhooksig"
 )
@@ -126,9 +127,19 @@ func (s *Server) createCheckoutSession(ctx context.Context, req sessionRequest[p
 	return urlResponse{URL: u}, nil
 }
 
+// switchTierRequest is /switch_tier's body. Confirm is the user's yes to
+// leaving a paid plan: the dashboard asks for it in a step of its own, a
+// JSON client sends "confirm": true.
+type switchTierRequest struct {
+	planRequest
+	Confirm *formBool `json:"confirm"`
+}
+
 type switchTierResponse struct {
-	Status string `json:"status"`
-	Plan   string `json:"plan"`
+	Status string `json:"status"` // switched, or cancelled: the paid plan stays until paid_until
+	Plan   string `json:"plan"`   // the plan in force now
+	// PaidUntil is when a cancelled paid plan ends (then starter).
+	PaidUntil *string `json:"paid_until,omitempty"`
 }
 
 // handleSwitchTier serves switchTier: a browser's form post is sent on
@@ -136,8 +147,11 @@ type switchTierResponse struct {
 // JSON either way.
 func (s *Server) handleSwitchTier() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, res, err := runAction(s, w, r, decodeSession[planRequest](s), s.switchTier)
+		_, res, err := runAction(s, w, r, decodeSession[switchTierRequest](s), s.switchTier)
+		var unconfirmed leavingUnconfirmed
 		switch {
+		case wantsHTML(r) && errors.As(err, &unconfirmed):
+			http.Redirect(w, r, "/dashboard?leave=starter#confirm-plan", http.StatusSeeOther)
 		case err != nil && wantsHTML(r):
 			s.dashboardFailure(w, r, err)
 		case err != nil:
@@ -148,23 +162,64 @@ func (s *Server) handleSwitchTier() http.Handler {
 	})
 }
 
-// switchTier moves the session's account to starter at once (the browser
-// goes back to the dashboard), or sends it to checkout for a paid plan
-// ({"url"} for JSON clients, the payment page for a browser).
-func (s *Server) switchTier(ctx context.Context, req sessionRequest[planRequest]) (formResult, error) {
+// errPlanSetByAdmin refuses a user's change of a plan an administrator
+// set: only an administrator changes it.
+var errPlanSetByAdmin = newError(codeForbidden, "an administrator set this account's plan: ask an administrator of this server to change it")
+
+// leavingUnconfirmed is a move to starter that leavingNeedsConfirmation
+// asks to confirm, sent without confirm: a JSON client gets its 400, a
+// browser the dashboard's confirmation step.
+type leavingUnconfirmed struct{ *apiError }
+
+func (e leavingUnconfirmed) Unwrap() error { return e.apiError }
+
+// leavingNeedsConfirmation reports a move to starter that gives up a plan
+// the user chose (a plan an administrator set is refused instead, and a
+// plan already cancelled has nothing more to give up).
+func leavingNeedsConfirmation(a *store.Account, plan string, now time.Time) bool {
+	return plan == store.PlanStarter && a.EffectivePlan(now) != store.PlanStarter && !a.PlanByAdmin && !a.PlanCancelled
+}
+
+// whatLeavingDoes says what leaving a's paid plan for starter does.
+func whatLeavingDoes(a *store.Account, now time.Time) string {
+	if a.PaidUntil != nil && a.PaidUntil.After(now) {
+		return fmt.Sprintf("the %s plan stays until %s, then the account is on starter (%d calls a month)", a.Plan, a.PaidUntil.UTC().Format("2 Jan 2006"), store.StarterCap)
+	}
+	return fmt.Sprintf("the account moves to starter (%d calls a month) at once", store.StarterCap)
+}
+
+// switchTier applies the user's choice of plan (account.SwitchOwnPlan): a
+// plan an administrator set is refused (403), a paid plan goes to checkout
+// ({"url"} for JSON clients, the payment page for a browser), starter from
+// a paid plan needs confirm and keeps the paid plan until its paid_until.
+func (s *Server) switchTier(ctx context.Context, req sessionRequest[switchTierRequest]) (formResult, error) {
 	a, plan := req.account, req.body.Plan
-	if plan != store.PlanStarter {
+	now := s.Store.Now()
+	if leavingNeedsConfirmation(a, plan, now) && (req.body.Confirm == nil || !bool(*req.body.Confirm)) {
+		return formResult{}, leavingUnconfirmed{newError(codeMissingField, "leaving the %s plan needs confirmation: send \"confirm\": true (%s)", a.Plan, whatLeavingDoes(a, now))}
+	}
+	sw, err := s.owner().SwitchOwnPlan(ctx, a, plan)
+	if errors.Is(err, account.ErrPlanSetByAdmin) {
+		return formResult{}, errPlanSetByAdmin
+	}
+	if err != nil {
+		return formResult{}, ruleError(err)
+	}
+	if sw.Checkout {
 		u, err := s.checkoutURL(ctx, a, plan)
 		if err != nil {
 			return formResult{}, err
 		}
 		return formResult{next: u, body: urlResponse{URL: u}}, nil
 	}
-	// The account keeps an admin's enterprise cap for a later upgrade.
-	if err := s.Store.SetPlan(ctx, a.ID, store.PlanStarter, nil, a.UsageCap); err != nil {
-		return formResult{}, err
+	if sw.Until != nil {
+		if sw.Changed {
+			s.audit(ctx, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier, at the end of the paid period", sw.Plan, store.PlanStarter, sw.Until))
+		}
+		until := sw.Until.UTC().Format(time.RFC3339)
+		return formResult{next: "/dashboard?notice=plan_cancelled", body: switchTierResponse{Status: "cancelled", Plan: sw.Plan, PaidUntil: &until}}, nil
 	}
-	if a.Plan != store.PlanStarter {
+	if sw.Changed {
 		s.audit(ctx, store.AuditPlanChanged, a.ID, planChangeDetail("switch_tier", a.Plan, store.PlanStarter, nil))
 	}
 	return formResult{next: "/dashboard?notice=plan_starter", body: switchTierResponse{Status: "switched", Plan: store.PlanStarter}}, nil

@@ -18,11 +18,11 @@ type planChoice struct {
 	Blurb   string
 	Current bool
 	Paid    bool   // bought through checkout
-	Price   string // "9.00 EUR a month"; "" when no product sells it
+	Price   string // "9.00 EUR a month"; "" when no product sells it or the server takes no payments
 }
 
 var planBlurbs = []planChoice{
-	{Name: store.PlanStarter, Blurb: "100 metered calls a month."},
+	{Name: store.PlanStarter, Blurb: fmt.Sprintf("%d metered calls a month.", store.StarterCap)},
 	{Name: store.PlanPro, Blurb: "Unlimited calls.", Paid: true},
 	{Name: store.PlanEnterprise, Blurb: "A cap agreed with your administrator, none by default.", Paid: true},
 }
@@ -36,6 +36,17 @@ type dashboardData struct {
 	Full      bool
 	ResetAt   time.Time
 	PaidUntil *time.Time
+	// PlanByAdmin: an administrator set the plan in force, so only an
+	// administrator changes it; the cards offer no switch.
+	PlanByAdmin bool
+	// Cancelled: the user left the paid plan, which ends at PaidUntil.
+	Cancelled bool
+	// AtCap says what to do at the plan's cap ("" below it).
+	AtCap string
+	// Leave: the move to starter waits for confirmation (?leave=starter);
+	// LeaveDoes says what it does.
+	Leave     bool
+	LeaveDoes string
 	Chart     usageChart
 	Keys      []store.Key
 	Plans     []planChoice
@@ -44,6 +55,30 @@ type dashboardData struct {
 	Fresh *freshKey
 	// Revoke names the key whose revocation waits for confirmation.
 	Revoke string
+}
+
+// capAdvice says what a user whose account a has used its cap at now
+// can do: the cap, when it resets, and who can raise it. The dashboard
+// and the utilities page show it.
+func capAdvice(a *store.Account, now time.Time, checkout bool) string {
+	plan := a.EffectivePlan(now)
+	limit := a.Cap(now)
+	if limit == nil {
+		return ""
+	}
+	calls := "calls"
+	if *limit == 1 {
+		calls = "call"
+	}
+	msg := fmt.Sprintf("You have used all %d metered %s of your %s plan this month: calls answer 429 until %s (00:00 UTC), when the count starts again. ",
+		*limit, calls, plan, store.PeriodEnd(now).UTC().Format("2 Jan 2006"))
+	switch {
+	case a.PlanByAdmin && plan != store.PlanStarter:
+		return msg + "An administrator set this cap: ask an administrator of this server to raise it."
+	case checkout:
+		return msg + "To call more now, upgrade on the dashboard (pro has no cap), or ask an administrator of this server."
+	}
+	return msg + "To call more now, ask an administrator of this server for a larger plan: this server takes no payments."
 }
 
 // usagePercent rounds used/limit up to a step of 5, 0 to 100, so any use
@@ -75,13 +110,24 @@ func (s *Server) dashboard(ctx context.Context, a *store.Account) (dashboardData
 		Plan: a.EffectivePlan(now), Used: used, Cap: a.Cap(now), ResetAt: store.PeriodEnd(now),
 		PaidUntil: a.PaidUntil, Chart: chart, Keys: keys, Checkout: s.Checkout != nil,
 	}
+	d.PlanByAdmin = a.PlanByAdmin && d.Plan != store.PlanStarter
+	d.Cancelled = a.PlanCancelled && d.Plan != store.PlanStarter
+	if leavingNeedsConfirmation(a, store.PlanStarter, now) {
+		d.LeaveDoes = whatLeavingDoes(a, now)
+	}
 	if d.Cap != nil {
 		d.Percent = usagePercent(used, *d.Cap)
 		d.Full = used >= *d.Cap
 	}
+	if d.Full {
+		d.AtCap = capAdvice(a, now, d.Checkout)
+	}
 	for _, p := range planBlurbs {
 		p.Current = p.Name == d.Plan
-		if p.Paid {
+		if p.Name == store.PlanEnterprise && a.UsageCap != nil {
+			p.Blurb = fmt.Sprintf("%d metered calls a month: the cap your administrator set.", *a.UsageCap)
+		}
+		if p.Paid && d.Checkout {
 			product, err := s.Store.ProductForPlan(ctx, p.Name)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return dashboardData{}, err
@@ -108,6 +154,7 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *stor
 		s.writeError(w, r, err)
 		return
 	}
+	d.Leave = r.URL.Query().Get("leave") == store.PlanStarter && d.LeaveDoes != "" && failure == nil
 	if name := r.URL.Query().Get("revoke"); name != "" && failure == nil {
 		for _, k := range d.Keys {
 			if k.Name == name {
@@ -118,14 +165,24 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *stor
 	v := newView(s, r, d)
 	v.Account = a
 	v.Path = "/dashboard"
-	status := http.StatusOK
-	if failure != nil {
-		ae := s.publicError(r, failure)
-		v.Error, status = ae.msg, ae.status()
-	} else if fresh, ok := s.takeFreshKey(w, r, a.ID); ok {
-		v.Data.Fresh = &fresh
+	status := showFailure(s, r, &v, failure)
+	if failure == nil {
+		if fresh, ok := s.takeFreshKey(w, r, a.ID); ok {
+			v.Data.Fresh = &fresh
+		}
 	}
 	render(s, w, r, status, "dashboard", v)
+}
+
+// showFailure puts a form's failure (nil for none) on the page's view and
+// returns the status to show it with.
+func showFailure[T any](s *Server, r *http.Request, v *view[T], failure error) int {
+	if failure == nil {
+		return http.StatusOK
+	}
+	ae := s.publicError(r, failure)
+	v.Error = ae.msg
+	return ae.status()
 }
 
 // dashboardAccount is the logged-in account; without one, the browser is

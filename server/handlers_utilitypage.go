@@ -43,8 +43,9 @@ type utilityPageData struct {
 
 // usageSummary is an account's metered calls this month against its cap.
 type usageSummary struct {
-	Used int
-	Cap  *int
+	Used  int
+	Cap   *int
+	AtCap string // what to do at the cap (capAdvice), "" below it
 }
 
 // Value is what the field of panel shows: the input just sent to it.
@@ -452,5 +453,10 @@ func spreadsheetSafe(cell string) string {
 // usageOf is the account's usage this month against its cap.
 func (s *Server) usageOf(r *http.Request, a *store.Account) (usageSummary, error) {
 	used, err := s.Store.Usage(r.Context(), a.ID)
-	return usageSummary{Used: used, Cap: a.Cap(s.Store.Now())}, err
+	now := s.Store.Now()
+	sum := usageSummary{Used: used, Cap: a.Cap(now)}
+	if sum.Cap != nil && used >= *sum.Cap {
+		sum.AtCap = capAdvice(a, now, s.Checkout != nil)
+	}
+	return sum, err
 }

@@ -153,6 +153,11 @@ var notices = map[string]string{
 	"password_changed": "Your password was changed and every session was logged out: log in with the new one.",
 	"key_revoked":      "The key was revoked: it stops working at once.",
 	"plan_starter":     "You are on the starter plan now: 100 metered calls a month.",
+	"plan_cancelled":   "Your paid plan is cancelled: it stays until its paid-until date, then you are on starter.",
+	"account_deleted":  "Your account was deleted and you are logged out.",
+
+	"own_password_changed":              "Your password was changed: every other session was logged out, your API keys still work.",
+	"own_password_changed_keys_revoked": "Your password was changed: every other session was logged out and every API key revoked.",
 }
 
 // newView starts a page's view from the request: the logged-in account (if

@@ -410,7 +410,7 @@ func TestPlanCards(t *testing.T) {
 		}
 		res := e.browse("POST", "/switch_tier", url.Values{"plan": {"enterprise"}}, session).want(503)
 		res.has(`<div class="alert error" role="alert">No payment provider is configured`).has(`id="plan"`)
-		if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"starter"}}, session).want(303).location(); got != "/dashboard?notice=plan_starter" {
+		if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"starter"}, "confirm": {"true"}}, session).want(303).location(); got != "/dashboard?notice=plan_starter" {
 			t.Fatalf("downgrade goes to %s", got)
 		}
 		e.browse("POST", "/switch_tier", url.Values{"plan": {"gold"}}, session).want(400).has(`Field &#34;plan&#34; must be`)

@@ -335,7 +335,7 @@ func TestNoBrokenInternalLinks(t *testing.T) {
 			} else {
 				res = e.request("GET", path, nil, "Cookie", cookie)
 			}
-			if (path == "/dashboard" || path == "/admin") && cookie == "" ||
+			if (path == "/dashboard" || path == "/admin" || path == "/account") && cookie == "" ||
 				(path == "/login" || path == "/register") && cookie != "" { // a logged-in browser goes on
 				res.want(303)
 				continue
