@@ -1,8 +1,4 @@
 package hashindex
 
-// SetBatchWords makes imports commit every n words for the duration of a test.
-func SetBatchWords(n int) (restore func()) {
-	old := batchWords
-	batchWords = n
-	return func() { batchWords = old }
-}
+// SetBatchWords makes ix's imports commit every n words.
+func SetBatchWords(ix *Index, n int) { ix.sizes.batchWords = n }

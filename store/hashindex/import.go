@@ -26,8 +26,16 @@ import (
 // few are in flight.
 const ImportBatchWords = 250_000
 
-// batchWords is ImportBatchWords, smaller in tests that need several batches.
-var batchWords = ImportBatchWords
+// importSizes are the sizes an import works with. An Index holds its own, so that
+// tests can make them smaller (several batches, merges across tiers, few recent batches)
+// for one index while other tests run in parallel.
+type importSizes struct {
+	batchWords  int   // words per transaction: ImportBatchWords
+	keptBatches int   // the bound of recentBatches: defaultKeptBatches
+	tierBase    int64 // the lowest tier's bound in entries: defaultTierBase
+}
+
+var defaultImportSizes = importSizes{batchWords: ImportBatchWords, keptBatches: defaultKeptBatches, tierBase: defaultTierBase}
 
 // Stats summarises an import. Words counts accepted lines (duplicates included),
 // NewWords the words the index did not hold, Entries the (word, algorithm) pairs added,
@@ -86,7 +94,7 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 	go func() {
 		defer close(readerDone)
 		defer close(lines)
-		skipped, readErr = readWords(ctx, r, lines)
+		skipped, readErr = readWords(ctx, r, lines, ix.sizes.batchWords)
 	}()
 	// Hashing, sorting and finding the words already stored take longer than writing, so
 	// one goroutine per core does them while the writer below commits the previous batch.
@@ -107,7 +115,7 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 
 	// Batches commit in input order, so an interrupted import leaves a prefix of the list.
 	var stats Stats
-	var recent recentBatches
+	recent := recentBatches{kept: ix.sizes.keptBatches}
 	pending := map[int]*hashedBatch{}
 	next := 0
 	for batch := range hashed {
@@ -216,7 +224,7 @@ func (ix *Index) prepareImport(ctx context.Context) error {
 func (ix *Index) waitForMerges(ctx context.Context) error {
 	for {
 		s := ix.acquire()
-		behind := mergesBehind(s)
+		behind := mergesBehind(s, ix.sizes.tierBase)
 		ix.release(s)
 		if !behind {
 			return nil
@@ -260,10 +268,10 @@ type wordBatch struct {
 	bytes int64
 }
 
-// readWords splits r into batches of at most ImportBatchWords words and returns how many
+// readWords splits r into batches of at most batchWords words and returns how many
 // over-long lines it skipped. Memory stays bounded whatever the input: a line is never
 // held beyond MaxWordBytes.
-func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch) (skipped int64, err error) {
+func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch, batchWords int) (skipped int64, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	batch := wordBatch{lines: make([][]byte, 0, batchWords)}
 	arena := make([]byte, 0, batchWords*16)
@@ -391,6 +399,7 @@ func (ix *Index) hashBatch(ctx context.Context, batch wordBatch, indexed []*algo
 // of a batch at its snapshot, and the writer completes that with the words the batches
 // committed since then stored or changed.
 type recentBatches struct {
+	kept    int // how many batches it keeps
 	batches []recentBatch
 	since   int64 // the generation of the newest batch dropped
 }
@@ -409,10 +418,10 @@ type recentWord struct {
 	set  algorithmSet
 }
 
-// keptBatches bounds recentBatches (a batch of them holds about 10 MB): a batch whose
-// snapshot is older than a dropped batch (its worker stalled: snapshots lag by the two or
-// three batches in the pipeline) is checked by the writer against every run instead.
-var keptBatches = 4
+// defaultKeptBatches bounds recentBatches (a batch of them holds about 10 MB): a batch
+// whose snapshot is older than a dropped batch (its worker stalled: snapshots lag by the
+// two or three batches in the pipeline) is checked by the writer against every run instead.
+const defaultKeptBatches = 4
 
 // catchUp updates stored with the words of the batches committed after snapshot. It
 // returns false when they are not all kept.
@@ -444,7 +453,7 @@ func (r *recentBatches) catchUp(words []hashedWord, stored []storedWord, snapsho
 
 func (r *recentBatches) add(b recentBatch) {
 	r.batches = append(r.batches, b)
-	if len(r.batches) > keptBatches {
+	if len(r.batches) > r.kept {
 		r.since = r.batches[0].generation
 		r.batches = slices.Delete(r.batches, 0, 1)
 	}

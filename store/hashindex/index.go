@@ -70,6 +70,8 @@ type Index struct {
 	current  *runSet
 	open     map[string]*runFile // by file name
 	merging  map[*runFile]bool   // inputs of the merges running
+
+	sizes importSizes
 }
 
 var migrations = []string{
@@ -111,7 +113,7 @@ func Open(path string) (*Index, error) {
 	}
 	writer.SetMaxOpenConns(1)
 	ix := &Index{path: path, dir: path + "-runs", writer: writer, open: map[string]*runFile{}, merging: map[*runFile]bool{},
-		current: &runSet{runs: make([][]*runFile, len(algorithmList)), holders: 1}}
+		current: &runSet{runs: make([][]*runFile, len(algorithmList)), holders: 1}, sizes: defaultImportSizes}
 	if err := os.MkdirAll(ix.dir, 0o755); err != nil {
 		writer.Close()
 		return nil, err

@@ -169,8 +169,9 @@ func TestLookupMany(t *testing.T) {
 }
 
 func TestImportCancelKeepsCommittedBatches(t *testing.T) {
-	defer hashindex.SetBatchWords(10)()
+	t.Parallel()
 	ix := mustOpen(t)
+	hashindex.SetBatchWords(ix, 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	list := strings.Join(wordlist(1000), "\n")
@@ -193,8 +194,9 @@ func TestImportCancelKeepsCommittedBatches(t *testing.T) {
 }
 
 func TestLookupDuringImport(t *testing.T) {
-	defer hashindex.SetBatchWords(100)()
+	t.Parallel()
 	ix := mustOpen(t)
+	hashindex.SetBatchWords(ix, 100)
 	mustImport(t, ix, "password\n", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

@@ -206,8 +206,9 @@ func TestBloomFilter(t *testing.T) {
 }
 
 func TestCompactionBoundsRuns(t *testing.T) {
-	defer SetBatchWords(10)()
+	t.Parallel()
 	ix, raw := openWithRaw(t)
+	ix.sizes.batchWords = 10
 	words := make([]string, 2000)
 	for i := range words {
 		words[i] = fmt.Sprintf("word%d", i)
@@ -233,11 +234,12 @@ func TestCompactionBoundsRuns(t *testing.T) {
 
 func TestTiers(t *testing.T) {
 	t.Parallel()
+	const base = defaultTierBase
 	for _, tc := range []struct {
 		entries int64
 		want    int
-	}{{0, 0}, {1, 0}, {tierBase - 1, 0}, {tierBase, 1}, {tierBase*mergeFanout - 1, 1}, {tierBase * mergeFanout, 2}} {
-		if got := tier(tc.entries); got != tc.want {
+	}{{0, 0}, {1, 0}, {base - 1, 0}, {base, 1}, {base*mergeFanout - 1, 1}, {base * mergeFanout, 2}} {
+		if got := tier(tc.entries, base); got != tc.want {
 			t.Errorf("tier(%d) = %d, want %d", tc.entries, got, tc.want)
 		}
 	}
@@ -271,7 +273,7 @@ func FuzzReadWords(f *testing.F) {
 				read = batch.bytes
 			}
 		}()
-		_, err := readWords(context.Background(), strings.NewReader(string(data)), out)
+		_, err := readWords(context.Background(), strings.NewReader(string(data)), out, ImportBatchWords)
 		close(out)
 		<-done
 		if err != nil {
@@ -404,20 +406,19 @@ func TestLookupFindsExtremeKeys(t *testing.T) {
 // what the batches committed after a worker's snapshot stored from its recent batches, or
 // with none kept, by searching the runs again.
 func TestImportsMatchAModel(t *testing.T) {
-	for _, kept := range []int{keptBatches, 0} {
+	t.Parallel()
+	for _, kept := range []int{defaultKeptBatches, 0} {
 		t.Run(fmt.Sprintf("kept=%d", kept), func(t *testing.T) {
-			defer func(old int) { keptBatches = old }(keptBatches)
-			keptBatches = kept
-			importsMatchAModel(t)
+			t.Parallel()
+			importsMatchAModel(t, kept)
 		})
 	}
 }
 
-func importsMatchAModel(t *testing.T) {
-	defer SetBatchWords(7)()
-	defer func(old int64) { tierBase = old }(tierBase)
-	tierBase = 1 // tiers of runs under 8, 64, 512, ... entries
+func importsMatchAModel(t *testing.T, keptBatches int) {
 	ix, raw := openWithRaw(t)
+	// tiers of runs under 8, 64, 512, ... entries
+	ix.sizes = importSizes{batchWords: 7, keptBatches: keptBatches, tierBase: 1}
 	rng := rand.New(rand.NewPCG(5, 6))
 	pool := make([]string, 300)
 	for i := range pool {
@@ -492,7 +493,7 @@ func importsMatchAModel(t *testing.T) {
 	if err := raw.QueryRow("SELECT sum(entries), count(*), max(entries) FROM runs").Scan(&stored, &runs, &maxRun); err != nil || stored != total {
 		t.Fatalf("runs hold %d entries (err %v), want %d", stored, err, total)
 	}
-	if tier(maxRun) < 3 {
+	if tier(maxRun, ix.sizes.tierBase) < 3 {
 		t.Fatalf("the largest run has %d entries: merges never reached tier 3", maxRun)
 	}
 	t.Logf("%d entries in %d runs, the largest %d", total, runs, maxRun)

@@ -33,9 +33,9 @@ const killedBatch = 5_000
 
 // runKilledImport is the importer process: it exits the process when done.
 func runKilledImport(path string) {
-	hashindex.SetBatchWords(killedBatch)
 	ix, err := hashindex.Open(path)
 	if err == nil {
+		hashindex.SetBatchWords(ix, killedBatch)
 		_, err = ix.Import(context.Background(), os.Stdin, nil, nil)
 		ix.Close()
 	}

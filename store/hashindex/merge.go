@@ -9,23 +9,25 @@ import (
 
 // Runs are merged by size tier, in the background of an import: a tier holds runs
 // mergeFanout times larger than the tier below (the lowest holds everything under
-// tierBase entries), and when a tier has mergeFanout runs, they are merged into one new
+// defaultTierBase entries), and when a tier has mergeFanout runs, they are merged into one new
 // file of the next tier, which one short transaction swaps in for them. An algorithm with
 // N entries therefore has at most (mergeFanout-1) runs per tier, O(log N) in all, and every
 // entry is rewritten once per tier it climbs: about twice up to 100 M words.
 const mergeFanout = 8
 
-// tierBase is the size in entries below which all runs share the lowest tier (smaller in
-// tests, to merge across several tiers). An import batch's runs are in it.
-var tierBase int64 = 1 << 19
+// defaultTierBase is the size in entries below which all runs share the lowest tier
+// (smaller in tests, to merge across several tiers). An import batch's runs are in it.
+const defaultTierBase int64 = 1 << 19
 
 // maxLowRuns is how many lowest-tier runs an algorithm may have before the import waits
 // for the merges to catch up, which bounds the runs a lookup reads.
 const maxLowRuns = 4 * mergeFanout
 
-func tier(entries int64) int {
+// tier is the tier of a run of the given entries, when the lowest tier holds the runs
+// under base entries.
+func tier(entries, base int64) int {
 	t := 0
-	for n := entries; n >= tierBase; n /= mergeFanout {
+	for n := entries; n >= base; n /= mergeFanout {
 		t++
 	}
 	return t
@@ -33,7 +35,7 @@ func tier(entries int64) int {
 
 // nextMerge picks the runs to merge next: the oldest mergeFanout runs of the lowest full
 // tier of any algorithm, leaving out the runs another merge is reading, or nil.
-func nextMerge(s *runSet, busy map[*runFile]bool) []*runFile {
+func nextMerge(s *runSet, busy map[*runFile]bool, tierBase int64) []*runFile {
 	var best []*runFile
 	bestTier := -1
 	for _, runs := range s.runs {
@@ -42,7 +44,7 @@ func nextMerge(s *runSet, busy map[*runFile]bool) []*runFile {
 			if busy[r] {
 				continue
 			}
-			t := tier(r.layout.entries)
+			t := tier(r.layout.entries, tierBase)
 			if byTier[t] = append(byTier[t], r); len(byTier[t]) == mergeFanout && (bestTier < 0 || t < bestTier) {
 				best, bestTier = byTier[t], t
 			}
@@ -53,11 +55,11 @@ func nextMerge(s *runSet, busy map[*runFile]bool) []*runFile {
 
 // mergesBehind reports whether some algorithm has more than maxLowRuns runs in the
 // lowest tier.
-func mergesBehind(s *runSet) bool {
+func mergesBehind(s *runSet, tierBase int64) bool {
 	for _, runs := range s.runs {
 		low := 0
 		for _, r := range runs {
-			if tier(r.layout.entries) == 0 {
+			if tier(r.layout.entries, tierBase) == 0 {
 				low++
 			}
 		}
@@ -108,7 +110,7 @@ func (ix *Index) claimMerge() (*runSet, []*runFile) {
 	defer ix.mu.Unlock()
 	s := ix.current
 	s.holders++
-	inputs := nextMerge(s, ix.merging)
+	inputs := nextMerge(s, ix.merging, ix.sizes.tierBase)
 	for _, r := range inputs {
 		ix.merging[r] = true
 	}
