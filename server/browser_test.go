@@ -410,7 +410,9 @@ func keysJourney(t *testing.T) {
 	})
 
 	step("rotate; a reload rotates nothing", func(t *testing.T) {
-		b.do(t, "rotate", chromedp.Click(chromedp.CSS(`[aria-label="Rotate key dashboard"]`)), chromedp.WaitVisible(chromedp.ID("fresh-key")))
+		// Rotating stops the old key, so it asks first, as revoking does.
+		b.do(t, "rotate", chromedp.Click(chromedp.CSS(`[aria-label="Rotate key dashboard"]`)), chromedp.WaitVisible(chromedp.ID("confirm-rotate")))
+		b.do(t, "confirm the rotation", chromedp.Click(chromedp.ID("confirm-rotate-button")), chromedp.WaitVisible(chromedp.ID("fresh-key")))
 		rotated := b.text(t, "#fresh-key-value")
 		if !keyPattern.MatchString(rotated) || rotated == first {
 			t.Fatalf("rotated key %q (first %q)", rotated, first)

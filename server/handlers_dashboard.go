@@ -53,8 +53,20 @@ type dashboardData struct {
 	Checkout  bool // a payment provider is configured
 	// Fresh is a key just issued, shown once from the flash cookie.
 	Fresh *freshKey
-	// Revoke names the key whose revocation waits for confirmation.
-	Revoke string
+	// Revoke and Rotate name the key whose revocation or rotation waits
+	// for confirmation: both stop the key scripts are using.
+	Revoke, Rotate string
+}
+
+// keyNamed is name if the account has a key of that name, else "": a
+// confirmation is offered only for a key that exists.
+func (d *dashboardData) keyNamed(name string) string {
+	for _, k := range d.Keys {
+		if name != "" && k.Name == name {
+			return name
+		}
+	}
+	return ""
 }
 
 // capAdvice says what a user whose account a has used its cap at now
@@ -155,12 +167,9 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *stor
 		return
 	}
 	d.Leave = r.URL.Query().Get("leave") == store.PlanStarter && d.LeaveDoes != "" && failure == nil
-	if name := r.URL.Query().Get("revoke"); name != "" && failure == nil {
-		for _, k := range d.Keys {
-			if k.Name == name {
-				d.Revoke = name
-			}
-		}
+	if failure == nil {
+		d.Revoke = d.keyNamed(r.URL.Query().Get("revoke"))
+		d.Rotate = d.keyNamed(r.URL.Query().Get("rotate"))
 	}
 	v := newView(s, r, d)
 	v.Account = a

@@ -265,6 +265,16 @@ func TestDashboardKeys(t *testing.T) {
 		e.post("/api/user_info", nil, "X-API-Key", rotated).want(200) // asking revoked nothing
 	})
 
+	t.Run("rotate asks first", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("GET", "/dashboard", nil, session).want(200).has(`href="/dashboard?rotate=ci#confirm-rotate"`)
+		e.browse("GET", "/dashboard?rotate=ci", nil, session).want(200).has(`id="confirm-rotate"`).has("Rotate the key “ci”?").has(`action="/dashboard/keys/rotate"`)
+		if strings.Contains(string(e.browse("GET", "/dashboard?rotate=nope", nil, session).want(200).body), `id="confirm-rotate"`) {
+			t.Fatal("a confirmation for a key that does not exist")
+		}
+		e.post("/api/user_info", nil, "X-API-Key", rotated).want(200) // asking rotated nothing
+	})
+
 	t.Run("revoke", func(t *testing.T) {
 		e := e.in(t)
 		res := e.browse("POST", "/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(303)
