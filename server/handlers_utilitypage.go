@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"secutil/server/internal/plural"
 	"strconv"
 	"strings"
 	"time"
@@ -156,7 +157,7 @@ func (s *Server) handleStrengthPreview() http.Handler {
 		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), s.Store.Now()); !ok {
 			secs := max(int(math.Ceil(wait.Seconds())), 1)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			return sessionRequest[passwordRequest]{}, newError(codeRateLimited, "the free preview pauses for %d seconds after %d answers a minute: press Check for a counted answer", secs, previewRate.Burst)
+			return sessionRequest[passwordRequest]{}, newError(codeRateLimited, "the free preview pauses for %s after %s a minute: press Check for a counted answer", plural.Count(secs, "second", "seconds"), plural.Count(previewRate.Burst, "answer", "answers"))
 		}
 		body, err := decode[passwordRequest](w, r)
 		return sessionRequest[passwordRequest]{account: a, body: body}, err

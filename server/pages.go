@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path"
 	"regexp"
+	"secutil/server/internal/plural"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,6 +69,7 @@ func loadPages(assets fs.FS) (*pages, error) {
 			return "/static/" + name + "?v=" + f.hash, nil
 		},
 		"sentence":  sentence,
+		"count":     plural.Count,
 		"decimal":   decimal,
 		"percent":   func(fraction float64) string { return strconv.Itoa(int(math.Round(fraction*100))) + "%" },
 		"thousands": thousands,

@@ -5,6 +5,7 @@ package usagechart
 
 import (
 	"fmt"
+	"secutil/server/internal/plural"
 	"time"
 )
 
@@ -74,7 +75,7 @@ func Layout(lastMonth time.Time, last []int, thisMonth time.Time, this []int) Ch
 		for i, n := range counts {
 			c.Bars = append(c.Bars, Bar{
 				X: chartLeft + slot*(float64(i)+offset), Y: y(n), W: slot * 0.38, H: plotHeight - (y(n) - chartTop),
-				Class: class, Title: fmt.Sprintf("%s: %d calls", month.AddDate(0, 0, i).Format("2 Jan"), n),
+				Class: class, Title: month.AddDate(0, 0, i).Format("2 Jan") + ": " + plural.Count(n, "call", "calls"),
 			})
 		}
 	}
