@@ -299,8 +299,19 @@ func (s *Server) handleErrorsPage() http.Handler {
 // handleStatic serves an embedded asset. A URL carrying the asset's current
 // hash is cached for a year; any other gets revalidated by ETag.
 func (s *Server) handleStatic() http.Handler {
+	return s.serveStatic(func(r *http.Request) string { return r.PathValue("name") })
+}
+
+// handleFavicon serves the site's SVG icon at /favicon.ico, where browsers
+// look for an icon when a page names none (and for anything not a page).
+func (s *Server) handleFavicon() http.Handler {
+	return s.serveStatic(func(*http.Request) string { return "favicon.svg" })
+}
+
+// serveStatic serves the static asset that nameOf names.
+func (s *Server) serveStatic(nameOf func(*http.Request) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("name")
+		name := nameOf(r)
 		f, ok := s.pages.static[name]
 		if !ok {
 			s.writeError(w, r, newError(codeNotFound, "no route %s %s", r.Method, r.URL.Path))

@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"bytes"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -25,4 +27,23 @@ func TestOneCallIsSingular(t *testing.T) {
 	if !strings.Contains(dashboard, ": 1 call</title>") || strings.Contains(dashboard, ": 1 calls</title>") {
 		t.Errorf("/dashboard: the chart's day says \"1 calls\":\n%s", dashboard)
 	}
+}
+
+// TestFavicon: /favicon.ico, where browsers look for an icon, is the
+// site's SVG icon rather than a JSON 404.
+func TestFavicon(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	res := e.request("GET", "/favicon.ico", nil).want(http.StatusOK)
+	want, err := os.ReadFile("../static/favicon.svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := res.header.Get("Content-Type"); !strings.HasPrefix(ct, "image/svg+xml") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if !bytes.Equal(res.body, want) {
+		t.Error("the body is not static/favicon.svg")
+	}
+	e.request("GET", "/favicon.ico", nil, "If-None-Match", res.header.Get("ETag")).want(http.StatusNotModified)
 }
