@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"os"
+	"secutil/tools/apikey"
 	"strings"
 	"testing"
 
@@ -46,4 +47,37 @@ func TestFavicon(t *testing.T) {
 		t.Error("the body is not static/favicon.svg")
 	}
 	e.request("GET", "/favicon.ico", nil, "If-None-Match", res.header.Get("ETag")).want(http.StatusNotModified)
+}
+
+// TestKeyRefusalsSayWhatIsWrong: a missing key, a mistyped one and one
+// that is not live (revoked, or never made) get three different 401
+// messages, each saying what to do.
+func TestKeyRefusalsSayWhatIsWrong(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("keys@example.com", store.PlanPro)
+	revoked := key
+	session := e.login("keys@example.com")
+	e.post("/api/v1/regenerate", nil, "Cookie", session).want(http.StatusOK) // rotates the default key
+	mistyped := key[:len(key)-1] + string(rune('a'+(key[len(key)-1]-'a'+1)%26))
+	body := map[string]string{"text": "x", "option": "encode"}
+	seen := map[string]string{}
+	for name, c := range map[string]struct {
+		key, says string
+	}{
+		"missing":   {"", "no API key"},
+		"mistyped":  {mistyped, "copy the whole key again"},
+		"truncated": {key[:20], "copy the whole key again"},
+		"revoked":   {revoked, "revoked"},
+		"unknown":   {apikey.New(), "never made on this server"},
+	} {
+		msg := e.post("/api/v1/base64", body, "X-API-Key", c.key).wantError(http.StatusUnauthorized, "unauthorized")["error"].(string)
+		if !strings.Contains(msg, c.says) {
+			t.Errorf("%s key: %q does not say %q", name, msg, c.says)
+		}
+		seen[msg] = name
+	}
+	if len(seen) != 3 {
+		t.Errorf("%d distinct messages, want 3 (missing, mistyped, not live): %v", len(seen), seen)
+	}
 }
