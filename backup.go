@@ -13,7 +13,7 @@ import (
 
 func backup(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("backup", stderr)
-	db := fs.String("db", defaultDB, dbUsage)
+	db := fs.String("db", defaultDB, existingDBUsage)
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}

@@ -37,3 +37,7 @@ func openExisting(ctx context.Context, path string) (*store.Store, error) {
 
 // dbUsage describes -db, for every command that takes it.
 const dbUsage = "the database: an SQLite file (created when missing), or a postgres://user@host/db URL for PostgreSQL, which several servers can share"
+
+// existingDBUsage describes -db for the commands that open a database
+// that exists (openExisting).
+const existingDBUsage = "the database: an existing SQLite file, or a postgres://user@host/db URL"

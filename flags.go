@@ -57,13 +57,17 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("secutil "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
+		hasFlags := false
 		for _, cmd := range commands() {
 			if cmd.name == name {
 				fmt.Fprintf(fs.Output(), "secutil %s: %s\n\n", name, cmd.summary)
 			}
 		}
-		fmt.Fprintln(fs.Output(), "Flags:")
-		fs.PrintDefaults()
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(fs.Output(), "Flags:")
+			fs.PrintDefaults()
+		}
 	}
 	return fs
 }

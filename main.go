@@ -66,10 +66,10 @@ func commands() []command {
 	return []command{
 		{"serve", "serve the API, dashboard and docs (the default command)", serve},
 		{"user add", "create a verified account: -email E [-password -] [-plan P] [-admin]", userAdd},
-		{"user list", "list the accounts: id, email, plan, admin, verified, usage this month, created", userList},
-		{"user set", "change an account: EMAIL [-plan P] [-admin=true|false] [-verified=true] [-disabled=true|false]", userSet},
+		{"user list", "list the accounts: id, email, plan, admin, verified, disabled, usage this month, created, cap, paid until", userList},
+		{"user set", "change an account: EMAIL [-plan P] [-usage-cap N] [-paid-until DATE] [-admin=true|false] [-verified=true] [-disabled=true|false] [-password -]", userSet},
 		{"user passwd", "set an account's password: EMAIL (read from a prompt or standard input)", userPasswd},
-		{"user delete", "delete an account with its keys, sessions and usage: EMAIL [-yes]", userDelete},
+		{"user delete", "delete an account with its keys, sessions and codes (its monthly usage is kept): EMAIL [-yes]", userDelete},
 		{"backup", "write a consistent copy of the database, safe while serving: [-db FILE] DEST", backup},
 		{"migrate-store", "copy every row into a new, empty database in one transaction: -from secutil.db -to postgres://user@host/db", migrateStore},
 		{"import-wordlist", "add a wordlist (one word a line) to the reverse hash lookup index: FILE|-", importWordlist},

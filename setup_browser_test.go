@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"io"
 	"net/http"
 	"os/exec"
@@ -16,14 +17,21 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+var allBrowserTests = flag.Bool("browser.all", false, "run TestBrowserFirstStart, a browser journey (.ci/run does)")
+
 // TestBrowserFirstStart is the first run as a new operator lives it: the
 // built binary starts on an empty database and prints a setup link; the
 // link, opened in headless Chromium, creates the first administrator and
 // logs it in; that account then gets a key and calls the API. Any script
-// error or Content-Security-Policy violation fails it. It is skipped
-// without Chromium; .ci/run installs Chromium and requires it to pass.
+// error or Content-Security-Policy violation fails it. A browser costs
+// seconds of CPU and TestFirstStartPrintsTheSetupLink covers the link
+// without one, so it runs only with -browser.all; it is skipped without
+// Chromium; .ci/run installs Chromium and requires it to pass.
 func TestBrowserFirstStart(t *testing.T) {
 	t.Parallel()
+	if !*allBrowserTests {
+		t.Skip("a browser journey: go test -run '^TestBrowserFirstStart$' -browser.all . runs it (.ci/run does)")
+	}
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

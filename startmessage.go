@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"secutil/server"
@@ -56,9 +58,34 @@ this one-time link (it works until an administrator exists):
 
 or on this machine:
 
-    secutil user add%s -email you@example.com -admin
+    %s user add%s -email you@example.com -admin
 
-`, setupURL, dbFlag)
+`, setupURL, invokedAs(), dbFlag)
+}
+
+// goRun is how a command is run from the source, without a built binary.
+const goRun = "go run ."
+
+// invokedAs is how the operator ran this process, to give commands they
+// can paste: commandName of the running process.
+func invokedAs() string {
+	exe, _ := os.Executable()
+	return commandName(os.Args[0], exe)
+}
+
+// commandName is the command that runs secutil the way the process whose
+// os.Args[0] is args0 and executable exe was run: "go run ." for a
+// binary go run built in its temporary directory (go test's binaries,
+// *.test, are not go run), the path as typed for a binary run by path
+// ("./secutil"), else "secutil", found on the PATH.
+func commandName(args0, exe string) string {
+	switch {
+	case strings.Contains(filepath.ToSlash(exe), "/go-build") && !strings.HasSuffix(exe, ".test"):
+		return goRun
+	case strings.ContainsRune(args0, '/') && !strings.HasSuffix(args0, ".test"):
+		return shellQuote(args0)
+	}
+	return "secutil"
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.

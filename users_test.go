@@ -153,7 +153,7 @@ func TestUserCommands(t *testing.T) {
 		if len(lines) != 3 {
 			t.Fatalf("user list:\n%s", out)
 		}
-		if got, want := strings.Fields(lines[0]), []string{"ID", "EMAIL", "PLAN", "ADMIN", "VERIFIED", "DISABLED", "USAGE", "THIS", "MONTH", "CREATED"}; !slices.Equal(got, want) {
+		if got, want := strings.Fields(lines[0]), []string{"ID", "EMAIL", "PLAN", "ADMIN", "VERIFIED", "DISABLED", "USAGE", "THIS", "MONTH", "CREATED", "CAP", "PAID", "UNTIL"}; !slices.Equal(got, want) {
 			t.Errorf("header %q", lines[0])
 		}
 		ann, boss := strings.Fields(lines[1]), strings.Fields(lines[2])

@@ -16,10 +16,10 @@ func TestAccessLogWritesWholeLines(t *testing.T) {
 	var direct, viaSlog writeRecorder
 	s := &Server{Deps: Deps{AccessLog: &direct, LogFormat: "text", Logger: slog.New(slog.NewTextHandler(&viaSlog, nil))}}
 	for _, path := range []string{"/api/v1/base64", "/a%20b"} {
-		s.accessLog(httptest.NewRequest(http.MethodPost, path, nil), http.StatusOK, time.Now())
+		s.accessLog(httptest.NewRequest(http.MethodPost, path, nil), http.StatusOK, time.Now(), 1500*time.Microsecond)
 	}
 	if len(direct) != 1 || bytes.Count(direct[0], []byte("\n")) != 1 || !bytes.HasSuffix(direct[0], []byte("\n")) ||
-		!bytes.Contains(direct[0], []byte(" level=INFO msg=request method=POST path=/api/v1/base64 status=200 duration_ms=")) {
+		!bytes.Contains(direct[0], []byte(" level=INFO msg=request method=POST path=/api/v1/base64 status=200 duration_ms=1.5\n")) {
 		t.Errorf("written directly: %q", direct)
 	}
 	if len(viaSlog) != 1 || !bytes.Contains(viaSlog[0], []byte(`path="/a b"`)) {

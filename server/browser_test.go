@@ -25,7 +25,10 @@ import (
 	"secutil/tools/apikey"
 )
 
-var updateScreenshots = flag.Bool("screenshots", false, "browser test: write its screenshots to docs/screenshots")
+var (
+	updateScreenshots = flag.Bool("screenshots", false, "browser test: write its screenshots to docs/screenshots (runs every journey)")
+	allJourneys       = flag.Bool("browser.all", false, "browser test: run every journey, not only the keys journey (.ci/run does)")
+)
 
 // findBrowser returns a Chromium-family browser on PATH, or "".
 func findBrowser() string {
@@ -57,9 +60,8 @@ func loggedCode(t *testing.T, logs, email string) string {
 // browser is a headless Chromium tab and what the steps of a journey need
 // to drive it.
 type browser struct {
-	ctx   context.Context
-	base  string // the server's URL
-	shots string // where screenshots go
+	ctx  context.Context
+	base string // the server's URL
 
 	mu       sync.Mutex
 	problems []string        // script errors, console errors, CSP violations
@@ -83,10 +85,7 @@ func startBrowser(t *testing.T, base string) *browser {
 	if path == "" {
 		t.Skip("no Chromium on PATH: skipping the browser test (install it with apt-get install chromium; .ci/run does)")
 	}
-	b := &browser{base: base, shots: t.TempDir(), failing: map[string]bool{}}
-	if *updateScreenshots {
-		b.shots = filepath.Join("..", "docs", "screenshots")
-	}
+	b := &browser{base: base, failing: map[string]bool{}}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
@@ -197,6 +196,9 @@ func (b *browser) shot(t *testing.T, name string, full bool) {
 	if _, ok := screenshotPages[name]; !ok {
 		t.Fatalf("screenshot %s is not in screenshotPages", name)
 	}
+	if !*updateScreenshots {
+		return // screenshots are for docs/ only, and each costs Chromium CPU
+	}
 	action := chromedp.CaptureScreenshot()
 	if full {
 		action = chromedp.FullScreenshot(100)
@@ -205,7 +207,7 @@ func (b *browser) shot(t *testing.T, name string, full bool) {
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
-	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), png, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join("..", "docs", "screenshots", name+".png"), png, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -297,8 +299,10 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 // the bench with and without JavaScript, dark mode, a phone's width and a
 // 404 page; the usage bar and chart, the admin page and a plan change
 // without a payment provider; a plan change through one. Any script
-// error, console error or Content-Security-Policy violation fails it. With
-// -screenshots it writes the README's screenshots.
+// error, console error or Content-Security-Policy violation fails it.
+// Each browser costs seconds of CPU, so by default only the keys journey
+// runs; -browser.all runs all four (.ci/run does), and -screenshots runs
+// all four and writes the README's screenshots.
 func TestBrowserJourney(t *testing.T) {
 	t.Parallel()
 	if findBrowser() == "" {
@@ -312,6 +316,9 @@ func TestBrowserJourney(t *testing.T) {
 	for name, journey := range map[string]func(*testing.T){
 		"keys": keysJourney, "tools": toolsJourney, "usage and admin": usageAndAdminJourney, "checkout": checkoutJourney,
 	} {
+		if name != "keys" && !*allJourneys && !*updateScreenshots {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			journey(t)

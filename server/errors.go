@@ -128,6 +128,7 @@ var toolErrors = []struct {
 	{is(breach.ErrRangeTooLarge), codeRangeTooLarge, ""},
 	{as[*passpolicy.Refusal], codeWeakPassword, ""},
 	{is(store.ErrLastAdmin), codeLastAdmin, store.ErrLastAdmin.Error()},
+	{is(store.ErrUnverified), codeInvalidRequest, store.ErrUnverified.Error()},
 	{is(store.ErrSetupToken), codeInvalidSetupToken, store.ErrSetupToken.Error()},
 	{is(store.ErrSetupDone), codeSetupDone, store.ErrSetupDone.Error()},
 	{is(store.ErrInviteInvalid), codeInvalidInvite, store.ErrInviteInvalid.Error()},

@@ -34,24 +34,42 @@ func TestBodyLimitAndContentType(t *testing.T) {
 		"Content-Type", "application/x-www-form-urlencoded").want(200)
 }
 
+// TestSecurityHeaders: an API answer carries what an API client needs
+// (nosniff, the API version, and its content type); the headers that
+// govern how a browser shows a document go on pages only.
 func TestSecurityHeaders(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	for _, path := range []string{"/api/user_info", "/api/v1/user_info"} {
+	pageOnly := []string{"Content-Security-Policy", "Referrer-Policy", "X-Frame-Options", "Cache-Control"}
+	for _, path := range []string{"/api/user_info", "/api/v1/user_info", "/api/v1/no_such_route"} {
 		res := e.post(path, nil)
 		for name, want := range map[string]string{
 			"X-API-Version":          "0.9.5",
 			"X-Content-Type-Options": "nosniff",
-			"Referrer-Policy":        "no-referrer",
-			"Cache-Control":          "no-store",
+			"Content-Type":           "application/json; charset=utf-8",
 		} {
 			if got := res.header.Get(name); got != want {
 				t.Errorf("%s %s = %q, want %q", path, name, got, want)
 			}
 		}
+		for _, name := range pageOnly {
+			if got := res.header.Get(name); got != "" {
+				t.Errorf("%s sends the page header %s: %q", path, name, got)
+			}
+		}
 	}
-	if csp := e.request("GET", "/robots.txt", nil).header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
+	page := e.request("GET", "/robots.txt", nil)
+	if csp := page.header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
 		t.Errorf("page CSP %q", csp)
+	}
+	for name, want := range map[string]string{
+		"X-Content-Type-Options": "nosniff",
+		"Referrer-Policy":        "no-referrer",
+		"X-Frame-Options":        "DENY",
+	} {
+		if got := page.header.Get(name); got != want {
+			t.Errorf("page %s = %q, want %q", name, got, want)
+		}
 	}
 }
 

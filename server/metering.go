@@ -121,10 +121,20 @@ func quotaError(w http.ResponseWriter, limit int, now time.Time) error {
 // setRateLimitHeaders sets the RateLimit-* headers of a capped account's
 // call. The keys are written in the canonical form Header.Set would make
 // (and net/http sends): Set would canonicalize them again on every call.
+// The three values are formatted into one string and the three slices
+// share one array: two allocations a call instead of six.
 func setRateLimitHeaders(h http.Header, limit, remaining int, now time.Time) {
-	h["Ratelimit-Limit"] = []string{strconv.Itoa(limit)}
-	h["Ratelimit-Remaining"] = []string{strconv.Itoa(max(remaining, 0))}
-	h["Ratelimit-Reset"] = []string{strconv.Itoa(secondsUntilReset(now))}
+	var buf [3 * 20]byte
+	b := strconv.AppendInt(buf[:0], int64(limit), 10)
+	limitEnd := len(b)
+	b = strconv.AppendInt(b, int64(max(remaining, 0)), 10)
+	remainingEnd := len(b)
+	b = strconv.AppendInt(b, int64(secondsUntilReset(now)), 10)
+	all := string(b)
+	values := []string{all[:limitEnd], all[limitEnd:remainingEnd], all[remainingEnd:]}
+	h["Ratelimit-Limit"] = values[0:1:1]
+	h["Ratelimit-Remaining"] = values[1:2:2]
+	h["Ratelimit-Reset"] = values[2:3:3]
 }
 
 func secondsUntilReset(now time.Time) int {

@@ -61,6 +61,9 @@ func TestStarterCapAnswers429AndDoesNotCount(t *testing.T) {
 	if got := res.header.Get("RateLimit-Remaining"); got != "0" {
 		t.Fatalf("RateLimit-Remaining = %q", got)
 	}
+	if secs, err := strconv.Atoi(res.header.Get("RateLimit-Reset")); err != nil || secs <= 0 || secs > 31*24*3600 {
+		t.Fatalf("RateLimit-Reset = %q, want the seconds until the month ends", res.header.Get("RateLimit-Reset"))
+	}
 	res = e.meteredCall(key)
 	res.wantError(429, "plan_limit_reached")
 	if secs, err := strconv.Atoi(res.header.Get("Retry-After")); err != nil || secs <= 0 {

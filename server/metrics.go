@@ -1,7 +1,6 @@
 package server
 
 import (
-	"cmp"
 	"context"
 	"net"
 	"net/http"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"secutil/server/internal/promtext"
+	"secutil/store"
 	"secutil/tools/breach"
 )
 
@@ -24,8 +24,7 @@ import (
 // none is given. Recording is a few atomic adds, cheap enough for every
 // request.
 type Metrics struct {
-	requests   sync.Map // routeStatus -> *atomic.Uint64
-	latencies  sync.Map // route -> *promtext.Histogram
+	routes     sync.Map // route pattern -> *routeMetrics
 	metered    sync.Map // plan -> *atomic.Uint64
 	refused    sync.Map // plan -> *atomic.Uint64
 	kdfWait    *promtext.Histogram
@@ -37,9 +36,55 @@ type Metrics struct {
 	gauges atomic.Pointer[func(context.Context, *promtext.Writer)]
 }
 
-type routeStatus struct {
-	route  string
+// routeMetrics are one route's figures: its latencies, and its answers by
+// status, the usual statuses in an array (an atomic add, no lookup) and
+// the rest in a map.
+type routeMetrics struct {
+	latency *promtext.Histogram
+	usual   [len(usualStatuses)]atomic.Uint64
+	other   sync.Map // status -> *atomic.Uint64
+}
+
+// usualStatuses are the statuses counted without a map lookup.
+var usualStatuses = [...]int{200, 201, 204, 301, 302, 303, 304, 400, 401, 403, 404, 405, 409, 413, 415, 421, 422, 429, 500, 503}
+
+// usualSlot maps a status below 600 to its slot in usualStatuses, plus 1;
+// 0 for the others.
+var usualSlot = func() (slots [600]uint8) {
+	for i, status := range usualStatuses {
+		slots[status] = uint8(i + 1)
+	}
+	return slots
+}()
+
+func (rm *routeMetrics) count(status int) {
+	if status >= 0 && status < len(usualSlot) && usualSlot[status] != 0 {
+		rm.usual[usualSlot[status]-1].Add(1)
+		return
+	}
+	counter(&rm.other, status).Add(1)
+}
+
+type statusCount struct {
 	status int
+	count  uint64
+}
+
+// statuses are the route's counts by status, in order of status; a status
+// never answered has none.
+func (rm *routeMetrics) statuses() []statusCount {
+	var out []statusCount
+	for i, status := range usualStatuses {
+		if n := rm.usual[i].Load(); n > 0 {
+			out = append(out, statusCount{status, n})
+		}
+	}
+	rm.other.Range(func(status, n any) bool {
+		out = append(out, statusCount{status.(int), n.(*atomic.Uint64).Load()})
+		return true
+	})
+	slices.SortFunc(out, func(a, b statusCount) int { return a.status - b.status })
+	return out
 }
 
 // Histogram buckets, in seconds or (batch size) charges.
@@ -68,12 +113,12 @@ func (m *Metrics) request(pattern string, status int, took time.Duration) {
 	if pattern == "" || pattern == "/" {
 		pattern = unmatchedRoute
 	}
-	counter(&m.requests, routeStatus{pattern, status}).Add(1)
-	h, ok := m.latencies.Load(pattern)
+	rm, ok := m.routes.Load(pattern)
 	if !ok {
-		h, _ = m.latencies.LoadOrStore(pattern, promtext.NewHistogram(latencyBuckets))
+		rm, _ = m.routes.LoadOrStore(pattern, &routeMetrics{latency: promtext.NewHistogram(latencyBuckets)})
 	}
-	h.(*promtext.Histogram).Observe(took.Seconds())
+	rm.(*routeMetrics).count(status)
+	rm.(*routeMetrics).latency.Observe(took.Seconds())
 }
 
 // meteredCall records a counted utility call; refusedCall one refused with
@@ -124,14 +169,15 @@ func (m *Metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (m *Metrics) write(ctx context.Context, e *promtext.Writer) {
 	e.Family("secutil_http_requests_total", "counter", "Requests answered, by route pattern and status code (route \"unmatched\": no route served it).")
-	for _, kv := range sortedEntries[routeStatus](&m.requests, func(a, b routeStatus) int {
-		return cmp.Or(strings.Compare(a.route, b.route), a.status-b.status)
-	}) {
-		e.Sample("secutil_http_requests_total", float64(kv.value.(*atomic.Uint64).Load()), "route", kv.key.route, "status", strconv.Itoa(kv.key.status))
+	routes := sortedEntries[string](&m.routes, strings.Compare)
+	for _, route := range routes {
+		for _, st := range route.value.(*routeMetrics).statuses() {
+			e.Sample("secutil_http_requests_total", float64(st.count), "route", route.key, "status", strconv.Itoa(st.status))
+		}
 	}
 	e.Family("secutil_http_request_duration_seconds", "histogram", "Time from a request's arrival to the end of its handler, by route pattern.")
-	for _, kv := range sortedEntries[string](&m.latencies, strings.Compare) {
-		e.Histogram("secutil_http_request_duration_seconds", kv.value.(*promtext.Histogram), "route", kv.key)
+	for _, route := range routes {
+		e.Histogram("secutil_http_request_duration_seconds", route.value.(*routeMetrics).latency, "route", route.key)
 	}
 	e.Family("secutil_http_open_connections", "gauge", "Client connections open now.")
 	e.Sample("secutil_http_open_connections", float64(m.openConns.Load()))
@@ -189,11 +235,20 @@ func (s *Server) scrapeGauges(ctx context.Context, e *promtext.Writer) {
 	if st, err := s.Store.Stats(ctx); err != nil {
 		s.Logger.Error("metrics: reading database figures", "err", err)
 	} else {
-		e.Family("secutil_db_size_bytes", "gauge", "Size of the SQLite database file (pages in use times page size; the WAL not included).")
+		postgres := s.Store.Backend() == store.Postgres
+		if postgres {
+			e.Family("secutil_db_size_bytes", "gauge", "Size of the PostgreSQL database (pg_database_size).")
+		} else {
+			e.Family("secutil_db_size_bytes", "gauge", "Size of the SQLite database file (pages in use times page size; the WAL not included).")
+		}
 		e.Sample("secutil_db_size_bytes", float64(st.SizeBytes))
-		e.Family("secutil_db_open_connections", "gauge", "Open database connections, by pool.")
-		e.Sample("secutil_db_open_connections", float64(st.ReadConnections), "pool", "read")
-		e.Sample("secutil_db_open_connections", float64(st.WriteConnections), "pool", "write")
+		e.Family("secutil_db_open_connections", "gauge", "Open database connections, by pool (SQLite: read and write; PostgreSQL: its one pool, shared).")
+		if postgres { // one pool serves reads and writes: reported once, so a sum counts it once
+			e.Sample("secutil_db_open_connections", float64(st.WriteConnections), "pool", "shared")
+		} else {
+			e.Sample("secutil_db_open_connections", float64(st.ReadConnections), "pool", "read")
+			e.Sample("secutil_db_open_connections", float64(st.WriteConnections), "pool", "write")
+		}
 	}
 
 	e.Family("secutil_geoip_build_timestamp_seconds", "gauge", "When each GeoIP database in use was built (its metadata), in Unix seconds, by role.")

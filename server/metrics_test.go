@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 
 	"secutil/server"
 	"secutil/store"
+	"secutil/store/pgtest"
 	"secutil/tools/breach"
 )
 
@@ -175,6 +177,47 @@ func TestMetricsExposition(t *testing.T) {
 	}
 	if m := series(t, families, "secutil_build_info", "version", "1.2.3 \"quoted\" \\ build"); m == nil {
 		t.Fatal("build_info lost its escaped version label")
+	}
+}
+
+// TestDatabaseMetricsByBackend: the database's figures name the backend
+// they describe. SQLite has a read pool and a write pool; PostgreSQL one
+// pool for both, reported once so that a sum over pool counts it once.
+func TestDatabaseMetricsByBackend(t *testing.T) {
+	t.Parallel()
+	backends := map[string]func(*server.Deps){"sqlite": nil}
+	if pgtest.Enabled() {
+		backends["postgres"] = func(d *server.Deps) {
+			st, err := store.Open(context.Background(), pgtest.URL(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			d.Store = st
+		}
+	}
+	for backend, useBackend := range backends {
+		e := newEnv(t, func(d *server.Deps) {
+			d.MetricsToken = metricsToken
+			if useBackend != nil {
+				useBackend(d)
+			}
+		})
+		families := scrape(t, e)
+		help := families["secutil_db_size_bytes"].GetHelp()
+		var pools []string
+		for _, m := range families["secutil_db_open_connections"].GetMetric() {
+			for _, l := range m.GetLabel() {
+				pools = append(pools, l.GetValue())
+			}
+		}
+		want := map[string]struct{ help, pools string }{
+			"sqlite":   {"SQLite database file", "read write"},
+			"postgres": {"PostgreSQL database", "shared"},
+		}[backend]
+		if !strings.Contains(help, want.help) || strings.Join(pools, " ") != want.pools {
+			t.Errorf("%s: secutil_db_size_bytes help %q, want it to name the %s; pools %q, want %q", backend, help, want.help, pools, want.pools)
+		}
 	}
 }
 

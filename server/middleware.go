@@ -12,20 +12,18 @@ import (
 	"secutil/server/internal/accesslog"
 )
 
-// middleware wraps the mux: panics become 500s, every response gets the
-// security headers, requests pass the front door (allowed hosts, trusted
-// proxies, HSTS: proxy.go), cross-site POSTs are refused (CSRF), unknown routes and
-// wrong methods get JSON errors, and each request is logged without its
-// body or query string (either may hold a secret).
+// middleware wraps the mux in one adapter, the only level a request
+// passes before its route's handler: panics become 500s, every response
+// gets its security headers, requests pass the front door (allowed hosts,
+// trusted proxies, HSTS: proxy.go), cross-site POSTs are refused (CSRF),
+// unknown routes and wrong methods get JSON errors (noRoute), and each
+// request is logged without its body or query string (either may hold a
+// secret) and counted in the metrics.
 func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 	csrf := http.NewCrossOriginProtection()
 	// The payment provider's webhook is server-to-server and signed; it
 	// never carries a browser's cookies.
 	csrf.AddInsecureBypassPattern("POST /billing/payments/webhook")
-	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, newError(codeCrossOrigin, "cross-origin request refused"))
-	}))
-	inner := csrf.Handler(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
@@ -40,22 +38,32 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 					s.writeError(rec, r, errInternal)
 				}
 			}
-			s.accessLog(r, rec.status, start)
+			now := time.Now()
+			took := now.Sub(start)
+			s.accessLog(r, rec.status, now, took)
 			pattern := ""
 			if routed != nil {
 				pattern = routed.Pattern
 			}
-			s.Metrics.request(pattern, rec.status, time.Since(start))
+			s.Metrics.request(pattern, rec.status, took)
 		}()
 		served := s.frontDoor(rec, r)
 		if served == nil {
 			return
 		}
+		// CrossOriginProtection's check without its Handler, one level
+		// fewer: GET, HEAD and OPTIONS pass at once, a POST without
+		// Sec-Fetch-Site or Origin (an API client) after two header reads.
+		if err := csrf.Check(served); err != nil {
+			s.writeError(rec, served, newError(codeCrossOrigin, "cross-origin request refused"))
+			return
+		}
 		routed = served
 		if served.Body != nil && served.Body != http.NoBody {
-			served.Body = clientBody{served.Body}
+			rec.body = clientBody{served.Body}
+			served.Body = &rec.body // in the recorder's allocation, not one of its own
 		}
-		inner.ServeHTTP(rec, served)
+		mux.ServeHTTP(rec, served)
 	})
 }
 
@@ -82,14 +90,13 @@ func (b clientBody) Read(p []byte) (int, error) {
 // builds slog's record itself rather than call Logger.LogAttrs, which looks
 // up its caller's program counter on every call: the line always comes
 // from here.
-func (s *Server) accessLog(r *http.Request, status int, start time.Time) {
+func (s *Server) accessLog(r *http.Request, status int, now time.Time, duration time.Duration) {
 	ctx := r.Context()
 	h := s.Logger.Handler()
 	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	now := time.Now()
-	took := float64(now.Sub(start).Microseconds()) / 1000
+	took := float64(duration.Microseconds()) / 1000
 	if s.AccessLog != nil && accesslog.Plain(r.Method) && accesslog.Plain(r.URL.Path) {
 		buf := getBuffer()
 		buf.Write(accesslog.AppendLine(buf.AvailableBuffer(), s.LogFormat == "json", now, r.Method, r.URL.Path, status, took))
@@ -153,16 +160,18 @@ type header struct {
 	value []string
 }
 
+// An API answer carries what an API client reads: nosniff (a JSON answer is
+// never rendered as a page), the API version, and, set by the handlers,
+// Content-Type and the RateLimit-* fields. A page's headers (CSP, framing,
+// referrer) govern what a browser does with a document and go on pages
+// only. Every /api route is a POST, whose answer no cache stores without
+// explicit freshness, so API answers need no Cache-Control either.
 var (
 	commonHeaders = []header{
 		{"X-Content-Type-Options", []string{"nosniff"}},
-		{"Referrer-Policy", []string{"no-referrer"}},
-		{"X-Frame-Options", []string{"DENY"}},
 	}
 	apiHeaders = []header{
 		{"X-Api-Version", []string{APIVersion}},
-		{"Cache-Control", []string{"no-store"}},
-		{"Content-Security-Policy", []string{"default-src 'none'; frame-ancestors 'none'"}},
 	}
 )
 
@@ -176,6 +185,8 @@ func pageHeaders(checkoutOrigin string) []header {
 		formAction += " " + checkoutOrigin
 	}
 	return []header{
+		{"Referrer-Policy", []string{"no-referrer"}},
+		{"X-Frame-Options", []string{"DENY"}},
 		{"Content-Security-Policy", []string{"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 			"connect-src 'self'; form-action " + formAction + "; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"}},
 	}
@@ -196,10 +207,13 @@ func setHeaders(h http.Header, list []header) {
 	}
 }
 
+// statusRecorder is the response writer handlers see: it notes the status
+// for the log and the metrics, and holds the request's clientBody.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+	body   clientBody
 }
 
 func (r *statusRecorder) WriteHeader(status int) {

@@ -22,11 +22,13 @@ type forwardedHTTPS struct{}
 
 // frontDoor runs before routing. It refuses a Host this server does not
 // answer for (421: a DNS-rebinding page reaching a loopback server sends
-// its own name), takes the client address and scheme from a trusted
+// its own name), except /health asked with no Host at all (a load
+// balancer's health check, as HAProxy's default option httpchk sends; no
+// browser sends a request without Host), takes the client address and scheme from a trusted
 // proxy's headers, and sends HSTS on HTTPS. It returns the request to
 // serve, or nil once it has answered.
 func (s *Server) frontDoor(w http.ResponseWriter, r *http.Request) *http.Request {
-	if s.allowedHosts != nil && !s.allowedHosts[hostName(r.Host)] {
+	if s.allowedHosts != nil && !s.allowedHosts[hostName(r.Host)] && (r.Host != "" || r.URL.Path != "/health") {
 		s.writeError(w, r, newError(codeHostNotAllowed, "this server does not answer for the host %q (see -allowed-hosts)", truncate(r.Host, 100)))
 		return nil
 	}

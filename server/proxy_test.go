@@ -120,9 +120,18 @@ func TestAllowedHostsRefuseOtherHosts(t *testing.T) {
 			t.Errorf("Host %s: %d", host, res.status)
 		}
 	}
-	for _, host := range []string{"attacker.example", "attacker.example:8080", "localhost.attacker.example", ""} {
+	for _, host := range []string{"attacker.example", "attacker.example:8080", "localhost.attacker.example"} {
 		e.request(http.MethodGet, "/health", nil, "Host", host).wantError(http.StatusMisdirectedRequest, "host_not_allowed")
 	}
+	// A load balancer's health check may send no Host (HAProxy's default
+	// option httpchk); only /health answers it.
+	if res := e.request(http.MethodGet, "/health", nil, "Host", ""); res.status != 200 {
+		t.Errorf("/health without Host: %d", res.status)
+	}
+	for _, path := range []string{"/", "/robots.txt", "/health/", "/metrics"} {
+		e.request(http.MethodGet, path, nil, "Host", "").wantError(http.StatusMisdirectedRequest, "host_not_allowed")
+	}
+	e.post("/api/v1/get_api_key", map[string]string{"email": "a@b.c"}, "Host", "").wantError(http.StatusMisdirectedRequest, "host_not_allowed")
 	e.post("/api/v1/get_api_key", map[string]string{"email": "a@b.c"}, "Host", "attacker.example").wantError(http.StatusMisdirectedRequest, "host_not_allowed")
 	// Without a list, any Host is served (a server bound to a public address).
 	if res := newEnv(t).request(http.MethodGet, "/health", nil, "Host", "anything.example"); res.status != 200 {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -45,7 +46,13 @@ type Account struct {
 	Verified     bool
 	Admin        bool
 	Disabled     bool // an administrator turned it off: no login, its keys refused
-	CreatedAt    time.Time
+	// PlanByAdmin: an administrator set the plan, so only an
+	// administrator changes it (account.SwitchOwnPlan).
+	PlanByAdmin bool
+	// PlanCancelled: the user left the paid plan, which stays in force
+	// until PaidUntil; EffectivePlan is starter from then on.
+	PlanCancelled bool
+	CreatedAt     time.Time
 }
 
 // EffectivePlan is the plan in force at now: a paid plan whose paid_until
@@ -113,7 +120,7 @@ func insertAccount(ctx context.Context, db querier, n NewAccount, now time.Time)
 	return id, err
 }
 
-const accountColumns = `id, email, password_hash, plan, usage_cap, paid_until, verified, admin, disabled, created_at`
+const accountColumns = `id, email, password_hash, plan, usage_cap, paid_until, verified, admin, disabled, plan_by_admin, plan_cancelled, created_at`
 
 // accountColumnsOf qualifies accountColumns with a table alias for joins.
 func accountColumnsOf(alias string) string {
@@ -132,7 +139,7 @@ func scanAccount(row interface{ Scan(...any) error }, lead ...any) (*Account, er
 		paidUntil sql.NullInt64
 		created   int64
 	)
-	dest := append(lead, &a.ID, &a.Email, &a.PasswordHash, &a.Plan, &usageCap, &paidUntil, &a.Verified, &a.Admin, &a.Disabled, &created)
+	dest := append(lead, &a.ID, &a.Email, &a.PasswordHash, &a.Plan, &usageCap, &paidUntil, &a.Verified, &a.Admin, &a.Disabled, &a.PlanByAdmin, &a.PlanCancelled, &created)
 	err := row.Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -187,20 +194,41 @@ func (s *Store) lockAccount(ctx context.Context, tx *sql.Tx, accountID int64) (b
 // revokeKeys it also deletes every API key of the account, in the same
 // transaction.
 func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash string, revokeKeys bool) error {
+	return s.ChangePassword(ctx, accountID, passwordHash, nil, revokeKeys)
+}
+
+// ChangePassword is SetPassword that keeps one session, the one whose
+// cookie hashes to keepSession (nil keeps none): the session of the user
+// who changes their own password. It fails with ErrNotFound when the
+// account is gone.
+func (s *Store) ChangePassword(ctx context.Context, accountID int64, passwordHash string, keepSession []byte, revokeKeys bool) error {
 	defer s.auth.invalidate()
 	return wrap("set password", s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1 WHERE id = $2`, passwordHash, accountID); err != nil {
+		res, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1 WHERE id = $2`, passwordHash, accountID)
+		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1`, accountID); err != nil {
-			return err
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return cmp.Or(err, ErrNotFound)
 		}
-		if !revokeKeys {
-			return nil
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = $1`, accountID)
-		return err
+		return endSessionsAndKeys(ctx, tx, accountID, keepSession, revokeKeys)
 	}))
+}
+
+// endSessionsAndKeys deletes the account's sessions but the one whose hash
+// is keepSession, and with revokeKeys its API keys.
+func endSessionsAndKeys(ctx context.Context, tx *sql.Tx, accountID int64, keepSession []byte, revokeKeys bool) error {
+	if keepSession == nil {
+		keepSession = []byte{}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1 AND hash <> $2`, accountID, keepSession); err != nil {
+		return err
+	}
+	if !revokeKeys {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = $1`, accountID)
+	return err
 }
 
 // MarkVerified activates an account.
@@ -210,7 +238,10 @@ func (s *Store) MarkVerified(ctx context.Context, accountID int64) error {
 	return wrap("mark verified", err)
 }
 
-// SetPlan changes an account's plan, paid_until and enterprise cap.
+// SetPlan changes an account's plan, paid_until and enterprise cap, as
+// set by an administrator: a paid plan is then the administrator's to
+// change (Account.PlanByAdmin), starter is the user's own again. A
+// cancellation of the plan is forgotten.
 func (s *Store) SetPlan(ctx context.Context, accountID int64, plan string, paidUntil *time.Time, usageCap *int) error {
 	defer s.auth.invalidate()
 	var paid, cap any
@@ -220,9 +251,24 @@ func (s *Store) SetPlan(ctx context.Context, accountID int64, plan string, paidU
 	if usageCap != nil {
 		cap = *usageCap
 	}
-	res, err := s.write.ExecContext(ctx, `UPDATE accounts SET plan = $1, paid_until = $2, usage_cap = $3 WHERE id = $4`, plan, paid, cap, accountID)
+	res, err := s.write.ExecContext(ctx, `UPDATE accounts SET plan = $1, paid_until = $2, usage_cap = $3, plan_by_admin = $4, plan_cancelled = FALSE WHERE id = $5`,
+		plan, paid, cap, plan != PlanStarter, accountID)
 	if err != nil {
 		return wrap("set plan", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// CancelPlan records that the user left their paid plan: it stays in
+// force until its paid_until, then the account is on starter.
+func (s *Store) CancelPlan(ctx context.Context, accountID int64) error {
+	defer s.auth.invalidate()
+	res, err := s.write.ExecContext(ctx, `UPDATE accounts SET plan_cancelled = TRUE WHERE id = $1`, accountID)
+	if err != nil {
+		return wrap("cancel plan", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound

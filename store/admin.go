@@ -34,6 +34,11 @@ var (
 	ErrSetupDone = errors.New("setup is done: an administrator exists, so the setup link no longer works")
 	// ErrInviteInvalid is an invite that is unknown, used or expired.
 	ErrInviteInvalid = errors.New("this invite is unknown, used or expired: ask an administrator for a new one")
+	// ErrUnverified refuses to make an administrator of an account whose
+	// email was never verified: whoever registered it chose its password,
+	// and that may not be the owner of the address. Setting a new password
+	// in the same change (Activate) is the way.
+	ErrUnverified = errors.New("this account's email is not verified: set a new password for it in the same change")
 )
 
 // querier is what *sql.DB and *sql.Tx share for reading one row.
@@ -92,7 +97,8 @@ func checkSetupToken(ctx context.Context, db querier, hash []byte) error {
 
 // CreateFirstAdmin creates the first administrator with the setup token
 // and retires the token, in one transaction, so two uses of one link
-// cannot both succeed.
+// cannot both succeed. A pending registration of the email is taken over
+// (CreateOrTakeOver); a verified account with it is ErrEmailTaken.
 func (s *Store) CreateFirstAdmin(ctx context.Context, tokenHash []byte, n NewAccount) (int64, error) {
 	defer s.auth.invalidate()
 	n.Admin = true
@@ -107,7 +113,7 @@ func (s *Store) CreateFirstAdmin(ctx context.Context, tokenHash []byte, n NewAcc
 			return err
 		}
 		var err error
-		if id, err = insertAccount(ctx, tx, n, s.now()); err != nil {
+		if id, _, err = s.createOrTakeOver(ctx, tx, n); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM settings WHERE name = $1`, setupTokenSetting)
@@ -117,8 +123,9 @@ func (s *Store) CreateFirstAdmin(ctx context.Context, tokenHash []byte, n NewAcc
 }
 
 // spareLastAdmin ends a WHERE clause on accounts so that it never matches
-// the only enabled administrator.
-const spareLastAdmin = ` AND NOT (admin = TRUE AND disabled = FALSE AND (SELECT count(*) FROM accounts WHERE admin = TRUE AND disabled = FALSE) = 1)`
+// the only verified, enabled administrator: an unverified one cannot log
+// in, so it runs nothing.
+const spareLastAdmin = ` AND NOT (admin = TRUE AND verified = TRUE AND disabled = FALSE AND (SELECT count(*) FROM accounts WHERE admin = TRUE AND verified = TRUE AND disabled = FALSE) = 1)`
 
 // lockAdmins locks the enabled administrators' rows on PostgreSQL, where
 // two servers could otherwise each demote one of the last two, each
@@ -127,7 +134,7 @@ func (s *Store) lockAdmins(ctx context.Context, tx *sql.Tx) error {
 	if s.backend != Postgres {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, `SELECT id FROM accounts WHERE admin = TRUE AND disabled = FALSE FOR UPDATE`)
+	_, err := tx.ExecContext(ctx, `SELECT id FROM accounts WHERE admin = TRUE AND verified = TRUE AND disabled = FALSE FOR UPDATE`)
 	return err
 }
 
@@ -135,6 +142,12 @@ func (s *Store) lockAdmins(ctx context.Context, tx *sql.Tx) error {
 // argument is that id, and tells why it changed no row: ErrNotFound, or
 // ErrLastAdmin when spareLastAdmin kept it.
 func changeAccount(ctx context.Context, tx *sql.Tx, query string, id int64) error {
+	return changeAccountOr(ctx, tx, query, id, ErrLastAdmin)
+}
+
+// changeAccountOr is changeAccount whose query's WHERE clause keeps an
+// existing account for the reason kept.
+func changeAccountOr(ctx context.Context, tx *sql.Tx, query string, id int64, kept error) error {
 	res, err := tx.ExecContext(ctx, query, id)
 	if err != nil {
 		return err
@@ -147,22 +160,24 @@ func changeAccount(ctx context.Context, tx *sql.Tx, query string, id int64) erro
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
-	return cmp.Or(err, ErrLastAdmin)
+	return cmp.Or(err, kept)
 }
 
-// SetAdmin grants or revokes administrator rights. Revoking those of the
-// last enabled administrator fails with ErrLastAdmin.
+// SetAdmin grants or revokes administrator rights. Granting them to an
+// unverified account fails with ErrUnverified (Activate does it with a new
+// password); revoking those of the last verified, enabled administrator
+// fails with ErrLastAdmin.
 func (s *Store) SetAdmin(ctx context.Context, accountID int64, admin bool) error {
 	defer s.auth.invalidate()
-	query := `UPDATE accounts SET admin = TRUE WHERE id = $1`
+	query, kept := `UPDATE accounts SET admin = TRUE WHERE id = $1 AND verified = TRUE`, ErrUnverified
 	if !admin {
-		query = `UPDATE accounts SET admin = FALSE WHERE id = $1` + spareLastAdmin
+		query, kept = `UPDATE accounts SET admin = FALSE WHERE id = $1`+spareLastAdmin, ErrLastAdmin
 	}
 	return wrap("set admin", s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := s.lockAdmins(ctx, tx); err != nil {
 			return err
 		}
-		return changeAccount(ctx, tx, query, accountID)
+		return changeAccountOr(ctx, tx, query, accountID, kept)
 	}))
 }
 
@@ -188,17 +203,56 @@ func (s *Store) SetDisabled(ctx context.Context, accountID int64, disabled bool)
 }
 
 // DeleteAccount deletes an account with its keys, sessions, codes and
-// usage; its suggestions and audit events stay, without the link. The last
-// enabled administrator cannot be deleted (ErrLastAdmin). A charge of the
-// account still under way then fails with ErrNotFound.
+// usage by day; its monthly usage moves to deleted_usage (DeletedUsage),
+// kept for the operator, and its suggestions and audit events stay,
+// without the link. The last verified, enabled administrator cannot be
+// deleted (ErrLastAdmin). A charge of the account still under way then
+// fails with ErrNotFound.
 func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
 	defer s.auth.invalidate()
 	return wrap("delete account", s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := s.lockAdmins(ctx, tx); err != nil {
 			return err
 		}
-		return changeAccount(ctx, tx, `DELETE FROM accounts WHERE id = $1`+spareLastAdmin, accountID)
+		if err := changeAccount(ctx, tx, `UPDATE accounts SET disabled = disabled WHERE id = $1`+spareLastAdmin, accountID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO deleted_usage (account_id, period, count, deleted_at)
+			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0`, accountID, unix(s.now())); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE id = $1`, accountID)
+		return err
 	}))
+}
+
+// DeletedUsage is the monthly usage of a deleted account.
+type DeletedUsage struct {
+	AccountID int64
+	Period    string
+	Count     int64
+	DeletedAt time.Time
+}
+
+// DeletedUsages lists the kept usage of deleted accounts, newest deletion
+// first, at most limit.
+func (s *Store) DeletedUsages(ctx context.Context, limit int) ([]DeletedUsage, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT account_id, period, count, deleted_at FROM deleted_usage ORDER BY deleted_at DESC, account_id, period LIMIT $1`, limit)
+	if err != nil {
+		return nil, wrap("deleted usages", err)
+	}
+	defer rows.Close()
+	var out []DeletedUsage
+	for rows.Next() {
+		var d DeletedUsage
+		var at int64
+		if err := rows.Scan(&d.AccountID, &d.Period, &d.Count, &at); err != nil {
+			return nil, wrap("deleted usages", err)
+		}
+		d.DeletedAt = time.Unix(at, 0).UTC()
+		out = append(out, d)
+	}
+	return out, wrap("deleted usages", rows.Err())
 }
 
 // ResetUsage sets the account's count of metered calls this month to 0.

@@ -137,10 +137,11 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 		// An admin's enterprise cap belongs to the account, not to the
 		// subscription: it survives renewals, a cancellation and a later
 		// re-activation (Account.Cap applies it only on the enterprise plan).
+		// A payment ends a cancellation of the plan: it was renewed.
 		if account.UsageCap != nil {
 			usageCap = *account.UsageCap
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET plan = $1, paid_until = $2, usage_cap = $3 WHERE id = $4`,
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET plan = $1, paid_until = $2, usage_cap = $3, plan_cancelled = FALSE WHERE id = $4`,
 			plan, paid, usageCap, account.ID); err != nil {
 			return err
 		}

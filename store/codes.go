@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"database/sql"
@@ -14,76 +15,136 @@ const (
 	PurposeReset    = "reset"
 )
 
-// MaxCodeAttempts is how many wrong tries kill a code.
+// MaxCodeAttempts is how many wrong tries kill a code, from every client
+// together. A stranger can kill the owner's code, but not the owner's
+// next one: their own codes and tries count for them alone
+// (MaxCodesPerHour, MaxCodeTriesPerHour), so the owner asks for another.
 const MaxCodeAttempts = 5
 
-// Limits per account (that is, per email) over an hour, across purposes
-// and codes: how many codes may be sent, and how many wrong tries made.
-// Sending a new code therefore gives a guesser no new tries.
+// Limits per account (that is, per email) and client over an hour, across
+// purposes and codes: how many codes may be sent, and how many wrong tries
+// made. Sending a new code therefore gives a guesser no new tries. The
+// limits count per client (the caller's key of it: an address, a /64), so
+// that a stranger's requests and wrong codes use up the stranger's share,
+// not the owner's; the account's limits over every client bound mail and
+// guessing from many clients.
 const (
-	MaxCodesPerHour     = 5
-	MaxCodeTriesPerHour = 10
-	codeWindow          = time.Hour
+	MaxCodesPerHour            = 5
+	MaxCodeTriesPerHour        = 10
+	MaxAccountCodesPerHour     = 4 * MaxCodesPerHour
+	MaxAccountCodeTriesPerHour = 5 * MaxCodeTriesPerHour
+	codeWindow                 = time.Hour
 )
+
+// allClients is the client of the account's row of code_limits that
+// counts every client's codes and tries; callers' client keys are
+// addresses or prefixes, never this.
+const allClients = "*"
 
 var (
 	// ErrCodeInvalid covers a wrong, expired, exhausted or absent code: the
 	// caller learns only that the code did not work.
 	ErrCodeInvalid = errors.New("the code is wrong or has expired; request a new one")
-	// ErrTooManyCodes means MaxCodesPerHour codes went to the account within
-	// the hour: no other is made.
+	// ErrTooManyCodes means the codes an account may get within the hour,
+	// from this client or from all, went out: no other is made.
 	ErrTooManyCodes = errors.New("too many codes were sent to this address in the last hour")
 )
 
-// codeLimits is an account's row of code_limits, in its current window.
+// codeLimits is an account's row of code_limits for one client, in its
+// current window.
 type codeLimits struct {
 	windowStart  int64
 	codes, tries int
+	noticed      bool
 }
 
-// limitsOf reads an account's code limits, starting a new window when the
-// last one is over.
-func (s *Store) limitsOf(ctx context.Context, tx *sql.Tx, accountID int64) (codeLimits, error) {
+// limitsOf reads an account's code limits for client, starting a new
+// window when the last one is over.
+func (s *Store) limitsOf(ctx context.Context, tx *sql.Tx, accountID int64, client string) (codeLimits, error) {
 	now := unix(s.now())
 	var l codeLimits
-	err := tx.QueryRowContext(ctx, `SELECT window_start, codes, failures FROM code_limits WHERE account_id = $1`,
-		accountID).Scan(&l.windowStart, &l.codes, &l.tries)
+	err := tx.QueryRowContext(ctx, `SELECT window_start, codes, failures, noticed FROM code_limits WHERE account_id = $1 AND client = $2`,
+		accountID, client).Scan(&l.windowStart, &l.codes, &l.tries, &l.noticed)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && l.windowStart <= now-int64(codeWindow.Seconds())) {
 		return codeLimits{windowStart: now}, nil
 	}
 	return l, err
 }
 
-func saveLimits(ctx context.Context, tx *sql.Tx, accountID int64, l codeLimits) error {
+func saveLimits(ctx context.Context, tx *sql.Tx, accountID int64, client string, l codeLimits) error {
 	_, err := tx.ExecContext(ctx,
-		`INSERT INTO code_limits (account_id, window_start, codes, failures) VALUES ($1, $2, $3, $4)
-		 ON CONFLICT (account_id) DO UPDATE SET window_start = excluded.window_start, codes = excluded.codes, failures = excluded.failures`,
-		accountID, l.windowStart, l.codes, l.tries)
+		`INSERT INTO code_limits (account_id, client, window_start, codes, failures, noticed) VALUES ($1, $2, $3, $4, $5, $6)
+		 ON CONFLICT (account_id, client) DO UPDATE SET window_start = excluded.window_start, codes = excluded.codes,
+		   failures = excluded.failures, noticed = excluded.noticed`,
+		accountID, client, l.windowStart, l.codes, l.tries, l.noticed)
 	return err
 }
 
-// SetCode stores a fresh code for the account and purpose, replacing any
-// earlier one, unless MaxCodesPerHour codes went to the account within the
-// hour (ErrTooManyCodes).
+// clientLimits are an account's limits for one client and for all.
+type clientLimits struct {
+	client      string
+	mine, total codeLimits
+}
+
+// clientLimitsOf reads them; client "" is a client of its own, for a
+// caller that knows none.
+func (s *Store) clientLimitsOf(ctx context.Context, tx *sql.Tx, accountID int64, client string) (clientLimits, error) {
+	mine, err := s.limitsOf(ctx, tx, accountID, client)
+	if err != nil {
+		return clientLimits{}, err
+	}
+	total, err := s.limitsOf(ctx, tx, accountID, allClients)
+	return clientLimits{client, mine, total}, err
+}
+
+func (l *clientLimits) save(ctx context.Context, tx *sql.Tx, accountID int64) error {
+	if err := saveLimits(ctx, tx, accountID, l.client, l.mine); err != nil {
+		return err
+	}
+	return saveLimits(ctx, tx, accountID, allClients, l.total)
+}
+
+// stopped marks the client as having hit a limit, and reports whether
+// the owner should now be told: the first time in the client's window.
+func (l *clientLimits) stopped() (notify bool) {
+	notify = !l.mine.noticed
+	l.mine.noticed = true
+	return notify
+}
+
+// SetCode is SetCodeFor with no client known: every such call shares one
+// client's limits.
 func (s *Store) SetCode(ctx context.Context, accountID int64, purpose string, codeHash []byte, ttl time.Duration) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	_, err := s.SetCodeFor(ctx, accountID, purpose, "", codeHash, ttl)
+	return err
+}
+
+// SetCodeFor stores a fresh code for the account and purpose, asked for by
+// client, replacing any earlier one, unless MaxCodesPerHour codes went to
+// the account at this client's request within the hour, or
+// MaxAccountCodesPerHour at anyone's (ErrTooManyCodes). notifyOwner is
+// true once per client and hour, when that client is first stopped: the
+// caller tells the owner that someone is asking for codes, and that their
+// own request from elsewhere still works.
+func (s *Store) SetCodeFor(ctx context.Context, accountID int64, purpose, client string, codeHash []byte, ttl time.Duration) (notifyOwner bool, err error) {
+	var refused bool
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		// The account first, so that its code limits count exactly when
 		// requests for it reach several servers at once.
 		if found, err := s.lockAccount(ctx, tx, accountID); !found {
-			if err == nil {
-				err = ErrNotFound
-			}
-			return err
+			return cmp.Or(err, ErrNotFound)
 		}
-		limits, err := s.limitsOf(ctx, tx, accountID)
+		limits, err := s.clientLimitsOf(ctx, tx, accountID, client)
 		if err != nil {
 			return err
 		}
-		if limits.codes >= MaxCodesPerHour {
-			return ErrTooManyCodes
+		if refused = limits.mine.codes >= MaxCodesPerHour || limits.total.codes >= MaxAccountCodesPerHour; refused {
+			notifyOwner = limits.stopped()
+			return limits.save(ctx, tx, accountID) // the notice is kept
 		}
-		limits.codes++
-		if err := saveLimits(ctx, tx, accountID, limits); err != nil {
+		limits.mine.codes++
+		limits.total.codes++
+		if err := limits.save(ctx, tx, accountID); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx,
@@ -92,22 +153,39 @@ func (s *Store) SetCode(ctx context.Context, accountID int64, purpose string, co
 			accountID, purpose, codeHash, unix(s.now().Add(ttl)))
 		return err
 	})
-	return wrap("set code", err)
+	if err == nil && refused {
+		err = ErrTooManyCodes
+	}
+	return notifyOwner, wrap("set code", err)
 }
 
-// ConsumeCode checks codeHash against the stored code. A match deletes the
-// code; a miss counts a try against the code (the fifth kills it) and
-// against the account's hour (after MaxCodeTriesPerHour no code works,
-// right or wrong, until the hour is over).
+// ConsumeCode is ConsumeCodeFrom with no client known.
 func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string, codeHash []byte) error {
+	_, err := s.ConsumeCodeFrom(ctx, accountID, purpose, "", codeHash)
+	return err
+}
+
+// ConsumeCodeFrom checks codeHash, sent by client, against the stored
+// code. A match deletes the code; a miss counts a try against the code
+// (the MaxCodeAttempts-th kills it), against the client's hour and the
+// account's (after MaxCodeTriesPerHour from the client, or
+// MaxAccountCodeTriesPerHour from all, no code works from it, right or
+// wrong, until the hour is over). Every failure is ErrCodeInvalid.
+// notifyOwner is as for SetCodeFor: true the first time in the hour the
+// client is stopped.
+func (s *Store) ConsumeCodeFrom(ctx context.Context, accountID int64, purpose, client string, codeHash []byte) (notifyOwner bool, err error) {
 	var matched bool
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if found, err := s.lockAccount(ctx, tx, accountID); !found {
 			return err // no account, no code
 		}
-		limits, err := s.limitsOf(ctx, tx, accountID)
-		if err != nil || limits.tries >= MaxCodeTriesPerHour {
+		limits, err := s.clientLimitsOf(ctx, tx, accountID, client)
+		if err != nil {
 			return err
+		}
+		if limits.mine.tries >= MaxCodeTriesPerHour || limits.total.tries >= MaxAccountCodeTriesPerHour {
+			notifyOwner = limits.stopped()
+			return limits.save(ctx, tx, accountID)
 		}
 		var stored []byte
 		var expires int64
@@ -130,8 +208,9 @@ func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string
 			_, err := tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = $1 AND purpose = $2`, accountID, purpose)
 			return err
 		}
-		limits.tries++
-		if err := saveLimits(ctx, tx, accountID, limits); err != nil {
+		limits.mine.tries++
+		limits.total.tries++
+		if err := limits.save(ctx, tx, accountID); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx,
@@ -139,12 +218,12 @@ func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string
 		return err
 	})
 	if err != nil {
-		return wrap("consume code", err)
+		return notifyOwner, wrap("consume code", err)
 	}
 	if !matched {
-		return ErrCodeInvalid
+		return notifyOwner, ErrCodeInvalid
 	}
-	return nil
+	return false, nil
 }
 
 // DeleteExpiredCodes removes codes that can no longer be used, expired or

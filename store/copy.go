@@ -11,12 +11,13 @@ import (
 // refer to it, with their columns. auth_generation and schema_version are
 // the destination's own.
 var copiedTables = []struct{ name, columns string }{
-	{"accounts", accountColumns + ", email_key"},
+	{"accounts", accountColumns + ", email_key, invite_hash"},
 	{"api_keys", "id, account_id, name, hash, hint, created_at, last_used_at"},
 	{"sessions", "hash, account_id, created_at, expires_at"},
 	{"verification_codes", "account_id, purpose, code_hash, expires_at, attempts"},
 	{"usage", "account_id, period, count, granted"},
 	{"usage_days", "account_id, day, key_id, count"},
+	{"deleted_usage", "account_id, period, count, deleted_at"},
 	{"suggestions", "id, account_id, email, message, created_at"},
 	{"audit_events", "id, at, kind, account_id, email, sealed_ip, detail"},
 	{"invites", "hash, created_by, created_at, expires_at, used_at"},
@@ -28,7 +29,8 @@ var copiedTables = []struct{ name, columns string }{
 
 // booleanColumns are stored as 0 and 1 by SQLite and as booleans by
 // PostgreSQL.
-var booleanColumns = map[string]bool{"accounts.verified": true, "accounts.admin": true, "accounts.disabled": true}
+var booleanColumns = map[string]bool{"accounts.verified": true, "accounts.admin": true, "accounts.disabled": true,
+	"accounts.plan_by_admin": true, "accounts.plan_cancelled": true}
 
 // TableCount is how many rows of a table Copy copied.
 type TableCount struct {

@@ -15,7 +15,7 @@ import (
 // for the user and shown as it is, so wrap passes them unchanged; errors.Is
 // finds them either way.
 var outcomes = []error{ErrNotFound, ErrEmailTaken, ErrTooManyKeys, ErrCodeInvalid, ErrTooManyCodes, ErrQuotaExceeded,
-	ErrLastAdmin, ErrSetupToken, ErrSetupDone, ErrInviteInvalid, ErrInvalidText}
+	ErrLastAdmin, ErrSetupToken, ErrSetupDone, ErrInviteInvalid, ErrInvalidText, ErrUnverified}
 
 // ErrInvalidText is returned for text to store that holds the NUL
 // character: PostgreSQL's text cannot hold it, and SQLite refuses it too, so

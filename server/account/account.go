@@ -43,26 +43,32 @@ type Action struct {
 	// Kind is the audit event it records.
 	Kind  string
 	apply func(ctx context.Context, st *store.Store, accountID int64) error
+	// onlyVerified refuses the action on an unverified account
+	// (store.ErrUnverified): whoever registered it chose its password.
+	// Operator.Activate does it with a new password.
+	onlyVerified bool
 }
 
-// The actions. Removing, disabling or deleting the last enabled
-// administrator fails with store.ErrLastAdmin; an account deleted
-// meanwhile, with store.ErrNotFound.
+// The actions. Removing, disabling or deleting the last verified, enabled
+// administrator fails with store.ErrLastAdmin; verifying an unverified
+// account or making it an administrator, with store.ErrUnverified (use
+// Operator.Activate); an account deleted meanwhile, with
+// store.ErrNotFound.
 var (
 	Verify = Action{"verify", store.AuditAccountVerified,
-		func(ctx context.Context, st *store.Store, id int64) error { return st.MarkVerified(ctx, id) }}
+		func(ctx context.Context, st *store.Store, id int64) error { return st.MarkVerified(ctx, id) }, true}
 	MakeAdmin = Action{"make_admin", store.AuditAdminGranted,
-		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, true) }}
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, true) }, true}
 	RemoveAdmin = Action{"remove_admin", store.AuditAdminRevoked,
-		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, false) }}
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetAdmin(ctx, id, false) }, false}
 	Disable = Action{"disable", store.AuditAccountDisabled,
-		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, true) }}
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, true) }, false}
 	Enable = Action{"enable", store.AuditAccountEnabled,
-		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, false) }}
+		func(ctx context.Context, st *store.Store, id int64) error { return st.SetDisabled(ctx, id, false) }, false}
 	ResetUsage = Action{"reset_usage", store.AuditUsageReset,
-		func(ctx context.Context, st *store.Store, id int64) error { return st.ResetUsage(ctx, id) }}
+		func(ctx context.Context, st *store.Store, id int64) error { return st.ResetUsage(ctx, id) }, false}
 	Delete = Action{"delete", store.AuditAccountDeleted,
-		func(ctx context.Context, st *store.Store, id int64) error { return st.DeleteAccount(ctx, id) }}
+		func(ctx context.Context, st *store.Store, id int64) error { return st.DeleteAccount(ctx, id) }, false}
 )
 
 // SetAdmin is MakeAdmin or RemoveAdmin.
@@ -83,6 +89,9 @@ func SetDisabled(disabled bool) Action {
 
 // Apply makes act's change to a and records it.
 func (o Operator) Apply(ctx context.Context, act Action, a *store.Account) error {
+	if act.onlyVerified && !a.Verified {
+		return store.ErrUnverified
+	}
 	if err := act.apply(ctx, o.Store, a.ID); err != nil {
 		return err
 	}
@@ -167,17 +176,24 @@ type New struct {
 }
 
 // Create checks n's plan, creates the account and records it (and, for an
-// administrator, the grant); it returns the account.
+// administrator, the grant); it returns the account. A pending
+// (unverified) registration of the email is taken over: it gets n's
+// password, plan and rights (store.CreateOrTakeOver), and the audit event
+// says so. A verified account with the email is store.ErrEmailTaken.
 func (o Operator) Create(ctx context.Context, n New) (*store.Account, error) {
 	if err := CheckPlan(n.Plan, nil, false); err != nil {
 		return nil, err
 	}
-	id, err := o.Store.CreateAccount(ctx, store.NewAccount{Email: n.Email, PasswordHash: n.PasswordHash, Plan: n.Plan, Verified: true, Admin: n.Admin})
+	id, tookOver, err := o.Store.CreateOrTakeOver(ctx, store.NewAccount{Email: n.Email, PasswordHash: n.PasswordHash, Plan: n.Plan, Verified: true, Admin: n.Admin})
 	if err != nil {
 		return nil, err
 	}
-	a := &store.Account{ID: id, Email: n.Email, Plan: n.Plan, Verified: true, Admin: n.Admin}
-	if err := o.record(ctx, store.AuditRegistered, a, o.By); err != nil {
+	a := &store.Account{ID: id, Email: n.Email, Plan: n.Plan, Verified: true, Admin: n.Admin, PlanByAdmin: n.Plan != store.PlanStarter}
+	detail := o.By
+	if tookOver {
+		detail = "took over the pending registration, " + o.By
+	}
+	if err := o.record(ctx, store.AuditRegistered, a, detail); err != nil {
 		return nil, err
 	}
 	if n.Admin {
@@ -186,4 +202,28 @@ func (o Operator) Create(ctx context.Context, n New) (*store.Account, error) {
 		}
 	}
 	return a, nil
+}
+
+// Activate sets a's password to the hash given and marks it verified,
+// and with admin makes it an administrator, in one change that ends its
+// sessions; it records each change made. It is how an operator verifies
+// an unverified account or makes it an administrator: Verify and
+// MakeAdmin refuse one (store.ErrUnverified), whose password whoever
+// registered the email chose.
+func (o Operator) Activate(ctx context.Context, a *store.Account, passwordHash string, admin bool) error {
+	if err := o.Store.Activate(ctx, a.ID, passwordHash, admin); err != nil {
+		return err
+	}
+	if err := o.record(ctx, store.AuditPasswordSet, a, o.By); err != nil {
+		return err
+	}
+	if !a.Verified {
+		if err := o.record(ctx, store.AuditAccountVerified, a, o.By); err != nil {
+			return err
+		}
+	}
+	if admin && !a.Admin {
+		return o.record(ctx, store.AuditAdminGranted, a, o.By)
+	}
+	return nil
 }

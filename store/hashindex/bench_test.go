@@ -106,6 +106,9 @@ func sharedIndex(b *testing.B) (*hashindex.Index, []string) {
 }
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(killedImportEnv); path != "" {
+		runKilledImport(path)
+	}
 	code := m.Run()
 	if shared.ix != nil {
 		shared.ix.Close()

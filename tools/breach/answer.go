@@ -27,13 +27,17 @@ var crlf = []byte("\r\n")
 // Memory use is that of the answer: the file is read in place.
 func (f *File) AppendRange(dst []byte, prefix string, pad bool) ([]byte, error) {
 	start, lines := len(dst), 0
-	err := f.eachInRange(prefix, func(suffix []byte, count int64) {
+	countAt := f.kind.hexLen() - PrefixLen + len(":")
+	err := f.eachInRange(prefix, func(entry []byte, count int64) {
 		if lines > 0 {
 			dst = append(dst, crlf...)
 		}
-		dst = append(dst, suffix...)
-		dst = append(dst, ':')
-		dst = strconv.AppendInt(dst, count, 10)
+		if entry[countAt] != '0' || len(entry) == countAt+1 {
+			dst = append(dst, entry...) // the file's line as the answer's: no formatting
+		} else {
+			dst = append(dst, entry[:countAt]...) // leading zeros, dropped as the API does
+			dst = strconv.AppendInt(dst, count, 10)
+		}
 		lines++
 	})
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,6 +82,29 @@ func TestAppendRangeLowerCaseFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := "1E4C9B93F3F0682250B6CF8331B7EE68FD8:10437277"; string(got) != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// TestAppendRangeCountDigits checks that an answer line copied from the
+// file keeps its count as the API writes it: a count with leading zeros
+// (a hand-made file) loses them, a count of 0 stays.
+func TestAppendRangeCountDigits(t *testing.T) {
+	t.Parallel()
+	content := "ABCDE00000000000000000000000000000000001:007\r\n" +
+		"ABCDE00000000000000000000000000000000002:0\r\n" +
+		"ABCDE00000000000000000000000000000000003:10\r\n"
+	path := filepath.Join(t.TempDir(), "pwned.txt")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := open(t, path, breach.KindSHA1)
+	got, err := f.AppendRange(nil, "abcde", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "00000000000000000000000000000000001:7\r\n00000000000000000000000000000000002:0\r\n00000000000000000000000000000000003:10"
+	if string(got) != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }

@@ -211,8 +211,9 @@ func (f *File) Count(digest []byte) (count int64, found bool, err error) {
 // More than MaxRangeEntries matches yield ErrRangeTooLarge.
 func (f *File) Range(prefix string) ([]RangeEntry, error) {
 	entries := []RangeEntry{}
-	err := f.eachInRange(prefix, func(suffix []byte, count int64) {
-		entries = append(entries, RangeEntry{Suffix: string(suffix), Count: count})
+	suffixLen := f.kind.hexLen() - PrefixLen
+	err := f.eachInRange(prefix, func(entry []byte, count int64) {
+		entries = append(entries, RangeEntry{Suffix: string(entry[:suffixLen]), Count: count})
 	})
 	if err != nil {
 		return nil, err
@@ -220,11 +221,14 @@ func (f *File) Range(prefix string) ([]RangeEntry, error) {
 	return entries, nil
 }
 
-// eachInRange calls fn with the upper-cased suffix and the count of every
-// line whose hash starts with the 5-hex prefix, in hash order. suffix is
-// valid only during the call. More than MaxRangeEntries matches stop the
-// scan with ErrRangeTooLarge.
-func (f *File) eachInRange(prefix string, fn func(suffix []byte, count int64)) error {
+// eachInRange calls fn with the entry and the count of every line whose
+// hash starts with the 5-hex prefix, in hash order: the entry is the line
+// after the prefix, without its end, "SUFFIX:COUNT" with the suffix
+// upper-cased and the count's digits as the file has them, so that a range
+// answer copies it instead of formatting it again. entry is valid only
+// during the call. More than MaxRangeEntries matches stop the scan with
+// ErrRangeTooLarge.
+func (f *File) eachInRange(prefix string, fn func(entry []byte, count int64)) error {
 	p, err := normalizePrefix(prefix)
 	if err != nil {
 		return err
@@ -266,17 +270,20 @@ func (f *File) eachInRange(prefix string, fn func(suffix []byte, count int64)) e
 				return ErrRangeTooLarge
 			}
 			matched++
-			suffix := hash[PrefixLen:] // in the scanner's buffer, which nothing else reads
-			toUpperHex(suffix)
-			fn(suffix, n)
+			toUpperHex(hash[PrefixLen:]) // in the scanner's buffer, which nothing else reads
+			fn(line[PrefixLen:], n)
 		}
 	}
 }
 
 // eachInRangeUnsorted is eachInRange on a small unsorted file: it reads the
 // whole file and sorts the matches.
-func (f *File) eachInRangeUnsorted(prefix string, fn func(suffix []byte, count int64)) error {
-	var matches []RangeEntry
+func (f *File) eachInRangeUnsorted(prefix string, fn func(entry []byte, count int64)) error {
+	type match struct {
+		entry string
+		count int64
+	}
+	var matches []match
 	target := []byte(prefix)
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
@@ -298,12 +305,13 @@ func (f *File) eachInRangeUnsorted(prefix string, fn func(suffix []byte, count i
 				return ErrRangeTooLarge
 			}
 			toUpperHex(hash)
-			matches = append(matches, RangeEntry{Suffix: string(hash[PrefixLen:]), Count: n})
+			matches = append(matches, match{string(line[PrefixLen:]), n})
 		}
 	}
-	slices.SortFunc(matches, func(a, b RangeEntry) int { return strings.Compare(a.Suffix, b.Suffix) })
+	// The suffixes have one length and end at the ':': entries sort as their suffixes.
+	slices.SortFunc(matches, func(a, b match) int { return strings.Compare(a.entry, b.entry) })
 	for _, m := range matches {
-		fn([]byte(m.Suffix), m.Count)
+		fn([]byte(m.entry), m.count)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // countriesJSON comes from the countries-list package; see data/README.md.
@@ -20,8 +21,10 @@ type countryFields struct {
 	languages                              []string
 }
 
-// countries maps ISO 3166-1 alpha-2 codes to their fields.
-var countries = mustLoadCountries()
+// countries maps ISO 3166-1 alpha-2 codes to their fields. It is decoded
+// on the first lookup, not at package init, so a process that never looks
+// up an address (secutil version) does not pay for the JSON.
+var countries = sync.OnceValue(mustLoadCountries)
 
 func mustLoadCountries() map[string]*countryFields {
 	var m map[string]struct {
@@ -83,7 +86,7 @@ func euMember(iso string) bool { return euMembers[strings.ToUpper(iso)] }
 // database can name.
 func addCountry(info *Info, iso, dbName string, inEU bool) bool {
 	iso = strings.ToUpper(iso)
-	c, known := countries[iso]
+	c, known := countries()[iso]
 	if !known {
 		if dbName == "" {
 			return false

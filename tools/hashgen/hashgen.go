@@ -99,7 +99,16 @@ var byName = func() map[string]*algorithm {
 // "Sha256" name the same algorithm; "sha3-512" stays distinct from
 // "sha512" because its digit 3 survives.
 func squash(name string) string {
-	return strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(strings.TrimSpace(name)))
+	name = strings.ToLower(strings.TrimSpace(name))
+	// A byte loop, not a strings.Replacer: building one costs ~7 kB, and
+	// byName squashes every name at package init.
+	out := make([]byte, 0, len(name))
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c != '-' && c != '_' && c != ' ' {
+			out = append(out, c)
+		}
+	}
+	return string(out)
 }
 
 // Algorithms lists the canonical names.

@@ -124,7 +124,8 @@ func isHex(s string) bool {
 // Identify returns the formats s could be in, best first. Surrounding white
 // space is ignored.
 func Identify(s string) Result {
-	s, ms, note := identify(s, nil)
+	var room [24]match // on the stack: build copies what it keeps
+	s, ms, note := identify(s, room[:0])
 	return build(s, ms, rank(ms), note)
 }
 
@@ -132,6 +133,7 @@ func Identify(s string) Result {
 // is if not a hash. The matches go into buf when it has room (a batch
 // reuses one buffer).
 func identify(hash string, buf []match) (string, []match, string) {
+	loadTables()
 	if len(hash) > MaxInputBytes {
 		return "", nil, ""
 	}
@@ -377,7 +379,8 @@ func build(s string, ms []match, conf []float64, note string) Result {
 	modes := make([]int, len(ms)) // one allocation for every HashcatMode
 	for i, m := range ms {
 		f := m.format()
-		c := Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
+		c := &res.Candidates[i] // filled in place: a Candidate is 128 bytes
+		*c = Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
 		if m.p >= 0 {
 			form := &f.forms[m.p]
 			c.JohnFormat, c.John, c.JohnAlso = form.label, form.line, form.also
@@ -396,7 +399,6 @@ func build(s string, ms []match, conf []float64, note string) Result {
 		if m.via == viaUser && c.Hashcat != "" {
 			c.Hashcat = strings.Replace(c.Hashcat, " hash.txt", " --username hash.txt", 1)
 		}
-		res.Candidates[i] = c
 	}
 	if len(ms) > 0 && note == "" {
 		res.Estimate = ms[0].format().name
@@ -442,10 +444,14 @@ func sameParams(a, b match) bool {
 }
 
 // Formats reports how many formats the table knows.
-func Formats() int { return len(formats) }
+func Formats() int {
+	loadTables()
+	return len(formats)
+}
 
 // HashcatModes reports how many distinct hashcat modes the table covers.
 func HashcatModes() int {
+	loadTables()
 	seen := map[int]bool{}
 	for _, f := range formats {
 		if f.mode != noMode {

@@ -1,10 +1,12 @@
 package hashid
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // format is one row of the table: a named algorithm with every written form
@@ -39,16 +41,19 @@ type entry struct {
 	i int16 // index in the format's patterns
 }
 
-// The dispatch indexes, built once from the table. Identify consults only
-// the entries an input can reach: those whose literal prefix it starts with
-// (a byte trie), those whose leading fixed-length fields end at a separator
-// the input has at that offset, those of its exact length, and the few that
-// start with a variable-length field before a separator it contains.
+// The dispatch indexes, built from the table on first use (loadTables).
+// Identify consults only the entries an input can reach: those whose
+// literal prefix it starts with (a byte trie), those whose leading
+// fixed-length fields end at a separator the input has at that offset,
+// those of its exact length, and the few that start with a variable-length
+// field before a separator it contains. Of those it matches only the ones
+// whose length bounds (and, for a variable field before a separator, where
+// that separator first occurs) the input fits.
 var (
 	formats   []*format
 	byName    = map[string]*format{}
 	prefixes  = &trieNode{}
-	fixedAt   [][]sepEntries // fixedAt[n]: leading fields of total length n, then a separator
+	fixedAt   []sepEntries // by width, then separator
 	byLength  = map[int][]entry{}
 	varBefore = map[byte][]entry{} // leading variable field, then this separator
 	variable  []entry              // variable-length fields only, no literal
@@ -56,7 +61,10 @@ var (
 	compiled  = map[string]*pattern{}
 )
 
+// sepEntries are the patterns whose leading fixed-length fields are width
+// bytes long, followed by the separator sep.
 type sepEntries struct {
+	width   int
 	sep     byte
 	entries []entry
 }
@@ -82,7 +90,13 @@ func (n *trieNode) child(b byte, create bool) *trieNode {
 	return c
 }
 
-func init() {
+// loadTables builds the formats and the dispatch indexes once, on the first
+// call that needs them: compiling every pattern takes milliseconds, which a
+// process that never identifies a hash (secutil version) should not pay at
+// start. Every exported function calls it before reading the tables.
+var loadTables = sync.OnceFunc(buildTables)
+
+func buildTables() {
 	for _, r := range withJohn(table) {
 		register(&r)
 	}
@@ -144,16 +158,13 @@ func index(e entry) {
 		byLength[width] = append(byLength[width], e)
 	case width >= 0:
 		sep := toks[i].lit[0]
-		for len(fixedAt) <= width {
-			fixedAt = append(fixedAt, nil)
+		k, found := slices.BinarySearchFunc(fixedAt, sepEntries{width: width, sep: sep}, func(a, b sepEntries) int {
+			return cmp.Or(cmp.Compare(a.width, b.width), cmp.Compare(a.sep, b.sep))
+		})
+		if !found {
+			fixedAt = slices.Insert(fixedAt, k, sepEntries{width: width, sep: sep})
 		}
-		list := fixedAt[width]
-		k := sort.Search(len(list), func(k int) bool { return list[k].sep >= sep })
-		if k == len(list) || list[k].sep != sep {
-			list = append(list[:k], append([]sepEntries{{sep: sep}}, list[k:]...)...)
-		}
-		list[k].entries = append(list[k].entries, e)
-		fixedAt[width] = list
+		fixedAt[k].entries = append(fixedAt[k].entries, e)
 	default:
 		for i < len(toks) && toks[i].f != nil {
 			i++
@@ -174,40 +185,50 @@ func index(e entry) {
 // separator that ends a leading variable field (a user or domain name).
 const maxSeparatorScan = 512
 
-// reachable calls visit for every index entry s can match.
+// reachable calls visit for every index entry s can match, skipping those
+// whose length bounds s does not fit (pattern.walk would reject them first
+// thing). The order of the calls is the index's, whatever is skipped.
 func reachable(s string, visit func(entry)) {
 	n := prefixes
 	for i := 0; i < len(s) && n != nil; i++ {
 		if n = n.child(s[i], false); n != nil {
-			for _, e := range n.entries {
-				visit(e)
-			}
+			visitFitting(n.entries, len(s), visit)
 		}
 	}
-	for w := 1; w < len(fixedAt) && w < len(s); w++ {
-		for _, se := range fixedAt[w] {
-			if se.sep == s[w] {
-				for _, e := range se.entries {
-					visit(e)
-				}
-			}
+	for _, se := range fixedAt {
+		if se.width >= len(s) {
+			break
+		}
+		if se.sep == s[se.width] {
+			visitFitting(se.entries, len(s), visit)
 		}
 	}
-	for _, e := range byLength[len(s)] {
-		visit(e)
-	}
+	visitFitting(byLength[len(s)], len(s), visit)
 	head := s
 	if len(head) > maxSeparatorScan {
 		head = head[:maxSeparatorScan]
 	}
 	for _, sep := range sepBytes {
-		if strings.IndexByte(head, sep) >= 0 {
-			for _, e := range varBefore[sep] {
+		at := strings.IndexByte(head, sep)
+		if at < 0 {
+			continue
+		}
+		for _, e := range varBefore[sep] {
+			// The leading field ends at the first separator, so a
+			// fixed tail after it puts that separator at one offset.
+			if e.p.fits(len(s)) && (e.p.sepTail == 0 || at == len(s)-e.p.sepTail) {
 				visit(e)
 			}
 		}
 	}
-	for _, e := range variable {
-		visit(e)
+	visitFitting(variable, len(s), visit)
+}
+
+// visitFitting calls visit for the entries whose length bounds admit n.
+func visitFitting(entries []entry, n int, visit func(entry)) {
+	for _, e := range entries {
+		if e.p.fits(n) {
+			visit(e)
+		}
 	}
 }

@@ -29,7 +29,12 @@ type pattern struct {
 	exact int
 	// minLen and maxLen (-1: unbounded) bound the inputs the pattern can fit.
 	minLen, maxLen int
-	named          bool // some field has a param name
+	// sepTail, for a pattern that opens with one variable field ended by
+	// a one-byte literal and has only literals and fixed fields after it,
+	// is the length from that literal to the end: the first occurrence of
+	// the literal in a match is sepTail bytes before the end. 0 otherwise.
+	sepTail int
+	named   bool // some field has a param name
 	// wideOnly is unset for patterns with literals or a hex or decimal
 	// field; set, the pattern fits an all-hex input only by accident of a
 	// wider alphabet (see matchAll).
@@ -208,7 +213,32 @@ func compilePattern(src string) *pattern {
 	if p.tokens == nil {
 		panic("empty pattern")
 	}
+	p.sepTail = sepTail(p.tokens)
 	return p
+}
+
+// sepTail is pattern.sepTail for tokens.
+func sepTail(tokens []token) int {
+	if len(tokens) < 2 || tokens[0].f == nil || tokens[0].f.fixed() || len(tokens[1].lit) != 1 {
+		return 0
+	}
+	tail := 0
+	for _, t := range tokens[1:] {
+		switch {
+		case t.f == nil:
+			tail += len(t.lit)
+		case t.f.fixed():
+			tail += t.f.min
+		default:
+			return 0
+		}
+	}
+	return tail
+}
+
+// fits reports whether an input of n bytes is within p's length bounds.
+func (p *pattern) fits(n int) bool {
+	return n >= p.minLen && (p.maxLen < 0 || n <= p.maxLen)
 }
 
 // addLen adds n to a maximum length where -1 means unbounded.
@@ -276,7 +306,7 @@ func (p *pattern) match(s string, spans *[]span) (float64, bool) {
 // fields (for params, after match said yes: a LUKS hash is not scanned
 // twice).
 func (p *pattern) walk(s string, spans *[]span, check bool) (float64, bool) {
-	if len(s) < p.minLen || p.maxLen >= 0 && len(s) > p.maxLen {
+	if !p.fits(len(s)) {
 		return 0, false
 	}
 	pos, bits := 0, 0.0
@@ -345,7 +375,7 @@ func (p *pattern) params(s string, implied map[string]any) map[string]any {
 	if !p.named && implied == nil {
 		return nil
 	}
-	var spans []span
+	spans := make([]span, 0, len(p.tokens)) // one allocation, not one per growth
 	if _, ok := p.walk(s, &spans, false); !ok {
 		return nil
 	}

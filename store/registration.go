@@ -1,0 +1,226 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"secutil/tools/emailaddr"
+)
+
+// pendingByEmail finds the account with email's canonical form, locking
+// its row on PostgreSQL: found reports whether one exists.
+func (s *Store) pendingByEmail(ctx context.Context, tx *sql.Tx, email string) (id int64, verified, found bool, err error) {
+	key, err := emailaddr.Canonical(email)
+	if err != nil {
+		return 0, false, false, fmt.Errorf("%w: the email %v", ErrInvalidEmail, err)
+	}
+	err = tx.QueryRowContext(ctx, `SELECT id, verified FROM accounts WHERE email_key = $1`+s.forUpdate, key).Scan(&id, &verified)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, false, nil
+	}
+	return id, verified, err == nil, err
+}
+
+// createOrTakeOver is CreateOrTakeOver in tx.
+func (s *Store) createOrTakeOver(ctx context.Context, tx *sql.Tx, n NewAccount) (id int64, tookOver bool, err error) {
+	id, verified, found, err := s.pendingByEmail(ctx, tx, n.Email)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case !found:
+		id, err = insertAccount(ctx, tx, n, s.now())
+		return id, false, err
+	case verified:
+		return 0, false, ErrEmailTaken
+	}
+	if hasNUL(n.PasswordHash, n.Plan) {
+		return 0, false, ErrInvalidText
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1, plan = $2, verified = $3, admin = $4, plan_by_admin = $5,
+		usage_cap = NULL, paid_until = NULL, plan_cancelled = FALSE, invite_hash = NULL WHERE id = $6`,
+		n.PasswordHash, cmp.Or(n.Plan, PlanStarter), n.Verified, n.Admin, cmp.Or(n.Plan, PlanStarter) != PlanStarter, id)
+	if err == nil {
+		err = endSessionsAndKeys(ctx, tx, id, nil, true)
+	}
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = $1`, id)
+	}
+	return id, true, err
+}
+
+// CreateOrTakeOver creates the account n describes, as CreateAccount does,
+// or takes over a pending (unverified) registration of its email: that
+// account gets n's password, plan, verification and admin rights, and
+// loses whatever its registration left (sessions, keys, codes, its
+// invite). Only an operator may call it (the setup link's holder, the
+// command line): whoever registered the email chose the old password, and
+// may not own the address. tookOver says which happened; a verified
+// account with the email is ErrEmailTaken.
+func (s *Store) CreateOrTakeOver(ctx context.Context, n NewAccount) (id int64, tookOver bool, err error) {
+	defer s.auth.invalidate()
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		id, tookOver, err = s.createOrTakeOver(ctx, tx, n)
+		return err
+	})
+	return id, tookOver, wrap("create or take over account", err)
+}
+
+// Activate sets an account's password, marks it verified and, with admin,
+// makes it an administrator, in one change; its sessions end. It is how an
+// operator verifies an unverified account, or makes one an administrator:
+// the new password shuts out whoever registered the email.
+func (s *Store) Activate(ctx context.Context, accountID int64, passwordHash string, admin bool) error {
+	defer s.auth.invalidate()
+	return wrap("activate", s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1, verified = TRUE, invite_hash = NULL, admin = (admin OR $2) WHERE id = $3`,
+			passwordHash, admin, accountID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return cmp.Or(err, ErrNotFound)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = $1 AND purpose = $2`, accountID, PurposeRegister); err != nil {
+			return err
+		}
+		return endSessionsAndKeys(ctx, tx, accountID, nil, false)
+	}))
+}
+
+// RegisterPending records a registration: it creates a pending
+// (unverified) account with n's email and password, or gives a pending one
+// with that email the new password. With inviteHash (registration by
+// invite) the invite must be live, and the account keeps it until it is
+// verified (VerifyRegistration spends it): registering again with the
+// same invite works until then, also with another email. Errors:
+// created says whether the account is new (else a pending one got the
+// password). Errors: ErrInviteInvalid, an invite unknown, spent, revoked
+// or expired;
+// ErrEmailTaken, a verified account has the email (or a concurrent
+// registration just created it); ErrInvalidEmail.
+func (s *Store) RegisterPending(ctx context.Context, n NewAccount, inviteHash []byte) (id int64, created bool, err error) {
+	if hasNUL(n.PasswordHash) {
+		return 0, false, ErrInvalidText
+	}
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		if inviteHash != nil {
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM invites WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`,
+				inviteHash, unix(s.now())).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrInviteInvalid
+			}
+			if err != nil {
+				return err
+			}
+		}
+		var verified, found bool
+		var err error
+		id, verified, found, err = s.pendingByEmail(ctx, tx, n.Email)
+		switch {
+		case err != nil:
+			return err
+		case verified:
+			return ErrEmailTaken
+		case !found:
+			created = true
+			n.Verified, n.Admin, n.Plan = false, false, PlanStarter
+			if id, err = insertAccount(ctx, tx, n, s.now()); err != nil {
+				return err
+			}
+		default:
+			if _, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1 WHERE id = $2`, n.PasswordHash, id); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE accounts SET invite_hash = $1 WHERE id = $2`, inviteHash, id)
+		return err
+	})
+	return id, created, wrap("register pending", err)
+}
+
+// VerifyRegistration marks a pending account verified, after its code
+// matched, and spends the invite it registered with, in one transaction:
+// of any number of accounts registered with one invite, only the first to
+// be verified is; the others fail with ErrInviteInvalid and stay pending,
+// as does an account whose invite was revoked meanwhile. An account
+// registered without an invite is just verified. An account deleted
+// meanwhile is ErrNotFound.
+func (s *Store) VerifyRegistration(ctx context.Context, accountID int64) error {
+	defer s.auth.invalidate()
+	return wrap("verify registration", s.inTx(ctx, func(tx *sql.Tx) error {
+		var invite []byte
+		err := tx.QueryRowContext(ctx, `SELECT invite_hash FROM accounts WHERE id = $1`+s.forUpdate, accountID).Scan(&invite)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if invite != nil {
+			// One statement decides, under the invite row's lock on
+			// PostgreSQL: a second account waits, then finds it used.
+			res, err := tx.ExecContext(ctx, `UPDATE invites SET used_at = $1 WHERE hash = $2 AND used_at IS NULL`, unix(s.now()), invite)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				return cmp.Or(err, ErrInviteInvalid)
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE accounts SET verified = TRUE, invite_hash = NULL WHERE id = $1`, accountID)
+		return err
+	}))
+}
+
+// Invite is a live invite: not used, not expired.
+type Invite struct {
+	Hash      []byte // its id on the admin routes (RevokeInvite); the token itself is not kept
+	CreatedBy string // the creator's email; "" for the admin token or a deleted account
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	Pending   int // accounts registered with it and not verified yet
+}
+
+// Invites lists the live invites, the one expiring first first, at most
+// limit.
+func (s *Store) Invites(ctx context.Context, limit int) ([]Invite, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT i.hash, coalesce(a.email, ''), i.created_at, i.expires_at,
+		        (SELECT count(*) FROM accounts p WHERE p.invite_hash = i.hash)
+		   FROM invites i LEFT JOIN accounts a ON a.id = i.created_by
+		  WHERE i.used_at IS NULL AND i.expires_at > $1
+		  ORDER BY i.expires_at, i.hash LIMIT $2`, unix(s.now()), limit)
+	if err != nil {
+		return nil, wrap("invites", err)
+	}
+	defer rows.Close()
+	var out []Invite
+	for rows.Next() {
+		var in Invite
+		var created, expires int64
+		if err := rows.Scan(&in.Hash, &in.CreatedBy, &created, &expires, &in.Pending); err != nil {
+			return nil, wrap("invites", err)
+		}
+		in.CreatedAt, in.ExpiresAt = time.Unix(created, 0).UTC(), time.Unix(expires, 0).UTC()
+		out = append(out, in)
+	}
+	return out, wrap("invites", rows.Err())
+}
+
+// RevokeInvite deletes a live invite: it no longer registers anyone, and
+// the pending accounts registered with it cannot be verified
+// (VerifyRegistration: ErrInviteInvalid). An invite that is unknown, used
+// or expired is ErrNotFound.
+func (s *Store) RevokeInvite(ctx context.Context, hash []byte) error {
+	n, err := s.deleteWhere(ctx, "revoke invite", `DELETE FROM invites WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`, hash, unix(s.now()))
+	if err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return err
+}
