@@ -81,3 +81,22 @@ func TestKeyRefusalsSayWhatIsWrong(t *testing.T) {
 		t.Errorf("%d distinct messages, want 3 (missing, mistyped, not live): %v", len(seen), seen)
 	}
 }
+
+// TestUnknownRouteSuggestsTheNearest: a 404 names the route nearest to a
+// mistyped path, and none when nothing is near.
+func TestUnknownRouteSuggestsTheNearest(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for path, want := range map[string]string{
+		"/api/v1/bas64":        "did you mean POST /api/v1/base64?",
+		"/api/v1/hash_lookups": "did you mean POST /api/v1/hash_lookup?",
+		"/api/hash_identifer":  "did you mean POST /api/hash_identifier?",
+		"/tool":                "did you mean GET /tools?",
+		"/nothing-like-it":     "",
+	} {
+		msg := e.post(path, map[string]string{}).wantError(http.StatusNotFound, "not_found")["error"].(string)
+		if want == "" && strings.Contains(msg, "did you mean") || !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want %q", path, msg, want)
+		}
+	}
+}
