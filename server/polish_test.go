@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"os"
+	"regexp"
 	"secutil/tools/apikey"
 	"strings"
 	"testing"
@@ -98,5 +99,31 @@ func TestUnknownRouteSuggestsTheNearest(t *testing.T) {
 		if want == "" && strings.Contains(msg, "did you mean") || !strings.Contains(msg, want) {
 			t.Errorf("%s: %q, want %q", path, msg, want)
 		}
+	}
+}
+
+// TestDocsTablesKeepNamesWhole: every table of the docs pages is a
+// docs-table, whose code cells app.css keeps from breaking mid-word
+// (what a browser then draws is for the screenshots).
+func TestDocsTablesKeepNamesWhole(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	css := string(e.request("GET", "/static/app.css", nil).want(http.StatusOK).body)
+	rule := regexp.MustCompile(`table\.docs-table td code \{([^}]*)\}`).FindStringSubmatch(css)
+	if rule == nil || !strings.Contains(rule[1], "white-space: nowrap") || !strings.Contains(rule[1], "overflow-wrap: normal") {
+		t.Fatalf("app.css has no rule keeping docs-table code whole: %q", rule)
+	}
+	tables := 0
+	for _, path := range []string{"/docs", "/docs/errors", "/docs/hashes", "/docs/ip_info", "/docs/rate_limits"} {
+		page := string(e.request("GET", path, nil).want(http.StatusOK).body)
+		for _, tag := range regexp.MustCompile(`<table[^>]*>`).FindAllString(page, -1) {
+			tables++
+			if !strings.Contains(tag, `class="docs-table"`) {
+				t.Errorf("%s: %s is not a docs-table", path, tag)
+			}
+		}
+	}
+	if tables < 5 {
+		t.Errorf("only %d tables found", tables)
 	}
 }
