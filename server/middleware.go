@@ -56,7 +56,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		// fewer: GET, HEAD and OPTIONS pass at once, a POST without
 		// Sec-Fetch-Site or Origin (an API client) after two header reads.
 		if err := csrf.Check(served); err != nil {
-			s.writeError(rec, served, newError(codeCrossOrigin, "cross-origin request refused"))
+			s.writeError(rec, served, errCrossOrigin)
 			return
 		}
 		routed = served
@@ -147,6 +147,11 @@ func (s *Server) noRoute(mux *http.ServeMux, routes []string) http.Handler {
 		s.writeError(w, r, err)
 	})
 }
+
+// errCrossOrigin refuses a browser's POST from another site. A web app's
+// page cannot call the API with a key (the key would sit in every
+// visitor's browser), so the message says where the call belongs.
+var errCrossOrigin = newError(codeCrossOrigin, "cross-origin request refused: a web page on another site cannot call this API from the browser, because an API key in a page is a key given to every visitor; call the API from your own server with the key, and have your page ask your server")
 
 // recordingMux is the server's mux, keeping the patterns registered on it
 // for noRoute's hints.

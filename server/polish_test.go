@@ -127,3 +127,17 @@ func TestDocsTablesKeepNamesWhole(t *testing.T) {
 		t.Errorf("only %d tables found", tables)
 	}
 }
+
+// TestCrossOriginRefusalSaysWhatToDo: a browser's POST from another site
+// is refused with a message that says why and where the call belongs.
+func TestCrossOriginRefusalSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	msg := e.post("/api/v1/base64", map[string]string{"text": "x", "option": "encode"},
+		"Sec-Fetch-Site", "cross-site", "Origin", "https://app.example").wantError(http.StatusForbidden, "cross_origin_request")["error"].(string)
+	for _, says := range []string{"cannot call this API from the browser", "from your own server"} {
+		if !strings.Contains(msg, says) {
+			t.Errorf("%q does not say %q", msg, says)
+		}
+	}
+}
