@@ -141,3 +141,17 @@ func TestCrossOriginRefusalSaysWhatToDo(t *testing.T) {
 		}
 	}
 }
+
+// TestAnonymousToolsPageAsksToSignIn: logged out, /tools shows a sign-in
+// call-out listing the tools, and no form that could only fail.
+func TestAnonymousToolsPageAsksToSignIn(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	page := string(e.browse("GET", "/tools", nil).want(http.StatusOK).body)
+	if !strings.Contains(page, `id="sign-in"`) || !strings.Contains(page, `href="/login?next=/tools"`) {
+		t.Errorf("no sign-in call-out:\n%s", page)
+	}
+	if regexp.MustCompile(`<form[^>]*action="/[a-z_0-9]+#tool-`).MatchString(page) {
+		t.Error("the logged-out page still shows the tools' forms")
+	}
+}

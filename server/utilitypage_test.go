@@ -160,9 +160,10 @@ func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
 
 	t.Run("without a session", func(t *testing.T) {
 		e := e.in(t)
-		panel := panelOf(t, e.browse("POST", "/base64", url.Values{"text": {"x"}, "option": {"encode"}}).want(401).body, "tool-base64")
-		if !strings.Contains(panel, "Log in or send an API key") {
-			t.Fatalf("panel:\n%s", panel)
+		page := string(e.browse("POST", "/base64", url.Values{"text": {"x"}, "option": {"encode"}}).want(401).body)
+		callout := regexp.MustCompile(`(?s)<section class="panel callout" id="sign-in".*?</section>`).FindString(page)
+		if !strings.Contains(callout, "Log in or send an API key") {
+			t.Fatalf("the sign-in call-out does not say why:\n%s", page)
 		}
 	})
 
@@ -198,7 +199,9 @@ func TestRootToolsStillAnswerJSON(t *testing.T) {
 func TestEveryUtilityIsOnThePage(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	page := e.request("GET", "/tools", nil).want(200).body
+	e.account("panels@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("panels@example.com")}
+	page := e.browse("GET", "/tools", nil, session).want(200).body
 	panels := server.UtilityPanels()
 	if len(panels) == 0 {
 		t.Fatal("no utility declared")
