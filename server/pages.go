@@ -223,14 +223,20 @@ func placeAlerts(page, alerts []byte) []byte {
 	return slices.Concat(page[:at], []byte("\n"), alerts, page[at:])
 }
 
-// sentence starts a message with a capital letter: the API's errors are
-// written to go after a colon, the page shows them on their own.
+// sentence makes a message a sentence: a capital letter first and a full
+// stop last (unless it ends in one, or in "?" or "!"). The API's messages
+// are written to go after a colon ("error: no API key: ..."), so they start
+// in lower case and end without one; a page shows them on their own.
 func sentence(msg string) string {
 	if msg == "" {
 		return ""
 	}
 	first, size := utf8.DecodeRuneInString(msg)
-	return string(unicode.ToUpper(first)) + msg[size:]
+	msg = string(unicode.ToUpper(first)) + msg[size:]
+	if !strings.ContainsAny(msg[len(msg)-1:], ".?!") {
+		msg += "."
+	}
+	return msg
 }
 
 // thousands writes n with a thin space between groups of three digits.

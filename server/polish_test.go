@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"secutil/tools/apikey"
@@ -153,5 +154,32 @@ func TestAnonymousToolsPageAsksToSignIn(t *testing.T) {
 	}
 	if regexp.MustCompile(`<form[^>]*action="/[a-z_0-9]+#tool-`).MatchString(page) {
 		t.Error("the logged-out page still shows the tools' forms")
+	}
+}
+
+// TestPagesShowMessagesAsSentences: an error shown on a page starts with
+// a capital and ends with a full stop.
+func TestPagesShowMessagesAsSentences(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	page := string(e.browse("POST", "/base64", url.Values{"text": {"x"}, "option": {"encode"}}).want(http.StatusUnauthorized).body)
+	if !strings.Contains(page, "Log in or send an API key in the X-API-Key header.</p>") {
+		t.Errorf("the refusal is not shown as a sentence:\n%s", page)
+	}
+}
+
+// TestJWTWarningIsAWarning: a token decoded with a warning (here: no
+// signature) answers 200, and the page shows the warning as a warning,
+// not as an error.
+func TestJWTWarningIsAWarning(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("jwt@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("jwt@example.com")}
+	unsigned := "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."
+	page := string(e.browse("POST", "/jwt_decoder", url.Values{"token": {unsigned}}, session).want(http.StatusOK).body)
+	panel := regexp.MustCompile(`(?s)id="tool-jwt".*?</section>`).FindString(page)
+	if !strings.Contains(panel, `class="alert warning"`) || strings.Contains(panel, `class="alert error"`) {
+		t.Errorf("the warning is not shown as a warning:\n%s", panel)
 	}
 }
