@@ -341,7 +341,12 @@ const candidatesShown = 8
 
 func newHashIDGroup(estimate, note string, count int, candidates []hashid.Candidate) hashIDGroup {
 	g := hashIDGroup{Estimate: estimate, Note: note, Count: count, Candidates: candidates}
+	// A string that is recognisably not a hash gets no command to crack it,
+	// whatever formats it happens to fit.
 	for _, c := range candidates {
+		if estimate == hashid.NotHash {
+			break
+		}
 		if c.Hashcat != "" {
 			g.Hashcat = c.Hashcat
 			break

@@ -183,3 +183,47 @@ func TestJWTWarningIsAWarning(t *testing.T) {
 		t.Errorf("the warning is not shown as a warning:\n%s", panel)
 	}
 }
+
+// TestHashIDOffersNoCommandForNotAHash: a string that is recognisably not
+// a hash gets no hashcat command on the page, and the answers nobody
+// copies (strength, entropy; also common, breach, a suggestion's thanks)
+// have no copy button.
+func TestHashIDOffersNoCommandForNotAHash(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("hid@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("hid@example.com")}
+	for _, s := range []string{"123e4567-e89b-12d3-a456-426614174000", "1234567", "password"} {
+		page := string(e.browse("POST", "/hash_identifier", url.Values{"hash": {s}}, session).want(http.StatusOK).body)
+		panel := regexp.MustCompile(`(?s)id="tool-hashid".*?</section>`).FindString(page)
+		if !strings.Contains(panel, "not a hash") || strings.Contains(panel, "Crack it with hashcat") {
+			t.Errorf("%s: the panel offers a hashcat command for not a hash:\n%s", s, panel)
+		}
+	}
+	for path, id := range map[string]string{"/password_check": "strength-out", "/entropy": "entropy-out"} {
+		page := string(e.browse("POST", path, url.Values{"password": {"x"}}, session).want(http.StatusOK).body)
+		if !strings.Contains(page, `id="`+id+`"`) || strings.Contains(page, `data-copy="`+id+`"`) {
+			t.Errorf("%s: no answer, or a copy button for it", path)
+		}
+	}
+}
+
+// TestLookupNotFoundInThePlaintextColumn: a hash the lookup does not know
+// says "not found" under Plaintext, with the Type cell empty, so the
+// columns keep their meaning.
+func TestLookupNotFoundInThePlaintextColumn(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("lk@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("lk@example.com")}
+	unknown := strings.Repeat("ab", 16)
+	page := string(e.browse("POST", "/hash_lookup", url.Values{"hashes": {unknown}}, session).want(http.StatusOK).body)
+	row := regexp.MustCompile(`(?s)<tr><td><code>` + unknown + `</code></td>(.*?)</tr>`).FindStringSubmatch(page)
+	if row == nil {
+		t.Fatalf("no row for the hash:\n%s", page)
+	}
+	cells := regexp.MustCompile(`<td[^>]*>(.*?)</td>`).FindAllStringSubmatch(row[1], -1)
+	if len(cells) != 2 || !strings.Contains(cells[1][1], "not found") || strings.Contains(cells[0][1], "not found") {
+		t.Errorf("cells %q: want Type empty and Plaintext \"not found\"", row[1])
+	}
+}
