@@ -213,7 +213,7 @@ func (s *Server) missingData(r *http.Request) map[string]string {
 		missing["ip"] = s.publicError(r, geo.ErrNoDatabase).msg
 	}
 	if !breach.HasCounts(s.Breach) {
-		missing["breach_counts"] = "start secutil with -breach-file (a Pwned Passwords SHA-1 file; see docs/BREACH.md) to get breach counts"
+		missing["breach_counts"] = "start secutil with -breach-file (a Pwned Passwords SHA-1 file) to get breach counts"
 	}
 	if s.BreachNTLM == nil {
 		missing["ntlm"] = errNTLMNotConfigured.msg
