@@ -1,8 +1,8 @@
 package server
 
 import (
-	"secutil/server/internal/plural"
 	"context"
+	"secutil/server/internal/plural"
 	"strings"
 
 	"secutil/tools/breach"
