@@ -268,3 +268,14 @@ func TestBreachOnTheCommonListSaysSo(t *testing.T) {
 		t.Error("/docs/operating has no breach-data section for the breach panel to link to")
 	}
 }
+
+// TestHomeSaysIPLookupWorksOutOfTheBox: the embedded data answers country
+// and ASN with no database to provide, and the home page says so.
+func TestHomeSaysIPLookupWorksOutOfTheBox(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	home := string(e.request("GET", "/", nil).want(http.StatusOK).body)
+	if !strings.Contains(home, "Country and ASN out of the box") || strings.Contains(home, "databases you provide") {
+		t.Error("the home page does not say country and ASN work out of the box")
+	}
+}
