@@ -174,11 +174,10 @@ func TestPagesShowMessagesAsSentences(t *testing.T) {
 func TestJWTWarningIsAWarning(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.account("jwt@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("jwt@example.com")}
+	session := e.browserSession("jwt@example.com")
 	unsigned := "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."
 	page := string(e.browse("POST", "/jwt_decoder", url.Values{"token": {unsigned}}, session).want(http.StatusOK).body)
-	panel := regexp.MustCompile(`(?s)id="tool-jwt".*?</section>`).FindString(page)
+	panel := panelOf(t, []byte(page), "tool-jwt")
 	if !strings.Contains(panel, `class="alert warning"`) || strings.Contains(panel, `class="alert error"`) {
 		t.Errorf("the warning is not shown as a warning:\n%s", panel)
 	}
@@ -191,11 +190,10 @@ func TestJWTWarningIsAWarning(t *testing.T) {
 func TestHashIDOffersNoCommandForNotAHash(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.account("hid@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("hid@example.com")}
+	session := e.browserSession("hid@example.com")
 	for _, s := range []string{"123e4567-e89b-12d3-a456-426614174000", "1234567", "password"} {
 		page := string(e.browse("POST", "/hash_identifier", url.Values{"hash": {s}}, session).want(http.StatusOK).body)
-		panel := regexp.MustCompile(`(?s)id="tool-hashid".*?</section>`).FindString(page)
+		panel := panelOf(t, []byte(page), "tool-hashid")
 		if !strings.Contains(panel, "not a hash") || strings.Contains(panel, "Crack it with hashcat") {
 			t.Errorf("%s: the panel offers a hashcat command for not a hash:\n%s", s, panel)
 		}
@@ -214,8 +212,7 @@ func TestHashIDOffersNoCommandForNotAHash(t *testing.T) {
 func TestLookupNotFoundInThePlaintextColumn(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.account("lk@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("lk@example.com")}
+	session := e.browserSession("lk@example.com")
 	unknown := strings.Repeat("ab", 16)
 	page := string(e.browse("POST", "/hash_lookup", url.Values{"hashes": {unknown}}, session).want(http.StatusOK).body)
 	row := regexp.MustCompile(`(?s)<tr><td><code>` + unknown + `</code></td>(.*?)</tr>`).FindStringSubmatch(page)
@@ -278,4 +275,12 @@ func TestHomeSaysIPLookupWorksOutOfTheBox(t *testing.T) {
 	if !strings.Contains(home, "Country and ASN out of the box") || strings.Contains(home, "databases you provide") {
 		t.Error("the home page does not say country and ASN work out of the box")
 	}
+}
+
+// browserSession makes a verified pro account and returns the session
+// cookie of its login.
+func (e *env) browserSession(email string) *http.Cookie {
+	e.t.Helper()
+	e.account(email, store.PlanPro)
+	return &http.Cookie{Name: "auth_session", Value: e.login(email)}
 }

@@ -135,7 +135,7 @@ func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"/base64", url.Values{"text": {"%%%"}, "option": {"decode"}}, "tool-base64", 400, "Invalid base64"},
+		{"/base64", url.Values{"text": {"%%%"}, "option": {"decode"}}, "tool-base64", 400, "This is not base64"},
 		{"/json_minify", url.Values{"text": {"{"}}, "tool-json", 400, "line 1"},
 		{"/secure_decrypt", url.Values{"text": {"not an envelope"}, "password": {"x"}}, "tool-crypto", 400, "Invalid"},
 		{"/ip_info", url.Values{"ip_string": {"not an ip"}}, "tool-ip", 400, "IP"},
@@ -367,7 +367,7 @@ func TestAlertsSitUnderTheHeading(t *testing.T) {
 	e := newEnv(t)
 	e.account("alert@example.com", store.PlanStarter)
 	res := e.form("/login", url.Values{"email": {"alert@example.com"}, "password": {"wrong password entirely"}}, "").want(401)
-	if !regexp.MustCompile(`</h1>\s*<div class="alert error" role="alert">Invalid email or password</div>`).Match(res.body) {
+	if !regexp.MustCompile(`</h1>\s*<div class="alert error" role="alert">Invalid email or password\.</div>`).Match(res.body) {
 		t.Fatalf("the alert is not under the heading:\n%s", res.body)
 	}
 	page := e.request("GET", "/login?notice=verified", nil).want(200).body
