@@ -97,9 +97,29 @@ func importWordlist(ctx context.Context, args []string, getenv func(string) stri
 		}
 		return err
 	}
-	fmt.Fprintf(stdout, "imported %d words (%d new, %d skipped) as %d index entries in %s\n",
-		stats.Words, stats.NewWords, stats.Skipped, stats.Entries, stats.Duration.Round(time.Millisecond))
+	fmt.Fprintln(stdout, importSummary(stats))
 	return nil
+}
+
+// importSummary accounts for every line an import read: the words it
+// indexed, split into new ones and ones the index held already (or that
+// the input repeated), and the lines it skipped, with why.
+func importSummary(stats hashindex.Stats) string {
+	s := fmt.Sprintf("imported %s (%d new, %d already in the index or repeated in the input)",
+		count(stats.Words, "word", "words"), stats.NewWords, stats.Words-stats.NewWords)
+	if stats.Skipped > 0 {
+		s += fmt.Sprintf("; skipped %s longer than %d bytes", count(stats.Skipped, "line", "lines"), hashindex.MaxWordBytes)
+	}
+	return s + fmt.Sprintf("; empty lines are ignored; %s added in %s",
+		count(stats.Entries, "index entry", "index entries"), stats.Duration.Round(time.Millisecond))
+}
+
+// count writes n and the noun in the right number ("1 word", "2 words").
+func count(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // importMemoryLimit is the heap size at which an import's garbage collector works harder,

@@ -31,6 +31,21 @@ type caller struct {
 // an administrator disabled.
 var errAccountDisabled = newError(codeAccountDisabled, "this account is disabled: ask the operator of this server")
 
+// The refusals of an API key, one for each way a key goes wrong, so that
+// the client learns what to fix. The store keeps no trace of a revoked
+// key, so a revoked key and one never made here get the same answer.
+var (
+	errNoKey       = newError(codeUnauthorized, "no API key: send one in the X-API-Key header")
+	errMistypedKey = newError(codeUnauthorized, "this is not a whole API key: a key is %d characters starting with %q and ends in a checksum that does not match here, so copy the whole key again", apikey.Length, apikey.Prefix)
+	errUnknownKey  = newError(codeUnauthorized, "this API key is not live: it was revoked or rotated, or it was never made on this server; make a new one on the dashboard")
+)
+
+// isKeyRefusal reports whether err refuses the key itself (no key, a
+// mistyped one, or one not live), rather than its account.
+func isKeyRefusal(err error) bool {
+	return errors.Is(err, errNoKey) || errors.Is(err, errMistypedKey) || errors.Is(err, errUnknownKey)
+}
+
 // keyCaller authenticates the X-API-Key header; a disabled account's keys
 // are refused.
 func (s *Server) keyCaller(r *http.Request) (*caller, error) {
@@ -39,13 +54,16 @@ func (s *Server) keyCaller(r *http.Request) (*caller, error) {
 
 // callerForKey authenticates an API key, wherever it came from.
 func (s *Server) callerForKey(ctx context.Context, key string) (*caller, error) {
+	if key == "" {
+		return nil, errNoKey
+	}
 	if !apikey.WellFormed(key) {
-		return nil, errUnauthorized
+		return nil, errMistypedKey
 	}
 	hash := apikey.Hash(key)
 	k, a, err := s.Store.KeyByHash(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errUnauthorized
+		return nil, errUnknownKey
 	}
 	if err != nil {
 		return nil, err

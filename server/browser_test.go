@@ -481,8 +481,8 @@ func toolsJourney(t *testing.T) {
 		}{
 			{"entropy", map[string]string{"#entropy-password": "abc"}, "#tool-entropy button", "#entropy-out", "14.1 bits"},
 			{"common password", map[string]string{"#common-password": "password"}, "#tool-common button", "#common-out", "On the common-password list"},
-			{"breach", map[string]string{"#breach-kind": "password", "#breach-query": "letmein"}, "#tool-breach button", "#breach-out", "Found in breach data"},
-			{"breach range", map[string]string{"#breach-kind": "prefix", "#breach-query": "5BAA6"}, "#tool-breach button", "#breach-out", "hashes in this range"},
+			{"breach", map[string]string{"#breach-kind": "password", "#breach-query": "letmein"}, "#tool-breach button", "#breach-out", "Found in the common-password list"},
+			{"breach range", map[string]string{"#breach-kind": "prefix", "#breach-query": "5BAA6"}, "#tool-breach button", "#breach-out", "1 hash in this range"},
 			{"hash generator", map[string]string{"#hash-algorithm": "md5", "#hash-plaintext": "abc"}, "#tool-hashgen button", "#hashgen-out", "900150983cd24fb0d6963f7d28e17f72"},
 			{"hash identifier", map[string]string{"#hashid-hash": "5f4dcc3b5aa765d61d8327deb882cf99"}, "#tool-hashid button", "#hashid-hashcat-0", "hashcat -m 0 hash.txt wordlist.txt"},
 			{"hash identifier, a batch", map[string]string{"#hashid-hash": "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy\n5f4dcc3b5aa765d61d8327deb882cf99"},
@@ -521,7 +521,7 @@ func toolsJourney(t *testing.T) {
 		b.expectFailure("/base64")
 		b.do(t, "bad base64", chromedp.SetValue(chromedp.ID("base64-text"), "%%%"), chromedp.SetValue(chromedp.ID("base64-option"), "decode"),
 			chromedp.Click(chromedp.CSS("#tool-base64 button")))
-		b.waitText(t, "#tool-base64 [role=alert]", "Invalid base64")
+		b.waitText(t, "#tool-base64 [role=alert]", "This is not base64")
 		b.do(t, "copy", chromedp.Click(chromedp.CSS(`[data-copy="hashgen-out"]`)))
 		b.waitText(t, `[data-copy="hashgen-out"]`, "C")
 		b.do(t, "top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))

@@ -71,7 +71,7 @@ var (
 	codeRegistrationClosed   = defineCode("registration_closed", http.StatusForbidden, "<code>/register</code> on a server started with <code>-registration closed</code>, or with <code>-registration invite</code> and no invite")
 	codeInvalidInvite        = defineCode("invalid_invite", http.StatusForbidden, "an invite that is unknown, used or past its 7 days")
 	codeInvalidSetupToken    = defineCode("invalid_setup_token", http.StatusForbidden, "a <code>/setup</code> link that is wrong, or from an earlier start of the server")
-	codeCrossOrigin          = defineCode("cross_origin_request", http.StatusForbidden, "a browser's cross-site POST")
+	codeCrossOrigin          = defineCode("cross_origin_request", http.StatusForbidden, "a browser's cross-site POST: a web app on another site cannot call the API from its visitors' browsers with a key; it calls it from its own server")
 	codeRangeNotPublic       = defineCode("range_not_public", http.StatusForbidden, "a browser's cross-origin preflight for <code>GET /range</code> while the range API is not public (<code>-range-api public</code>)")
 	codeNotFound             = defineCode("not_found", http.StatusNotFound, "no such route")
 	codeKeyNotFound          = defineCode("key_not_found", http.StatusNotFound, "revoking a key name the account does not hold (dashboard)")

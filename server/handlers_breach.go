@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"secutil/server/internal/plural"
 	"strings"
 
 	"secutil/tools/breach"
@@ -22,6 +23,20 @@ type breachResponse struct {
 	Breached bool   `json:"breached"`
 	Count    int64  `json:"count"` // 0 with breached true: listed, count unknown
 	Source   string `json:"source"`
+	Message  string `json:"message"` // the answer for a person: a count of 0 is not "seen 0 times"
+}
+
+// breachMessage says what a breach answer means, so that a listed
+// password of a list without counts does not read as "seen 0 times".
+func breachMessage(found bool, count int64, source string) string {
+	switch {
+	case !found:
+		return "not found in " + source
+	case count == 0:
+		return "in the common list (" + source + "), which has no counts: never use it"
+	default:
+		return "seen " + plural.Count(int(count), "time", "times") + " in " + source + ": never use it"
+	}
 }
 
 type breachRangeResponse struct {
@@ -61,5 +76,5 @@ func (s *Server) checkBreach(_ context.Context, req breachRequest) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return breachResponse{Breached: found, Count: count, Source: source.Name()}, nil
+	return breachResponse{Breached: found, Count: count, Source: source.Name(), Message: breachMessage(found, count, source.Name())}, nil
 }

@@ -33,7 +33,12 @@ func (hashBatch) JSONSchema() *schemagen.Object {
 	return schemagen.NewObject("type", []any{"array", "string"}, "items", schemagen.NewObject("type", "string"))
 }
 
+// UnmarshalJSON takes a string or an array of strings; null is no batch
+// at all, as for any missing field.
 func (b *hashBatch) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
 	b.set = true
 	var one string
 	if json.Unmarshal(data, &one) == nil {

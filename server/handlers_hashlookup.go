@@ -10,14 +10,26 @@ import (
 	"secutil/store/hashindex"
 )
 
+// hashLookupRequest is {"hashes"}: an array of strings, or one string of
+// hashes, as /hash_identifier takes them.
 type hashLookupRequest struct {
-	Hashes string `json:"hashes" required:"true" doc:"one or more hashes separated by newlines, commas, semicolons or spaces; at most 500"`
+	Hashes hashBatch `json:"hashes" required:"check" doc:"up to 500 hashes: an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces"`
 }
 
-// hashTokens splits the hashes field on newlines, commas, semicolons and
-// white space, dropping empty tokens and repeats (first occurrence wins).
+func (q *hashLookupRequest) check() error {
+	switch {
+	case !q.Hashes.set:
+		return missingField("hashes")
+	case q.Hashes.invalid:
+		return newError(codeInvalidField, `field "hashes" must be an array of strings or one string of hashes`)
+	}
+	return nil
+}
+
+// tokens splits the hashes on newlines, commas, semicolons and white
+// space, dropping empty tokens and repeats (first occurrence wins).
 func (q *hashLookupRequest) tokens() ([]string, error) {
-	fields := strings.FieldsFunc(q.Hashes, func(r rune) bool {
+	fields := strings.FieldsFunc(strings.Join(q.Hashes.items, "\n"), func(r rune) bool {
 		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
 	})
 	seen := make(map[string]bool, len(fields))

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"secutil/server/internal/plural"
 	"strconv"
 	"strings"
 	"time"
@@ -157,7 +158,7 @@ func (s *Server) handleStrengthPreview() http.Handler {
 		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), s.Store.Now()); !ok {
 			secs := max(int(math.Ceil(wait.Seconds())), 1)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			return sessionRequest[passwordRequest]{}, newError(codeRateLimited, "the free preview pauses for %d seconds after %d answers a minute: press Check for a counted answer", secs, previewRate.Burst)
+			return sessionRequest[passwordRequest]{}, newError(codeRateLimited, "the free preview pauses for %s after %s a minute: press Check for a counted answer", plural.Count(secs, "second", "seconds"), plural.Count(previewRate.Burst, "answer", "answers"))
 		}
 		body, err := decode[passwordRequest](w, r)
 		return sessionRequest[passwordRequest]{account: a, body: body}, err
@@ -213,7 +214,7 @@ func (s *Server) missingData(r *http.Request) map[string]string {
 		missing["ip"] = s.publicError(r, geo.ErrNoDatabase).msg
 	}
 	if !breach.HasCounts(s.Breach) {
-		missing["breach_counts"] = "start secutil with -breach-file (a Pwned Passwords SHA-1 file; see docs/BREACH.md) to get breach counts"
+		missing["breach_counts"] = "start secutil with -breach-file (a Pwned Passwords SHA-1 file) to get breach counts"
 	}
 	if s.BreachNTLM == nil {
 		missing["ntlm"] = errNTLMNotConfigured.msg
@@ -341,7 +342,12 @@ const candidatesShown = 8
 
 func newHashIDGroup(estimate, note string, count int, candidates []hashid.Candidate) hashIDGroup {
 	g := hashIDGroup{Estimate: estimate, Note: note, Count: count, Candidates: candidates}
+	// A string that is recognisably not a hash gets no command to crack it,
+	// whatever formats it happens to fit.
 	for _, c := range candidates {
+		if estimate == hashid.NotHash {
+			break
+		}
 		if c.Hashcat != "" {
 			g.Hashcat = c.Hashcat
 			break

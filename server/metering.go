@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"secutil/server/internal/plural"
 	"strconv"
 	"time"
 
@@ -114,7 +115,7 @@ func (s *Server) runMetered(w http.ResponseWriter, r *http.Request, authenticate
 func quotaError(w http.ResponseWriter, limit int, now time.Time) error {
 	setRateLimitHeaders(w.Header(), limit, 0, now)
 	w.Header().Set("Retry-After", strconv.Itoa(secondsUntilReset(now)))
-	return newError(codePlanLimitReached, "your plan's limit of %d calls this month is used up; it resets at %s", limit, store.PeriodEnd(now).Format(time.RFC3339))
+	return newError(codePlanLimitReached, "your plan's limit of %s this month is used up; it resets at %s", plural.Count(limit, "call", "calls"), store.PeriodEnd(now).Format(time.RFC3339))
 }
 
 // setRateLimitHeaders sets the RateLimit-* headers of a capped account's

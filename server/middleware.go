@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"secutil/server/internal/closest"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		// fewer: GET, HEAD and OPTIONS pass at once, a POST without
 		// Sec-Fetch-Site or Origin (an API client) after two header reads.
 		if err := csrf.Check(served); err != nil {
-			s.writeError(rec, served, newError(codeCrossOrigin, "cross-origin request refused"))
+			s.writeError(rec, served, errCrossOrigin)
 			return
 		}
 		routed = served
@@ -120,9 +121,25 @@ func (s *Server) accessLog(r *http.Request, status int, now time.Time, duration 
 // get JSON. It is registered as "/", the least specific pattern, so the mux
 // matches each request once and only a miss pays for finding the allowed
 // methods.
-func (s *Server) noRoute(mux *http.ServeMux) http.Handler {
+//
+// A 404 names the route nearest to the path, when one is near enough
+// ("did you mean POST /api/v1/base64?"): routes is every "METHOD /path"
+// pattern the server has.
+func (s *Server) noRoute(mux *http.ServeMux, routes []string) http.Handler {
+	var paths []string
+	methods := map[string]string{} // a path's first method, for the hint
+	for _, pattern := range routes {
+		method, path, _ := strings.Cut(pattern, " ")
+		if _, seen := methods[path]; !seen && !strings.Contains(path, "{") {
+			methods[path] = method
+			paths = append(paths, path)
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := newError(codeNotFound, "no route %s %s", r.Method, r.URL.Path)
+		if near, ok := closest.Match(r.URL.Path, paths); ok {
+			err = newError(codeNotFound, "no route %s %s; did you mean %s %s?", r.Method, r.URL.Path, methods[near], near)
+		}
 		if allow := allowedMethods(mux, r); allow != "" {
 			w.Header().Set("Allow", allow)
 			err = newError(codeMethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, allow)
@@ -133,6 +150,23 @@ func (s *Server) noRoute(mux *http.ServeMux) http.Handler {
 		}
 		s.writeError(w, r, err)
 	})
+}
+
+// errCrossOrigin refuses a browser's POST from another site. A web app's
+// page cannot call the API with a key (the key would sit in every
+// visitor's browser), so the message says where the call belongs.
+var errCrossOrigin = newError(codeCrossOrigin, "cross-origin request refused: a web page on another site cannot call this API from the browser, because an API key in a page is a key given to every visitor; call the API from your own server with the key, and have your page ask your server")
+
+// recordingMux is the server's mux, keeping the patterns registered on it
+// for noRoute's hints.
+type recordingMux struct {
+	*http.ServeMux
+	routes []string
+}
+
+func (m *recordingMux) Handle(pattern string, handler http.Handler) {
+	m.routes = append(m.routes, pattern)
+	m.ServeMux.Handle(pattern, handler)
 }
 
 // probeMethods are the methods tried for a 405's Allow header, sorted as

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path"
 	"regexp"
+	"secutil/server/internal/plural"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,6 +69,7 @@ func loadPages(assets fs.FS) (*pages, error) {
 			return "/static/" + name + "?v=" + f.hash, nil
 		},
 		"sentence":  sentence,
+		"count":     plural.Count,
 		"decimal":   decimal,
 		"percent":   func(fraction float64) string { return strconv.Itoa(int(math.Round(fraction*100))) + "%" },
 		"thousands": thousands,
@@ -227,14 +229,20 @@ func placeAlerts(page, alerts []byte) []byte {
 	return slices.Concat(page[:at], []byte("\n"), alerts, page[at:])
 }
 
-// sentence starts a message with a capital letter: the API's errors are
-// written to go after a colon, the page shows them on their own.
+// sentence makes a message a sentence: a capital letter first and a full
+// stop last (unless it ends in one, or in "?" or "!"). The API's messages
+// are written to go after a colon ("error: no API key: ..."), so they start
+// in lower case and end without one; a page shows them on their own.
 func sentence(msg string) string {
 	if msg == "" {
 		return ""
 	}
 	first, size := utf8.DecodeRuneInString(msg)
-	return string(unicode.ToUpper(first)) + msg[size:]
+	msg = string(unicode.ToUpper(first)) + msg[size:]
+	if !strings.ContainsAny(msg[len(msg)-1:], ".?!") {
+		msg += "."
+	}
+	return msg
 }
 
 // thousands writes n with a thin space between groups of three digits.
@@ -303,8 +311,19 @@ func (s *Server) handleErrorsPage() http.Handler {
 // handleStatic serves an embedded asset. A URL carrying the asset's current
 // hash is cached for a year; any other gets revalidated by ETag.
 func (s *Server) handleStatic() http.Handler {
+	return s.serveStatic(func(r *http.Request) string { return r.PathValue("name") })
+}
+
+// handleFavicon serves the site's SVG icon at /favicon.ico, where browsers
+// look for an icon when a page names none (and for anything not a page).
+func (s *Server) handleFavicon() http.Handler {
+	return s.serveStatic(func(*http.Request) string { return "favicon.svg" })
+}
+
+// serveStatic serves the static asset that nameOf names.
+func (s *Server) serveStatic(nameOf func(*http.Request) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("name")
+		name := nameOf(r)
 		f, ok := s.pages.static[name]
 		if !ok {
 			s.writeError(w, r, newError(codeNotFound, "no route %s %s", r.Method, r.URL.Path))

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -193,7 +192,7 @@ func (s *Server) rangeAllowed(w http.ResponseWriter, r *http.Request) error {
 			key = r.Header.Get(hibpKeyHeader)
 		}
 		who, err := s.callerForKey(r.Context(), key)
-		if errors.Is(err, errUnauthorized) {
+		if isKeyRefusal(err) {
 			return errRangeKey
 		}
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"secutil/server/internal/plural"
 	"strconv"
 	"strings"
 	"time"
@@ -72,7 +73,7 @@ func (s *Server) throttle(ctx context.Context, perClient *limiter, account strin
 func rateLimited(w interface{ Header() http.Header }, wait time.Duration) error {
 	secs := max(int(math.Ceil(wait.Seconds())), 1)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	return newError(codeRateLimited, "too many attempts; retry in %d seconds", secs)
+	return newError(codeRateLimited, "too many attempts; retry in %s", plural.Count(secs, "second", "seconds"))
 }
 
 // clientKey names the client a limiter counts: its IPv4 address, or its

@@ -91,6 +91,7 @@ func (s *Server) routes(mux router) {
 	// Web pages (templates/ and static/ in package web).
 	mux.Handle("GET /{$}", s.handlePage("home"))
 	mux.Handle("GET /static/{name}", s.handleStatic())
+	mux.Handle("GET /favicon.ico", s.handleFavicon())
 	mux.Handle("GET /login", s.handleGuestPage("login"))
 	mux.Handle("GET /register", s.handleRegisterPage())
 	mux.Handle("GET /setup", s.handleSetupPage())

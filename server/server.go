@@ -210,11 +210,11 @@ func New(d Deps) (http.Handler, error) {
 		return nil, err
 	}
 	s.observe()
-	mux := http.NewServeMux()
+	mux := &recordingMux{ServeMux: http.NewServeMux()}
 	s.routes(mux)
 	// Everything else: JSON 404 or 405 (middleware.go).
-	mux.Handle("/", s.noRoute(mux))
-	return s.middleware(mux), nil
+	mux.Handle("/", s.noRoute(mux.ServeMux, mux.routes))
+	return s.middleware(mux.ServeMux), nil
 }
 
 // newServer fills in the defaults and parses the pages.

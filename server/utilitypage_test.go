@@ -58,10 +58,10 @@ func TestUtilitiesWorkWithoutJavaScript(t *testing.T) {
 			[]string{"Score 4 of 4: very strong", `value="correct horse battery staple"`}},
 		{"/entropy", url.Values{"password": {"abc"}}, "tool-entropy", []string{"14.1 bits", `value="abc"`}},
 		{"/common_pwd", url.Values{"password": {"password"}}, "tool-common", []string{"On the common-password list"}},
-		{"/data_breach", url.Values{"kind": {"password"}, "query": {"letmein"}}, "tool-breach", []string{"Found in breach data", `value="letmein"`}},
+		{"/data_breach", url.Values{"kind": {"password"}, "query": {"letmein"}}, "tool-breach", []string{"Found in the common-password list", `value="letmein"`}},
 		{"/data_breach", url.Values{"kind": {"sha1"}, "query": {"b1b3773a05c0ed0176787a4f1574ff0075f7521e"}}, "tool-breach",
-			[]string{"Found in breach data", `<option value="sha1" selected>`}},
-		{"/data_breach", url.Values{"kind": {"prefix"}, "query": {"5BAA6"}}, "tool-breach", []string{"1 hashes in this range", "1E4C9B93F3F0682250B6CF8331B7EE68FD8"}},
+			[]string{"Found in the common-password list", `<option value="sha1" selected>`}},
+		{"/data_breach", url.Values{"kind": {"prefix"}, "query": {"5BAA6"}}, "tool-breach", []string{"1 hash in this range", "1E4C9B93F3F0682250B6CF8331B7EE68FD8"}},
 		{"/hash_generator", url.Values{"algorithm": {"md5"}, "plaintext": {"abc"}}, "tool-hashgen",
 			[]string{"900150983cd24fb0d6963f7d28e17f72", "<option selected>md5</option>", `data-copy="hashgen-out"`}},
 		{"/hash_identifier", url.Values{"hash": {"5f4dcc3b5aa765d61d8327deb882cf99"}}, "tool-hashid",
@@ -96,8 +96,10 @@ func TestUtilitiesWorkWithoutJavaScript(t *testing.T) {
 			if strings.Contains(panel, `role="alert"`) {
 				t.Errorf("panel %s shows an error:\n%s", tc.panel, panel)
 			}
-			if !strings.Contains(panel, `data-copy="`) {
-				t.Errorf("panel %s has no copy button on its output", tc.panel)
+			// Verdicts and a thank-you are read, not copied.
+			readOnly := map[string]bool{"tool-strength": true, "tool-entropy": true, "tool-common": true, "tool-breach": true, "tool-suggestion": true}
+			if copyable := strings.Contains(panel, `data-copy="`); copyable == readOnly[tc.panel] {
+				t.Errorf("panel %s: copy button %v, want %v", tc.panel, copyable, !readOnly[tc.panel])
 			}
 			if got := e.usage(id); got != before+1 {
 				t.Errorf("usage went from %d to %d, want one call", before, got)
@@ -133,7 +135,7 @@ func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"/base64", url.Values{"text": {"%%%"}, "option": {"decode"}}, "tool-base64", 400, "Invalid base64"},
+		{"/base64", url.Values{"text": {"%%%"}, "option": {"decode"}}, "tool-base64", 400, "This is not base64"},
 		{"/json_minify", url.Values{"text": {"{"}}, "tool-json", 400, "line 1"},
 		{"/secure_decrypt", url.Values{"text": {"not an envelope"}, "password": {"x"}}, "tool-crypto", 400, "Invalid"},
 		{"/ip_info", url.Values{"ip_string": {"not an ip"}}, "tool-ip", 400, "IP"},
@@ -160,9 +162,10 @@ func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
 
 	t.Run("without a session", func(t *testing.T) {
 		e := e.in(t)
-		panel := panelOf(t, e.browse("POST", "/base64", url.Values{"text": {"x"}, "option": {"encode"}}).want(401).body, "tool-base64")
-		if !strings.Contains(panel, "Log in or send an API key") {
-			t.Fatalf("panel:\n%s", panel)
+		page := string(e.browse("POST", "/base64", url.Values{"text": {"x"}, "option": {"encode"}}).want(401).body)
+		callout := regexp.MustCompile(`(?s)<section class="panel callout" id="sign-in".*?</section>`).FindString(page)
+		if !strings.Contains(callout, "Log in or send an API key") {
+			t.Fatalf("the sign-in call-out does not say why:\n%s", page)
 		}
 	})
 
@@ -198,7 +201,9 @@ func TestRootToolsStillAnswerJSON(t *testing.T) {
 func TestEveryUtilityIsOnThePage(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	page := e.request("GET", "/tools", nil).want(200).body
+	e.account("panels@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("panels@example.com")}
+	page := e.browse("GET", "/tools", nil, session).want(200).body
 	panels := server.UtilityPanels()
 	if len(panels) == 0 {
 		t.Fatal("no utility declared")
@@ -362,7 +367,7 @@ func TestAlertsSitUnderTheHeading(t *testing.T) {
 	e := newEnv(t)
 	e.account("alert@example.com", store.PlanStarter)
 	res := e.form("/login", url.Values{"email": {"alert@example.com"}, "password": {"wrong password entirely"}}, "").want(401)
-	if !regexp.MustCompile(`</h1>\s*<div class="alert error" role="alert">Invalid email or password</div>`).Match(res.body) {
+	if !regexp.MustCompile(`</h1>\s*<div class="alert error" role="alert">Invalid email or password\.</div>`).Match(res.body) {
 		t.Fatalf("the alert is not under the heading:\n%s", res.body)
 	}
 	page := e.request("GET", "/login?notice=verified", nil).want(200).body

@@ -46,7 +46,9 @@
     const p = document.createElement("p");
     p.className = "alert error";
     p.setAttribute("role", "alert");
-    p.textContent = err.message.charAt(0).toUpperCase() + err.message.slice(1);
+    // As the page's sentence does: a capital first and a full stop last.
+    const msg = err.message.charAt(0).toUpperCase() + err.message.slice(1);
+    p.textContent = /[.?!]$/.test(msg) ? msg : msg + ".";
     box.replaceChildren(p);
   }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // ErrInvalidBase64 is wrapped by every decoding error.
-var ErrInvalidBase64 = errors.New("invalid base64")
+var ErrInvalidBase64 = errors.New("this is not base64")
 
 // Base64Encode encodes text with the standard, padded alphabet.
 func Base64Encode(text string) string {
@@ -36,19 +36,19 @@ func Base64Decode(text string) (string, error) {
 	}, text)
 	unpadded := strings.TrimRight(cleaned, "=")
 	if len(cleaned)-len(unpadded) > 2 {
-		return "", fmt.Errorf("%w: more than two '=' padding characters", ErrInvalidBase64)
+		return "", fmt.Errorf("%w: it ends in more than two '=' signs, and base64 pads with at most two", ErrInvalidBase64)
 	}
 	cleaned = unpadded
 	raw, err := base64.RawStdEncoding.DecodeString(cleaned)
 	if err != nil {
 		var corrupt base64.CorruptInputError
 		if errors.As(err, &corrupt) {
-			return "", fmt.Errorf("%w: unexpected character or length at byte %d of the cleaned input", ErrInvalidBase64, int64(corrupt))
+			return "", fmt.Errorf("%w: %s", ErrInvalidBase64, explainCorrupt(cleaned, int(corrupt)))
 		}
 		return "", fmt.Errorf("%w: %v", ErrInvalidBase64, err)
 	}
 	if !utf8.Valid(raw) {
-		return "", fmt.Errorf("%w: the decoded bytes are not UTF-8 text (binary data cannot be returned as a JSON string)", ErrInvalidBase64)
+		return "", fmt.Errorf("%w of text: it decodes to binary data, not UTF-8 text, and only text can be shown here", ErrInvalidBase64)
 	}
 	return string(raw), nil
 }
@@ -61,3 +61,21 @@ func RandomKey() (string, error) {
 	}
 	return hex.EncodeToString(b), nil
 }
+
+// explainCorrupt says in words why base64.CorruptInputError stopped at
+// byte offset of cleaned (the input without spaces and line breaks):
+// a character outside the alphabet, or a length no whole number of
+// characters can have.
+func explainCorrupt(cleaned string, offset int) string {
+	if offset < len(cleaned) {
+		r, _ := utf8.DecodeRuneInString(cleaned[offset:])
+		position := utf8.RuneCountInString(cleaned[:offset]) + 1
+		if r != utf8.RuneError && !strings.ContainsRune(base64Alphabet, r) {
+			return fmt.Sprintf("character %d (%q, not counting spaces and line breaks) is not one base64 uses: letters, digits, + / - _ and = at the end", position, r)
+		}
+	}
+	return "its length is not one base64 can have: one character too many or too few (a character lost in copying?)"
+}
+
+// base64Alphabet is every character Base64Decode accepts after cleaning.
+const base64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_="

@@ -214,9 +214,34 @@ func locate(text string, err error) error {
 	var syntax *json.SyntaxError
 	if errors.As(err, &syntax) {
 		// Offset counts the bytes read, including the offending one.
-		return at(text, int(syntax.Offset)-1, strings.TrimPrefix(syntax.Error(), "invalid character "))
+		return at(text, int(syntax.Offset)-1, plainSyntax(syntax.Error()))
 	}
-	return at(text, len(text), "unexpected end of input")
+	return at(text, len(text), "the text ends before the JSON does (a closing ], } or \" is missing)")
+}
+
+// plainSyntaxes are encoding/json's syntax messages ("invalid character
+// 'x' looking for beginning of value") and what they mean in words.
+var plainSyntaxes = []struct{ context, says string }{
+	{"looking for beginning of value", "where a value belongs (a string in double quotes, a number, true, false, null, [ or {)"},
+	{"looking for beginning of object key string", "where a key belongs: keys are strings in double quotes"},
+	{"after object key:value pair", "after a value in an object: a comma or } belongs there"},
+	{"after object key", "after a key: a colon belongs there"},
+	{"after array element", "after an item of a list: a comma or ] belongs there"},
+	{"in string literal", "inside a string: a line break or tab there must be written \\n or \\t"},
+	{"in string escape code", "after a backslash in a string: only \\\" \\\\ / b f n r t and uXXXX may follow"},
+	{"in numeric literal", "in a number"},
+}
+
+// plainSyntax rewrites an encoding/json syntax message in words; one it
+// does not know is kept, without its "invalid character" prefix.
+func plainSyntax(msg string) string {
+	msg = strings.TrimPrefix(msg, "invalid character ")
+	for _, p := range plainSyntaxes {
+		if char, ok := strings.CutSuffix(msg, " "+p.context); ok {
+			return "unexpected " + char + " " + p.says
+		}
+	}
+	return msg
 }
 
 // at converts a byte offset into a line and a column counted in characters.

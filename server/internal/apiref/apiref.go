@@ -13,10 +13,29 @@ import (
 	"strings"
 )
 
-// Reference is the readable form of an OpenAPI document.
+// Reference is the readable form of an OpenAPI document: its routes in
+// groups, in the order of groupTitles.
 type Reference struct {
 	Version string
-	Routes  []Route
+	Groups  []Group
+}
+
+// Group is the routes of one tag of the document, sorted by path.
+type Group struct {
+	Tag, Title string
+	Routes     []Route
+}
+
+// groupTitles are the tags the reference shows, in its order, with their
+// headings; a route of another tag (or none) is listed under "Other".
+var groupTitles = []struct{ tag, title string }{
+	{"account", "Account"},
+	{"utilities", "Utilities"},
+	{"range", "Range API"},
+	{"admin", "Administration"},
+	{"billing", "Billing"},
+	{"operations", "Operations"},
+	{"", "Other"},
 }
 
 // Route is one route of the reference. Its curl example is Command,
@@ -76,10 +95,39 @@ type openAPISchema struct {
 	Type        json.RawMessage
 	Description string
 	Required    []string
-	Properties  map[string]openAPISchema
+	Properties  properties
 	Enum        []string
 	Items       *openAPISchema
 	OneOf       []openAPISchema // an answer of two shapes: the reference lists both's fields
+}
+
+// properties are a schema's properties in the document's order, which is
+// the order the API writes them (the generator writes a Go type's fields
+// in the order of its struct).
+type properties []property
+
+type property struct {
+	name   string
+	schema openAPISchema
+}
+
+func (ps *properties) UnmarshalJSON(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return fmt.Errorf("properties are not an object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		p := property{name: tok.(string)}
+		if err := dec.Decode(&p.schema); err != nil {
+			return err
+		}
+		*ps = append(*ps, p)
+	}
+	return nil
 }
 
 // typeName renders a 3.1 type ("string" or ["string","null"]).
@@ -105,6 +153,9 @@ func Parse(raw []byte) (*Reference, error) {
 		return nil, err
 	}
 	ref := &Reference{Version: doc.Info.Version}
+	for _, g := range groupTitles {
+		ref.Groups = append(ref.Groups, Group{Tag: g.tag, Title: g.title})
+	}
 	resolve := func(sc openAPISchema) (openAPISchema, error) {
 		if sc.Ref == "" {
 			return sc, nil
@@ -134,7 +185,8 @@ func Parse(raw []byte) (*Reference, error) {
 				}
 			}
 		}
-		for name, p := range sc.Properties {
+		for _, prop := range sc.Properties {
+			name, p := prop.name, prop.schema
 			f := Field{Name: name, Type: p.typeName(), Description: p.Description}
 			if len(p.Enum) > 0 {
 				f.Description = strings.TrimSpace("one of: " + strings.Join(p.Enum, ", ") + ". " + f.Description)
@@ -146,7 +198,6 @@ func Parse(raw []byte) (*Reference, error) {
 			}
 			out = append(out, f)
 		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 		return out, nil
 	}
 	for path, item := range doc.Paths {
@@ -164,11 +215,26 @@ func Parse(raw []byte) (*Reference, error) {
 			if err != nil {
 				return nil, err
 			}
-			ref.Routes = append(ref.Routes, rt)
+			group := groupOf(ref, op.Tags)
+			group.Routes = append(group.Routes, rt)
 		}
 	}
-	sort.Slice(ref.Routes, func(i, j int) bool { return ref.Routes[i].Path < ref.Routes[j].Path })
+	ref.Groups = slices.DeleteFunc(ref.Groups, func(g Group) bool { return len(g.Routes) == 0 })
+	for _, g := range ref.Groups {
+		sort.Slice(g.Routes, func(i, j int) bool { return g.Routes[i].Path < g.Routes[j].Path })
+	}
 	return ref, nil
+}
+
+// groupOf is the group of ref that a route of these tags belongs to: its
+// first tag's, or the last one (Other).
+func groupOf(ref *Reference, tags []string) *Group {
+	for i := range ref.Groups {
+		if len(tags) > 0 && ref.Groups[i].Tag == tags[0] {
+			return &ref.Groups[i]
+		}
+	}
+	return &ref.Groups[len(ref.Groups)-1]
 }
 
 // newRoute is the reference's form of one operation.

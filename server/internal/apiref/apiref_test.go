@@ -13,7 +13,7 @@ const document = `{
   "paths": {
     "/base64": {"post": {
       "summary": "Base64", "description": "Encodes or decodes.",
-      "security": [{"ApiKey": []}],
+      "tags": ["utilities"], "security": [{"ApiKey": []}],
       "requestBody": {"content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/Base64Request"},
         "example": {"text": "it's", "option": "encode"}}}},
@@ -25,9 +25,9 @@ const document = `{
     "/range/{prefix}": {
       "servers": [{"url": "/"}],
       "parameters": [{"name": "prefix", "in": "path", "example": "5BAA6"}],
-      "get": {"summary": "Range", "responses": {"200": {"description": "hashes"}}}},
+      "get": {"summary": "Range", "tags": ["range"], "responses": {"200": {"description": "hashes"}}}},
     "/login": {"post": {"tags": ["web"], "responses": {"200": {"description": "a page"}}}},
-    "/metrics": {"servers": [{"url": "/"}], "get": {"security": [{"MetricsToken": []}], "responses": {}}}
+    "/metrics": {"servers": [{"url": "/"}], "get": {"tags": ["operations"], "security": [{"MetricsToken": []}], "responses": {}}}
   },
   "components": {
     "schemas": {"Base64Request": {"type": "object", "required": ["text"], "properties": {
@@ -43,27 +43,31 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Reference{Version: "1.2.3", Routes: []Route{
-		{
-			Method: "POST", Prefix: "/api/v1", Path: "/base64", Summary: "Base64", Description: "Encodes or decodes.", Auth: "X-API-Key header",
-			Command: "curl -s -X POST", Target: "/api/v1/base64",
-			Args: " \\\n     -H \"X-API-Key: $KEY\" \\\n     -H 'Content-Type: application/json' \\\n     -d '{\"text\":\"it'\\''s\",\"option\":\"encode\"}'",
-			Request: []Field{
-				{Name: "option", Type: "string", Description: "one of: encode, decode."},
-				{Name: "text", Type: "string, required", Description: "what to convert"},
-			},
-			Response: []Field{{Name: "result", Type: "string or null", Description: "the answer"}},
-			Statuses: []Status{{Code: "200", Description: "the text"}, {Code: "400", Description: "a bad request"}},
+	utilities := []Route{{
+		Method: "POST", Prefix: "/api/v1", Path: "/base64", Summary: "Base64", Description: "Encodes or decodes.", Auth: "X-API-Key header",
+		Command: "curl -s -X POST", Target: "/api/v1/base64",
+		Args: " \\\n     -H \"X-API-Key: $KEY\" \\\n     -H 'Content-Type: application/json' \\\n     -d '{\"text\":\"it'\\''s\",\"option\":\"encode\"}'",
+		Request: []Field{
+			// In the document's order, not sorted.
+			{Name: "text", Type: "string, required", Description: "what to convert"},
+			{Name: "option", Type: "string", Description: "one of: encode, decode."},
 		},
-		{
-			Method: "GET", Prefix: "", Path: "/metrics", Auth: "Authorization: Bearer <-metrics-token>",
-			Command: "curl -s", Target: "/metrics", Args: " \\\n     -H \"Authorization: Bearer $METRICS_TOKEN\"",
-		},
-		{
-			Method: "GET", Prefix: "", Path: "/range/{prefix}", Summary: "Range", Auth: "none",
-			Command: "curl -s", Target: "/range/5BAA6",
-			Statuses: []Status{{Code: "200", Description: "hashes"}},
-		},
+		Response: []Field{{Name: "result", Type: "string or null", Description: "the answer"}},
+		Statuses: []Status{{Code: "200", Description: "the text"}, {Code: "400", Description: "a bad request"}},
+	}}
+	operations := []Route{{
+		Method: "GET", Prefix: "", Path: "/metrics", Auth: "Authorization: Bearer <-metrics-token>",
+		Command: "curl -s", Target: "/metrics", Args: " \\\n     -H \"Authorization: Bearer $METRICS_TOKEN\"",
+	}}
+	ranges := []Route{{
+		Method: "GET", Prefix: "", Path: "/range/{prefix}", Summary: "Range", Auth: "none",
+		Command: "curl -s", Target: "/range/5BAA6",
+		Statuses: []Status{{Code: "200", Description: "hashes"}},
+	}}
+	want := &Reference{Version: "1.2.3", Groups: []Group{
+		{Tag: "utilities", Title: "Utilities", Routes: utilities},
+		{Tag: "range", Title: "Range API", Routes: ranges},
+		{Tag: "operations", Title: "Operations", Routes: operations},
 	}}
 	if !reflect.DeepEqual(ref, want) {
 		t.Fatalf("got\n%+v\nwant\n%+v", ref, want)
@@ -98,7 +102,7 @@ func TestParsesTheServedDocument(t *testing.T) {
 	}
 	for _, path := range []string{"/base64", "/password_check", "/range/{prefix}"} {
 		found := false
-		for _, rt := range ref.Routes {
+		for _, rt := range routesOf(ref) {
 			found = found || rt.Path == path
 			if strings.Contains(rt.Target, "{") {
 				t.Errorf("%s: the curl example has no value for a parameter: %s", rt.Path, rt.Target)
@@ -108,4 +112,21 @@ func TestParsesTheServedDocument(t *testing.T) {
 			t.Errorf("%s is not in the reference", path)
 		}
 	}
+	// The groups the reference promises, in order, with no route left to
+	// "Other".
+	var tags []string
+	for _, g := range ref.Groups {
+		tags = append(tags, g.Tag)
+	}
+	if want := []string{"account", "utilities", "range", "admin", "billing", "operations"}; !reflect.DeepEqual(tags, want) {
+		t.Errorf("groups %q, want %q", tags, want)
+	}
+}
+
+func routesOf(ref *Reference) []Route {
+	var all []Route
+	for _, g := range ref.Groups {
+		all = append(all, g.Routes...)
+	}
+	return all
 }

@@ -5,6 +5,7 @@ package usagechart
 
 import (
 	"fmt"
+	"secutil/server/internal/plural"
 	"time"
 )
 
@@ -74,21 +75,13 @@ func Layout(lastMonth time.Time, last []int, thisMonth time.Time, this []int) Ch
 		for i, n := range counts {
 			c.Bars = append(c.Bars, Bar{
 				X: chartLeft + slot*(float64(i)+offset), Y: y(n), W: slot * 0.38, H: plotHeight - (y(n) - chartTop),
-				Class: class, Title: fmt.Sprintf("%s: %d %s", month.AddDate(0, 0, i).Format("2 Jan"), n, calls(n)),
+				Class: class, Title: month.AddDate(0, 0, i).Format("2 Jan") + ": " + plural.Count(n, "call", "calls"),
 			})
 		}
 	}
 	bars(lastMonth, last, "last", 0.1)
 	bars(thisMonth, this, "this", 0.52)
 	return c
-}
-
-// calls is the word for n calls: "1 call", "2 calls".
-func calls(n int) string {
-	if n == 1 {
-		return "call"
-	}
-	return "calls"
 }
 
 // roundStep is the smallest of 1, 2, 5, 10, 20, 50… at least n.
