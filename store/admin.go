@@ -300,18 +300,3 @@ func (s *Store) CheckInvite(ctx context.Context, hash []byte) error {
 	}
 	return wrap("check invite", err)
 }
-
-// UseInvite spends an invite: of several uses of one, exactly one succeeds;
-// the others, and any use of an unknown or expired invite, get
-// ErrInviteInvalid.
-func (s *Store) UseInvite(ctx context.Context, hash []byte) error {
-	now := unix(s.now())
-	res, err := s.write.ExecContext(ctx, `UPDATE invites SET used_at = $1 WHERE hash = $2 AND used_at IS NULL AND expires_at > $1`, now, hash)
-	if err != nil {
-		return wrap("use invite", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrInviteInvalid
-	}
-	return nil
-}

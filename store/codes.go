@@ -112,13 +112,6 @@ func (l *clientLimits) stopped() (notify bool) {
 	return notify
 }
 
-// SetCode is SetCodeFor with no client known: every such call shares one
-// client's limits.
-func (s *Store) SetCode(ctx context.Context, accountID int64, purpose string, codeHash []byte, ttl time.Duration) error {
-	_, err := s.SetCodeFor(ctx, accountID, purpose, "", codeHash, ttl)
-	return err
-}
-
 // SetCodeFor stores a fresh code for the account and purpose, asked for by
 // client, replacing any earlier one, unless MaxCodesPerHour codes went to
 // the account at this client's request within the hour, or
@@ -157,12 +150,6 @@ func (s *Store) SetCodeFor(ctx context.Context, accountID int64, purpose, client
 		err = ErrTooManyCodes
 	}
 	return notifyOwner, wrap("set code", err)
-}
-
-// ConsumeCode is ConsumeCodeFrom with no client known.
-func (s *Store) ConsumeCode(ctx context.Context, accountID int64, purpose string, codeHash []byte) error {
-	_, err := s.ConsumeCodeFrom(ctx, accountID, purpose, "", codeHash)
-	return err
 }
 
 // ConsumeCodeFrom checks codeHash, sent by client, against the stored
