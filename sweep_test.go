@@ -27,7 +27,7 @@ func TestSweepExpiredRunsAtOnceAndOnSchedule(t *testing.T) {
 	if err := st.CreateSession(ctx, []byte("old"), id, -time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SetCode(ctx, id, store.PurposeRegister, []byte("code"), -time.Minute); err != nil {
+	if _, err := st.SetCodeFor(ctx, id, store.PurposeRegister, "", []byte("code"), -time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
