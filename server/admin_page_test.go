@@ -78,7 +78,7 @@ func TestAdminPageSetPlanForm(t *testing.T) {
 		if changes := e.planChanges(); len(changes) != 1 {
 			t.Fatalf("plan_changed audit events %+v", changes)
 		}
-		e.request("GET", res.location(), nil, "Cookie", admin).want(http.StatusOK).has("The plan was set.").has("2030-01-31T23:59:59Z")
+		e.request("GET", res.location(), nil, "Cookie", admin).want(http.StatusOK).has("The plan was set.").has("paid until 31 Jan 2030 23:59 UTC")
 	})
 
 	t.Run("empty optional fields are left out", func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"secutil/server/account"
 	"secutil/store"
 	"secutil/tools/apikey"
 	"secutil/tools/passhash"
@@ -165,7 +166,6 @@ func (s *Server) createInvite(ctx context.Context, _ noRequest) (inviteResponse,
 	if err != nil {
 		return inviteResponse{}, err
 	}
-	expiresAt := expires.Format(time.RFC3339)
-	s.audit(ctx, store.AuditInviteCreated, by, "by "+actor+", valid until "+expiresAt)
-	return inviteResponse{URL: exchangeOf(ctx).origin + "/register?invite=" + token, ExpiresAt: expiresAt}, nil
+	s.audit(ctx, store.AuditInviteCreated, by, "valid until "+expires.UTC().Format(account.AuditTime)+", by "+actor)
+	return inviteResponse{URL: exchangeOf(ctx).origin + "/register?invite=" + token, ExpiresAt: expires.Format(time.RFC3339)}, nil
 }

@@ -142,6 +142,10 @@ func KeepingCap(a *store.Account, plan string) Plan {
 	return p
 }
 
+// AuditTime is how audit details write a time: as the admin page shows
+// dates, so an audit line reads like the rest of the page.
+const AuditTime = "2 Jan 2006 15:04 UTC"
+
 // SetPlan checks p against the plan rules, sets it on a and records the
 // change.
 func (o Operator) SetPlan(ctx context.Context, a *store.Account, p Plan) error {
@@ -153,7 +157,7 @@ func (o Operator) SetPlan(ctx context.Context, a *store.Account, p Plan) error {
 	}
 	detail := fmt.Sprintf("%s -> %s", a.Plan, p.Name)
 	if p.PaidUntil != nil {
-		detail += ", paid_until " + p.PaidUntil.UTC().Format(time.RFC3339)
+		detail += ", paid until " + p.PaidUntil.UTC().Format(AuditTime)
 	}
 	return o.record(ctx, store.AuditPlanChanged, a, detail+", "+o.By)
 }

@@ -127,7 +127,7 @@ func TestOperatorChangesAndRecords(t *testing.T) {
 	}
 	want := [][2]string{
 		{store.AuditRegistered, "by the test"},
-		{store.AuditPlanChanged, "pro -> enterprise, paid_until 2030-01-01T00:00:00Z, by the test"},
+		{store.AuditPlanChanged, "pro -> enterprise, paid until 1 Jan 2030 00:00 UTC, by the test"},
 		{store.AuditAdminGranted, "by the test"},
 		{store.AuditAccountDisabled, "by the test"},
 		{store.AuditAccountEnabled, "by the test"},
