@@ -5,8 +5,11 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
+	"secutil/server/internal/plural"
 	"secutil/store/hashindex"
 )
 
@@ -138,9 +141,32 @@ func (s *Server) askUpstream(ctx context.Context, hits []hashindex.Hit) bool {
 // decodePublicLookup is the decoder of /hash_lookup_site, the public variant
 // of /hash_lookup: no key, no metering, and a per-client token bucket
 // instead, taken before anything (the upstream included) is asked.
+// Every answer carries the client's bucket as RateLimit-* fields, as a
+// capped account's metered calls carry its monthly quota.
 func (s *Server) decodePublicLookup(w http.ResponseWriter, r *http.Request) (hashLookupRequest, error) {
-	if err := s.throttle(r.Context(), s.publicLimiter, ""); err != nil {
-		return hashLookupRequest{}, err
+	ex := exchangeOf(r.Context())
+	d := s.publicLimiter.buckets.Take(ex.clientKey, time.Now())
+	h := ex.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(s.publicLimiter.buckets.Burst()))
+	h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(d.Full)))
+	if !d.OK {
+		wait := ceilSeconds(d.Wait)
+		h.Set("Retry-After", strconv.Itoa(wait))
+		return hashLookupRequest{}, newError(codeRateLimited, "the public hash lookup allows %s %s from one address; the next is free in %s (with an account, POST /api/v1/hash_lookup and its API key)",
+			plural.Count(s.publicLimiter.buckets.Burst(), "lookup", "lookups"), perPeriod(s.publicLimiter.buckets.Per()), plural.Count(wait, "second", "seconds"))
 	}
 	return decode[hashLookupRequest](w, r)
+}
+
+// perPeriod says a limit's period in words: "a minute", "an hour", or
+// "per 90s".
+func perPeriod(d time.Duration) string {
+	switch d {
+	case time.Minute:
+		return "a minute"
+	case time.Hour:
+		return "an hour"
+	}
+	return "per " + d.String()
 }

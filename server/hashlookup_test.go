@@ -88,15 +88,30 @@ func TestHashLookupSiteIsPublicAndThrottled(t *testing.T) {
 		limits.PublicHash = server.Rate{Burst: 2, Per: 3600e9}
 		d.Limits = &limits
 	})
-	out := decodeLookup(t, e.post("/api/hash_lookup_site", map[string]string{"hashes": md5Password}).want(200))
-	if !out.Results[0].Found {
+	first := e.post("/api/hash_lookup_site", map[string]string{"hashes": md5Password}).want(200)
+	if out := decodeLookup(t, first); !out.Results[0].Found {
 		t.Fatalf("%+v", out)
 	}
-	e.post("/api/v1/hash_lookup_site", map[string]string{"hashes": "zz"}).wantError(400, "invalid_hash_input")
+	// Each answer says what is left of the client's bucket (2 an hour: a
+	// token every 30 minutes).
+	for name, want := range map[string]string{"RateLimit-Limit": "2", "RateLimit-Remaining": "1", "RateLimit-Reset": "1800"} {
+		if got := first.header.Get(name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	second := e.post("/api/v1/hash_lookup_site", map[string]string{"hashes": "zz"})
+	second.wantError(400, "invalid_hash_input")
+	if got := second.header.Get("RateLimit-Remaining"); got != "0" {
+		t.Errorf("RateLimit-Remaining after two = %q", got)
+	}
 	res := e.post("/api/hash_lookup_site", map[string]string{"hashes": md5Password})
 	res.wantError(429, "rate_limited")
-	if res.header.Get("Retry-After") == "" {
-		t.Fatal("no Retry-After")
+	if res.header.Get("Retry-After") == "" || res.header.Get("RateLimit-Remaining") != "0" {
+		t.Fatalf("refused: Retry-After %q, RateLimit-Remaining %q", res.header.Get("Retry-After"), res.header.Get("RateLimit-Remaining"))
+	}
+	// Its own words: what the limit is, and the way around it.
+	if msg := string(res.body); !strings.Contains(msg, "the public hash lookup allows 2 lookups an hour from one address") || !strings.Contains(msg, "/api/v1/hash_lookup") {
+		t.Fatalf("429 says %s", msg)
 	}
 }
 

@@ -71,10 +71,13 @@ func (s *Server) throttle(ctx context.Context, perClient *limiter, account strin
 // rateLimited sets Retry-After on the answer (a ResponseWriter, or an
 // action's exchange) of a refused call and returns its 429.
 func rateLimited(w interface{ Header() http.Header }, wait time.Duration) error {
-	secs := max(int(math.Ceil(wait.Seconds())), 1)
+	secs := ceilSeconds(wait)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	return newError(codeRateLimited, "too many attempts; retry in %s", plural.Count(secs, "second", "seconds"))
 }
+
+// ceilSeconds is d in whole seconds, rounded up, at least 1.
+func ceilSeconds(d time.Duration) int { return max(int(math.Ceil(d.Seconds())), 1) }
 
 // clientKey names the client a limiter counts: its IPv4 address, or its
 // IPv6 /64, the block a single host or household usually owns (it could

@@ -42,6 +42,28 @@ func New(burst int, per time.Duration) *Limiter {
 // Allow takes a token for key at now. When none is left it returns false
 // and how long until one is.
 func (l *Limiter) Allow(key string, now time.Time) (bool, time.Duration) {
+	d := l.Take(key, now)
+	return d.OK, d.Wait
+}
+
+// Decision is what Take decided, with what a client is told of its bucket
+// (the RateLimit-* fields): how many tokens are left after this call and
+// how long until the bucket is full again.
+type Decision struct {
+	OK        bool
+	Remaining int
+	Wait      time.Duration // until the next token, when !OK
+	Full      time.Duration // until the bucket holds Burst tokens again
+}
+
+// Burst is the number of tokens a full bucket holds, refilled over Per.
+func (l *Limiter) Burst() int { return l.burst }
+
+// Per is the time over which an empty bucket fills again.
+func (l *Limiter) Per() time.Duration { return l.per }
+
+// Take takes a token for key at now and says what is left.
+func (l *Limiter) Take(key string, now time.Time) Decision {
 	perToken := l.per.Seconds() / float64(l.burst)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -49,12 +71,19 @@ func (l *Limiter) Allow(key string, now time.Time) (bool, time.Duration) {
 	b.tokens = math.Min(float64(l.burst), b.tokens+now.Sub(b.at).Seconds()/perToken)
 	b.at = now
 	l.dropIdle(now)
+	var d Decision
 	if b.tokens >= 1 {
 		b.tokens--
-		return true, 0
+		d.OK = true
+	} else {
+		d.Wait = seconds((1 - b.tokens) * perToken)
 	}
-	return false, time.Duration((1 - b.tokens) * perToken * float64(time.Second))
+	d.Remaining = int(b.tokens)
+	d.Full = seconds((float64(l.burst) - b.tokens) * perToken)
+	return d
 }
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // touch returns key's bucket at the front of the list, making one (full)
 // when there is none, in the place of the least recently used when the

@@ -145,3 +145,25 @@ func FuzzAllow(f *testing.F) {
 		}
 	})
 }
+
+func TestTakeSaysWhatIsLeft(t *testing.T) {
+	t.Parallel()
+	l := New(3, 3*time.Second) // a token a second
+	now := time.Unix(1000, 0)
+	for i, want := range []Decision{
+		{OK: true, Remaining: 2, Full: time.Second},
+		{OK: true, Remaining: 1, Full: 2 * time.Second},
+		{OK: true, Remaining: 0, Full: 3 * time.Second},
+		{OK: false, Remaining: 0, Wait: time.Second, Full: 3 * time.Second},
+	} {
+		if got := l.Take("k", now); got != want {
+			t.Fatalf("take %d = %+v, want %+v", i+1, got, want)
+		}
+	}
+	if got := l.Take("k", now.Add(1500*time.Millisecond)); !got.OK || got.Remaining != 0 || got.Full != 2500*time.Millisecond {
+		t.Fatalf("after 1.5 s: %+v", got)
+	}
+	if l.Burst() != 3 {
+		t.Fatalf("Burst = %d", l.Burst())
+	}
+}
