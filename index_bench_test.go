@@ -69,7 +69,7 @@ func TestIndexBenchmark(t *testing.T) {
 
 	first := timedImport(t, bin, index, list)
 	entries := 5 * distinctWords(words)
-	if !strings.Contains(first.summary, fmt.Sprintf("as %d index entries", entries)) {
+	if !strings.Contains(first.summary, fmt.Sprintf("; %d index entries added", entries)) {
 		t.Fatalf("first import: %q, want %d entries", first.summary, entries)
 	}
 	size := indexBytes(index)
