@@ -6,12 +6,12 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"secutil/server/internal/plural"
 	"strconv"
 	"strings"
 	"time"
 
 	"secutil/server/internal/keyedlimit"
+	"secutil/server/internal/plural"
 	"secutil/tools/emailaddr"
 )
 

@@ -87,8 +87,9 @@ func reserveBody(w http.ResponseWriter, r *http.Request, limit int64) (release f
 // apiError is an error with the code (and so the status) the client should
 // see. Its message is written for a person and never contains a secret.
 type apiError struct {
-	code *errorCode
-	msg  string
+	code  *errorCode
+	msg   string
+	field string // the required field a missing_field error names
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -331,8 +332,9 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	// curl -d sends JSON labelled as a form; serve it rather than puzzle the user.
 	case mt == "" || mt == "application/json" || mt == "text/json" || mt == "application/x-www-form-urlencoded":
 		if err := decodeJSON(body, &v); err != nil {
-			return v, err
+			return v, nameMisspelling(body, err)
 		}
+		return v, nameMisspelling(body, check(&v))
 	default:
 		return v, newError(codeUnsupportedMediaType, "Content-Type must be application/json")
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	"secutil/server/internal/closest"
 )
 
 // Field validation of request bodies: required fields (tagged
@@ -92,10 +94,35 @@ func checkPresent(body []byte, v any) error {
 	return nil
 }
 
+// nameMisspelling turns err, when it is a missing_field error of a JSON
+// body, into one that also names a key of the body that looks like a
+// misspelling of the missing field ("passwrd" for "password"). Keys a
+// route does not read are otherwise ignored, since clients may send more
+// than one route needs; only here, where the request fails anyway, does
+// naming one help.
+func nameMisspelling(body []byte, err error) error {
+	var missing *apiError
+	if !errors.As(err, &missing) || missing.field == "" {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(body, &keys) != nil {
+		return err
+	}
+	for key := range keys {
+		if _, near := closest.Match(key, []string{missing.field}); near && key != missing.field {
+			return newError(codeMissingField, "field %q is required; the request has %q: did you mean %q?", missing.field, truncate(key, 40), missing.field)
+		}
+	}
+	return err
+}
+
 // missingField is the one error of a required field that is absent, null
 // or blank, on every route.
 func missingField(name string) *apiError {
-	return newError(codeMissingField, "field %q is required", name)
+	e := newError(codeMissingField, "field %q is required", name)
+	e.field = name
+	return e
 }
 
 // firstMissing is checkPresent's answer read straight off the body, without
