@@ -53,9 +53,22 @@ type dashboardData struct {
 	Checkout  bool // a payment provider is configured
 	// Fresh is a key just issued, shown once from the flash cookie.
 	Fresh *freshKey
-	// Revoke and Rotate name the key whose revocation or rotation waits
-	// for confirmation: both stop the key scripts are using.
-	Revoke, Rotate string
+	// Confirm is the revocation or rotation of a key that waits for
+	// confirmation (?revoke=NAME, ?rotate=NAME): both stop the key scripts
+	// are using.
+	Confirm *keyConfirmation
+}
+
+// keyConfirmation is a key action the dashboard asks about first.
+type keyConfirmation struct {
+	Action, Verb, Name, Consequence string
+}
+
+// keyConfirmations are the key actions that ask first, by the query
+// parameter that asks.
+var keyConfirmations = []keyConfirmation{
+	{Action: "revoke", Verb: "Revoke", Consequence: "Scripts using it stop working at once; this cannot be undone."},
+	{Action: "rotate", Verb: "Rotate", Consequence: "The old key stops working at once; scripts using it need the new one, shown once after this."},
 }
 
 // keyNamed is name if the account has a key of that name, else "": a
@@ -168,8 +181,12 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, a *stor
 	}
 	d.Leave = r.URL.Query().Get("leave") == store.PlanStarter && d.LeaveDoes != "" && failure == nil
 	if failure == nil {
-		d.Revoke = d.keyNamed(r.URL.Query().Get("revoke"))
-		d.Rotate = d.keyNamed(r.URL.Query().Get("rotate"))
+		for _, c := range keyConfirmations {
+			if name := d.keyNamed(r.URL.Query().Get(c.Action)); name != "" {
+				c.Name = name
+				d.Confirm = &c
+			}
+		}
 	}
 	v := newView(s, r, d)
 	v.Account = a
