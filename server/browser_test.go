@@ -2,10 +2,13 @@ package server_test
 
 import (
 	"context"
+	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
@@ -61,7 +65,8 @@ func loggedCode(t *testing.T, logs, email string) string {
 // to drive it.
 type browser struct {
 	ctx  context.Context
-	base string // the server's URL
+	tab  context.Context // ctx without the journey's time bound: the parent of a stranger's tab
+	base string          // the server's URL
 
 	mu       sync.Mutex
 	problems []string        // script errors, console errors, CSP violations
@@ -85,7 +90,6 @@ func startBrowser(t *testing.T, base string) *browser {
 	if path == "" {
 		t.Skip("no Chromium on PATH: skipping the browser test (install it with apt-get install chromium; .ci/run does)")
 	}
-	b := &browser{base: base, failing: map[string]bool{}}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
@@ -95,6 +99,22 @@ func startBrowser(t *testing.T, base string) *browser {
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(cancel)
+	return watchTab(t, ctx, base)
+}
+
+// stranger opens a tab of the same Chromium in a new browser context: a
+// second person, with cookies and storage of their own.
+func (b *browser) stranger(t *testing.T) *browser {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.tab, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	return watchTab(t, ctx, b.base)
+}
+
+// watchTab opens the tab of ctx and records what it reports.
+func watchTab(t *testing.T, ctx context.Context, base string) *browser {
+	t.Helper()
+	b := &browser{base: base, tab: ctx, failing: map[string]bool{}}
 	if err := chromedp.Listen(ctx, func(ev any) {
 		b.mu.Lock()
 		defer b.mu.Unlock()
@@ -292,17 +312,19 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 	e.store.SetClock(time.Now)
 }
 
-// TestBrowserJourney drives the real pages in headless Chromium, in four
+// TestBrowserJourney drives the real pages in headless Chromium, in five
 // journeys that run side by side, each with its own server and browser:
 // register and verify with the code from the server log and the
 // dashboard's key flows (create, rotate, reload, revoke); every tool of
 // the bench with and without JavaScript, dark mode, a phone's width and a
 // 404 page; the usage bar and chart, the admin page and a plan change
-// without a payment provider; a plan change through one. Any script
+// without a payment provider; a plan change through one; an invite from
+// the admin page to a second person's verified account, and the admin and
+// hash identifier tables at a phone's width. Any script
 // error, console error or Content-Security-Policy violation fails it.
 // Each browser costs seconds of CPU, so by default only the keys journey
-// runs; -browser.all runs all four (.ci/run does), and -screenshots runs
-// all four and writes the README's screenshots.
+// runs; -browser.all runs all five (.ci/run does), and -screenshots runs
+// all five and writes the README's screenshots.
 func TestBrowserJourney(t *testing.T) {
 	t.Parallel()
 	if findBrowser() == "" {
@@ -315,6 +337,7 @@ func TestBrowserJourney(t *testing.T) {
 	})
 	for name, journey := range map[string]func(*testing.T){
 		"keys": keysJourney, "tools": toolsJourney, "usage and admin": usageAndAdminJourney, "checkout": checkoutJourney,
+		"invites": invitesJourney,
 	} {
 		if name != "keys" && !*allJourneys && !*updateScreenshots {
 			continue
@@ -730,4 +753,224 @@ func checkoutJourney(t *testing.T) {
 			t.Fatalf("the browser is at %s, not the payment page", loc)
 		}
 	})
+}
+
+// invitesJourney: on a server that registers only from invite links, an
+// administrator creates links on the admin page, copies one, revokes one,
+// and a second person registers with another and verifies; at a phone's
+// width the admin page's tables and the hash identifier's stay readable.
+func invitesJourney(t *testing.T) {
+	e := newEnv(t, withRegistration(server.RegistrationInvite), func(d *server.Deps) { d.Mailer = nil })
+	const adminEmail = "boss@example.com"
+	e.adminSession(adminEmail)
+	// A product, so that the products table is on the admin page too.
+	if _, err := e.store.CreateProduct(context.Background(), store.Product{Name: "Pro monthly", Plan: store.PlanPro, PriceCents: 900, Currency: "EUR", Interval: "month"}); err != nil {
+		t.Fatal(err)
+	}
+	srv, b := journeyServer(t, e)
+	step := journeySteps(t)
+	// The copy button writes to the clipboard, which the test reads back.
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.URL}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	liveInvites := func(t *testing.T) int {
+		return eval[int](t, b, `document.querySelectorAll("#invites tbody tr").length`)
+	}
+	rfc3339 := regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}`)
+	// createInvite presses the admin page's button and returns the link
+	// the page it lands on shows.
+	createInvite := func(t *testing.T) *url.URL {
+		t.Helper()
+		b.do(t, "create an invite", chromedp.Click(chromedp.CSS("#create-invite button[type=submit]")), chromedp.WaitVisible(chromedp.ID("new-invite")))
+		// POST/redirect/GET: the browser is on a page a reload only reads.
+		if got, want := b.location(t), "/admin?done=invite_created"; got != want {
+			t.Fatalf("after creating an invite the browser is at %s, want %s", got, want)
+		}
+		b.waitText(t, ".alert.notice", "shown only this once")
+		link, err := url.Parse(b.text(t, "#invite-url"))
+		if err != nil || srv.URL+link.Path != srv.URL+"/register" || link.Query().Get("invite") == "" {
+			t.Fatalf("the new invite link %q (%v)", link, err)
+		}
+		if got := b.text(t, "#new-invite"); rfc3339.MatchString(got) || !strings.Contains(got, "works until") {
+			t.Fatalf("the new invite's panel: %q", got)
+		}
+		return link
+	}
+	inviteID := func(link *url.URL) string { return hex.EncodeToString(apikey.Hash(link.Query().Get("invite"))) }
+	var first, second *url.URL
+
+	step("an invite link, shown once", func(t *testing.T) {
+		b.logIn(t, adminEmail, testPassword)
+		b.open(t, "/admin")
+		if n := liveInvites(t); n != 0 {
+			t.Fatalf("%d live invites on a new server", n)
+		}
+		b.waitText(t, "main", "No live invites")
+		first = createInvite(t)
+		if n := liveInvites(t); n != 1 {
+			t.Fatalf("%d live invites after creating one", n)
+		}
+		// The list says when each invite expires, as a date, and who made it.
+		row := b.text(t, "#invites tbody tr")
+		if rfc3339.MatchString(row) || !strings.Contains(row, adminEmail) {
+			t.Fatalf("the invite's row: %q", row)
+		}
+		expires, err := time.Parse("2 Jan 2006 15:04 UTC", b.text(t, "#invites tbody td"))
+		if err != nil {
+			t.Fatalf("the expiry is not shown as a date: %v", err)
+		}
+		if until := time.Until(expires); until < 7*24*time.Hour-5*time.Minute || until > 7*24*time.Hour {
+			t.Fatalf("the invite expires %s, in %s, not in 7 days", expires, until)
+		}
+		b.do(t, "top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		b.shot(t, "admin-invite", false)
+	})
+
+	step("the copy button puts the link on the clipboard", func(t *testing.T) {
+		b.do(t, "copy", chromedp.Click(chromedp.CSS(`[data-copy="invite-url"]`)))
+		b.waitText(t, `[data-copy="invite-url"]`, "Copied")
+		clip, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("reading the clipboard: %v", err)
+		}
+		if clip != first.String() {
+			t.Fatalf("the clipboard holds %q, want the link %q", clip, first)
+		}
+	})
+
+	step("a reload mints no invite and shows the link no more", func(t *testing.T) {
+		b.do(t, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("invites")))
+		if eval[bool](t, b, `!!document.getElementById("new-invite")`) {
+			t.Fatal("a reload shows the invite link again")
+		}
+		if n := liveInvites(t); n != 1 {
+			t.Fatalf("%d live invites after a reload, want 1", n)
+		}
+		if list, err := e.store.Invites(context.Background(), 10); err != nil || len(list) != 1 {
+			t.Fatalf("the store holds %d invites after a reload (%v), want 1", len(list), err)
+		}
+		second = createInvite(t)
+		if n := liveInvites(t); n != 2 || second.String() == first.String() {
+			t.Fatalf("%d live invites after a second one (%s, then %s)", n, first, second)
+		}
+	})
+
+	step("the admin and hash identifier tables on a phone", func(t *testing.T) {
+		b.do(t, "phone", chromedp.EmulateViewport(390, 844))
+		defer b.do(t, "desktop", chromedp.EmulateViewport(1280, 900))
+		b.open(t, "/admin")
+		b.readableTables(t, "#accounts", "#invites", "#products", "#audit")
+		b.do(t, "the invites", chromedp.ScrollIntoView(chromedp.ID("invites")))
+		b.shot(t, "admin-phone", false)
+		b.open(t, "/tools")
+		b.do(t, "identify a batch", chromedp.SetValue(chromedp.ID("hashid-hash"), "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy\n5f4dcc3b5aa765d61d8327deb882cf99"),
+			chromedp.Click(chromedp.CSS("#tool-hashid button[type=submit]")))
+		b.waitText(t, "#tool-hashid [data-result]", "1 × bcrypt")
+		b.readableTables(t, "#tool-hashid table")
+		b.do(t, "the answer", chromedp.ScrollIntoView(chromedp.CSS("#tool-hashid [data-result]")))
+		b.shot(t, "tools-hashid-phone", false)
+	})
+
+	step("revoke an invite", func(t *testing.T) {
+		b.open(t, "/admin")
+		b.do(t, "revoke the first invite",
+			chromedp.Click(chromedp.CSS(fmt.Sprintf(`#invites form[action="/admin/invites/revoke"]:has(input[name=id][value=%q]) button`, inviteID(first)))),
+			chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+		b.waitText(t, ".alert.notice", "The invite was revoked")
+		if got := b.location(t); got != "/admin?done=invite_revoked" {
+			t.Fatalf("after revoking the browser is at %s", got)
+		}
+		if n := liveInvites(t); n != 1 {
+			t.Fatalf("%d live invites after revoking one of 2", n)
+		}
+		if eval[bool](t, b, fmt.Sprintf(`!!document.querySelector('#invites input[value=%q]')`, inviteID(first))) {
+			t.Fatal("the revoked invite is still listed")
+		}
+	})
+
+	const invitee = "invitee@example.com"
+	const password = "amber meadow violin tundra"
+	guest := b.stranger(t)
+	step("someone else registers with a link and verifies", func(t *testing.T) {
+		// The revoked link registers no one, and says what to do.
+		guest.expectFailure(first.RequestURI())
+		guest.open(t, first.RequestURI())
+		guest.waitText(t, ".alert.error", "ask an administrator for a new one")
+		if eval[bool](t, guest, `!!document.getElementById("password")`) {
+			t.Fatal("the revoked link shows the registration form")
+		}
+
+		guest.open(t, second.RequestURI())
+		if got := guest.text(t, "main"); !strings.Contains(got, "works until your account is verified") {
+			t.Fatalf("the invite's register page: %q", got)
+		}
+		guest.do(t, "register",
+			chromedp.SendKeys(chromedp.ID("email"), invitee),
+			chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Click(chromedp.CSS("main button[type=submit]")),
+			chromedp.WaitVisible(chromedp.ID("code")))
+		if got, want := guest.location(t), "/register/verify?email=invitee%40example.com"; got != want {
+			t.Fatalf("after registering: got %v, want %v", got, want)
+		}
+		guest.waitText(t, "main", "Open the same invite link")
+
+		// The administrator sees the invite in use, and not yet spent.
+		b.do(t, "reload the admin page", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("invites")))
+		if got := b.text(t, "#invites tbody td:nth-child(3)"); got != "1" {
+			t.Fatalf("registered, not verified: %q, want 1", got)
+		}
+
+		guest.do(t, "verify",
+			chromedp.SendKeys(chromedp.ID("code"), loggedCode(t, e.logs.String(), invitee)),
+			chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Click(chromedp.CSS("main button[type=submit]")),
+			chromedp.WaitVisible(chromedp.ID("plan")))
+		guest.waitText(t, ".alert.notice", "verified and you are logged in")
+
+		// Verified, the account has spent the invite.
+		b.do(t, "reload the admin page", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("accounts")))
+		b.waitText(t, "main", "No live invites")
+		b.waitText(t, "#accounts", invitee)
+	})
+}
+
+// readableTables fails when the page scrolls sideways at the window's
+// width, when a table of sels is wider than its panel (its last columns
+// out of view), or when a cell of a table sels names is narrower than 4
+// characters of its font (or than its text, when that is shorter): such a
+// cell stacks its text a word or a few letters a line.
+func (b *browser) readableTables(t *testing.T, sels ...string) {
+	t.Helper()
+	list, err := json.Marshal(sels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems := eval[[]string](t, b, `((sels) => {
+		const out = [];
+		const over = document.scrollingElement.scrollWidth - window.innerWidth;
+		if (over > 0) out.push("the page scrolls sideways: " + over + "px wider than the window");
+		const ruler = document.createElement("canvas").getContext("2d");
+		for (const sel of sels) {
+			const table = document.querySelector(sel);
+			if (!table) { out.push(sel + ": no such table"); continue; }
+			const hidden = table.scrollWidth - table.parentElement.clientWidth;
+			if (hidden > 1) out.push(sel + ": " + hidden + "px of the table are out of view, past the side of its panel");
+			for (const cell of table.querySelectorAll("th, td")) {
+				if (!cell.getClientRects().length) continue; // not shown
+				const style = getComputedStyle(cell);
+				ruler.font = style.font;
+				const content = cell.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+				// A cell may be as narrow as its text on one line ("Id", "1").
+				const least = Math.min(ruler.measureText("0000").width, ruler.measureText(cell.textContent.trim()).width);
+				if (content + 1 < least) out.push(sel + ": a cell " + content.toFixed(0) + "px wide (4 characters are " + least.toFixed(0) + "px): " + JSON.stringify(cell.textContent.trim().slice(0, 40)));
+			}
+		}
+		return out;
+	})(`+string(list)+`)`)
+	for _, p := range problems {
+		t.Errorf("%s at %dpx: %s", b.location(t), 390, p)
+	}
 }

@@ -19,15 +19,18 @@ import (
 // screenshotPages names the template each screenshot of the browser test
 // shows.
 var screenshotPages = map[string]string{
-	"home":              "home",
-	"tools":             "tools",
-	"tools-dark":        "tools",
-	"tools-phone":       "tools",
-	"dashboard":         "dashboard",
-	"dashboard-new-key": "dashboard",
-	"dashboard-phone":   "dashboard",
-	"not-found":         "status",
-	"admin":             "admin",
+	"home":               "home",
+	"tools":              "tools",
+	"tools-dark":         "tools",
+	"tools-phone":        "tools",
+	"tools-hashid-phone": "tools",
+	"dashboard":          "dashboard",
+	"dashboard-new-key":  "dashboard",
+	"dashboard-phone":    "dashboard",
+	"not-found":          "status",
+	"admin":              "admin",
+	"admin-invite":       "admin",
+	"admin-phone":        "admin",
 }
 
 // screenshotSources records, for each screenshot, the template it shows

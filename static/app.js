@@ -61,6 +61,7 @@
       const box = fresh.querySelector("[data-result]");
       panel.querySelector("[data-result]").replaceWith(box);
       enableCopy(box);
+      labelCells(box);
     }
     const usage = page.getElementById("tools-usage");
     const shown = document.getElementById("tools-usage");
@@ -123,6 +124,22 @@
     });
   }
   enableCopy(document);
+
+  // Tables marked "cards" show one card a row on a phone (app.css): each
+  // cell is labelled with the heading of its column, which stays written
+  // once, in the table's head.
+  function labelCells(root) {
+    root.querySelectorAll("table.cards").forEach(function (table) {
+      const headings = Array.from(table.querySelectorAll("thead th"), function (th) { return th.textContent.trim(); });
+      table.querySelectorAll("tbody tr").forEach(function (row) {
+        Array.from(row.cells).forEach(function (cell, i) {
+          if (cell.colSpan === 1 && headings[i]) cell.dataset.label = headings[i];
+        });
+      });
+      table.classList.add("labelled");
+    });
+  }
+  labelCells(document);
   document.addEventListener("click", async function (ev) {
     const btn = ev.target.closest("[data-copy]");
     if (!btn) return;
