@@ -255,6 +255,32 @@ func (b *browser) logOut(t *testing.T) {
 	b.do(t, "log out", chromedp.Click(chromedp.CSS("nav.main button")), chromedp.WaitVisible(chromedp.CSS(".hero")))
 }
 
+// register fills the registration form on the page (/register, or an
+// invite link's) and checks that it asks for the code mailed to email.
+func (b *browser) register(t *testing.T, email, password string) {
+	t.Helper()
+	b.do(t, "register",
+		chromedp.SendKeys(chromedp.ID("email"), email),
+		chromedp.SendKeys(chromedp.ID("password"), password),
+		chromedp.Click(chromedp.CSS("main button[type=submit]")),
+		chromedp.WaitVisible(chromedp.ID("code")))
+	if got, want := b.location(t), "/register/verify?email="+url.QueryEscape(email); got != want {
+		t.Fatalf("after registering: got %v, want %v", got, want)
+	}
+}
+
+// verify enters the code e's server logged for email on the verification
+// page, and checks that the browser lands on the dashboard, logged in.
+func (b *browser) verify(t *testing.T, e *env, email, password string) {
+	t.Helper()
+	b.do(t, "verify",
+		chromedp.SendKeys(chromedp.ID("code"), loggedCode(t, e.logs.String(), email)),
+		chromedp.SendKeys(chromedp.ID("password"), password),
+		chromedp.Click(chromedp.CSS("main button[type=submit]")),
+		chromedp.WaitVisible(chromedp.ID("plan")))
+	b.waitText(t, ".alert.notice", "verified and you are logged in")
+}
+
 // noSidewaysScroll fails when the page is wider than the window.
 func (b *browser) noSidewaysScroll(t *testing.T, path string) {
 	t.Helper()
@@ -388,22 +414,8 @@ func keysJourney(t *testing.T) {
 
 	step("register, verify and log in", func(t *testing.T) {
 		b.open(t, "/register")
-		b.do(t, "register",
-			chromedp.SendKeys(chromedp.ID("email"), email),
-			chromedp.SendKeys(chromedp.ID("password"), password),
-			chromedp.Click(chromedp.CSS("main button[type=submit]")),
-			chromedp.WaitVisible(chromedp.ID("code")))
-		if got, want := b.location(t), "/register/verify?email=browser%40example.com"; got != want {
-			t.Fatalf("after registering: got %v, want %v", got, want)
-		}
-		b.do(t, "verify",
-			chromedp.SendKeys(chromedp.ID("code"), loggedCode(t, e.logs.String(), email)),
-			chromedp.SendKeys(chromedp.ID("password"), password),
-			chromedp.Click(chromedp.CSS("main button[type=submit]")),
-			chromedp.WaitVisible(chromedp.ID("plan")))
-		if got := b.text(t, ".alert.notice"); !strings.Contains(got, "verified and you are logged in") {
-			t.Fatalf("dashboard notice after verifying %q", got)
-		}
+		b.register(t, email, password)
+		b.verify(t, e, email, password)
 		if got, want := b.text(t, "#plan"), "starter"; got != want {
 			t.Fatalf("dashboard plan: got %v, want %v", got, want)
 		}
@@ -907,14 +919,7 @@ func invitesJourney(t *testing.T) {
 		if got := guest.text(t, "main"); !strings.Contains(got, "works until your account is verified") {
 			t.Fatalf("the invite's register page: %q", got)
 		}
-		guest.do(t, "register",
-			chromedp.SendKeys(chromedp.ID("email"), invitee),
-			chromedp.SendKeys(chromedp.ID("password"), password),
-			chromedp.Click(chromedp.CSS("main button[type=submit]")),
-			chromedp.WaitVisible(chromedp.ID("code")))
-		if got, want := guest.location(t), "/register/verify?email=invitee%40example.com"; got != want {
-			t.Fatalf("after registering: got %v, want %v", got, want)
-		}
+		guest.register(t, invitee, password)
 		guest.waitText(t, "main", "Open the same invite link")
 
 		// The administrator sees the invite in use, and not yet spent.
@@ -923,12 +928,7 @@ func invitesJourney(t *testing.T) {
 			t.Fatalf("registered, not verified: %q, want 1", got)
 		}
 
-		guest.do(t, "verify",
-			chromedp.SendKeys(chromedp.ID("code"), loggedCode(t, e.logs.String(), invitee)),
-			chromedp.SendKeys(chromedp.ID("password"), password),
-			chromedp.Click(chromedp.CSS("main button[type=submit]")),
-			chromedp.WaitVisible(chromedp.ID("plan")))
-		guest.waitText(t, ".alert.notice", "verified and you are logged in")
+		guest.verify(t, e, invitee, password)
 
 		// Verified, the account has spent the invite.
 		b.do(t, "reload the admin page", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("accounts")))
