@@ -685,6 +685,7 @@ func usageAndAdminJourney(t *testing.T) {
 		if got := b.text(t, ".located.found, .located.bad"); !strings.Contains(got, "127.0.0.1") {
 			t.Fatalf("located IP %q", got)
 		}
+		b.readableTables(t, "#accounts", "#audit")
 		b.shot(t, "admin", true)
 
 		// A refused form comes back to the page (POST/redirect/GET) with
@@ -934,6 +935,7 @@ func invitesJourney(t *testing.T) {
 		b.do(t, "reload the admin page", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("accounts")))
 		b.waitText(t, "main", "No live invites")
 		b.waitText(t, "#accounts", invitee)
+		b.readableTables(t, "#accounts", "#products", "#audit")
 	})
 }
 
@@ -971,6 +973,6 @@ func (b *browser) readableTables(t *testing.T, sels ...string) {
 		return out;
 	})(`+string(list)+`)`)
 	for _, p := range problems {
-		t.Errorf("%s at %dpx: %s", b.location(t), 390, p)
+		t.Errorf("%s at %vpx: %s", b.location(t), eval[float64](t, b, "window.innerWidth"), p)
 	}
 }
