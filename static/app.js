@@ -134,6 +134,8 @@
       table.querySelectorAll("tbody tr").forEach(function (row) {
         Array.from(row.cells).forEach(function (cell, i) {
           if (cell.colSpan === 1 && headings[i]) cell.dataset.label = headings[i];
+          // A card leaves out a cell with nothing in it (no badge, no button).
+          if (cell.textContent.trim() === "" && !cell.querySelector("input, select, button, a, img")) cell.classList.add("blank");
         });
       });
       table.classList.add("labelled");
