@@ -142,6 +142,21 @@ func (s *Server) anyCaller(r *http.Request) (*caller, error) {
 	return &caller{account: a}, nil
 }
 
+// logIn starts a session for the account, marks this browser as one the
+// account got in from (the device cookie, which throttleLogin honours) and
+// records the login. Every way in calls it (a login, a verified
+// registration, the first administrator's /setup), so that a browser that
+// got in once is not starved later by guessers draining the account's
+// login bucket.
+func (s *Server) logIn(ctx context.Context, accountID int64) error {
+	if err := s.startSession(ctx, accountID); err != nil {
+		return err
+	}
+	s.setDeviceCookie(ctx, accountID)
+	s.audit(ctx, store.AuditLoginOK, accountID, "")
+	return nil
+}
+
 // startSession creates a session for the account and asks for its cookie.
 // A new token is made at every login, so a token planted before login is
 // useless.
