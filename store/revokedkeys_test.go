@@ -9,6 +9,16 @@ import (
 	"secutil/store"
 )
 
+// openWithClock opens db with a clock that reads the time it points to,
+// which starts at a fixed time.
+func openWithClock(t *testing.T, db testDB) (*store.Store, *time.Time) {
+	t.Helper()
+	s := db.open(t)
+	now := time.Date(2026, 11, 27, 9, 30, 0, 0, time.UTC)
+	s.SetClock(func() time.Time { return now })
+	return s, &now
+}
+
 // Every change that deletes or replaces an API key records its hash, with
 // when and why, in the transaction that does it; a live key, one never
 // made and the new key of a rotation are not revoked ones.
@@ -16,9 +26,8 @@ func TestEveryKeyRemovalIsRecorded(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
-		s := db.open(t)
-		now := time.Date(2026, 11, 27, 9, 30, 0, 0, time.UTC)
-		s.SetClock(func() time.Time { return now })
+		s, clock := openWithClock(t, db)
+		now := *clock
 		must := func(err error) {
 			t.Helper()
 			if err != nil {
@@ -108,9 +117,7 @@ func TestOldRevokedKeysAreSwept(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
-		s := db.open(t)
-		now := time.Date(2026, 11, 27, 9, 30, 0, 0, time.UTC)
-		s.SetClock(func() time.Time { return now })
+		s, now := openWithClock(t, db)
 		id := mustAccount(t, s, "a@example.com", "")
 		revoke := func(hash string) {
 			t.Helper()
@@ -122,9 +129,9 @@ func TestOldRevokedKeysAreSwept(t *testing.T) {
 			}
 		}
 		revoke("old")
-		now = now.Add(2 * 24 * time.Hour)
+		*now = now.Add(2 * 24 * time.Hour)
 		revoke("young")
-		now = now.Add(store.RevokedKeysKept - 24*time.Hour) // "old" is a day past the window, "young" a day short of it
+		*now = now.Add(store.RevokedKeysKept - 24*time.Hour) // "old" is a day past the window, "young" a day short of it
 		n, err := s.DeleteOldRevokedKeys(ctx)
 		if err != nil || n != 1 {
 			t.Fatalf("swept %d, %v; want 1", n, err)
