@@ -8,12 +8,16 @@ import (
 	"secutil/store"
 )
 
-// sweepInterval is how often serve deletes expired sessions and codes.
+// sweepInterval is how often serve deletes expired sessions and codes and
+// old revoked keys.
 const sweepInterval = 5 * time.Minute
 
-// sweepExpired deletes expired sessions and verification codes at once and
-// then every interval until ctx ends. Neither is accepted once expired; the
-// sweep keeps the tables from growing with every login and every code sent.
+// sweepExpired deletes expired sessions and verification codes, and the
+// revoked keys kept past store.RevokedKeysKept, at once and then every
+// interval until ctx ends. Sessions and codes are not accepted once
+// expired, and a revoked key that old reads as never made here; the sweep
+// keeps the tables from growing with every login, code sent and key
+// revoked.
 func sweepExpired(ctx context.Context, st *store.Store, interval time.Duration, logger *slog.Logger) {
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
@@ -26,8 +30,12 @@ func sweepExpired(ctx context.Context, st *store.Store, interval time.Duration, 
 		if err != nil && ctx.Err() == nil {
 			logger.Warn("sweeping expired codes", "err", err)
 		}
-		if sessions+codes > 0 {
-			logger.Info("swept expired rows", "sessions", sessions, "codes", codes)
+		revokedKeys, err := st.DeleteOldRevokedKeys(ctx)
+		if err != nil && ctx.Err() == nil {
+			logger.Warn("sweeping old revoked keys", "err", err)
+		}
+		if sessions+codes+revokedKeys > 0 {
+			logger.Info("swept expired rows", "sessions", sessions, "codes", codes, "revoked_keys", revokedKeys)
 		}
 		select {
 		case <-ctx.Done():

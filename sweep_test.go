@@ -30,13 +30,22 @@ func TestSweepExpiredRunsAtOnceAndOnSchedule(t *testing.T) {
 	if _, err := st.SetCodeFor(ctx, id, store.PurposeRegister, "", []byte("code"), -time.Minute); err != nil {
 		t.Fatal(err)
 	}
+	// A key revoked longer ago than revoked keys are kept.
+	st.SetClock(func() time.Time { return time.Now().Add(-store.RevokedKeysKept - time.Hour) })
+	if err := st.IssueKey(ctx, id, "old", []byte("old key"), "sk_…"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RevokeKey(ctx, id, "old"); err != nil {
+		t.Fatal(err)
+	}
+	st.SetClock(time.Now)
 	logs := &syncBuffer{}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		sweepExpired(ctx, st, 10*time.Millisecond, slog.New(slog.NewTextHandler(logs, nil)))
 	}()
-	waitForLog(t, logs, "sessions=1 codes=1") // the sweep at start
+	waitForLog(t, logs, "sessions=1 codes=1 revoked_keys=1") // the sweep at start
 	if err := st.CreateSession(ctx, []byte("later"), id, -time.Minute); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"secutil/store"
@@ -32,18 +33,43 @@ type caller struct {
 var errAccountDisabled = newError(codeAccountDisabled, "this account is disabled: ask the operator of this server")
 
 // The refusals of an API key, one for each way a key goes wrong, so that
-// the client learns what to fix. The store keeps no trace of a revoked
-// key, so a revoked key and one never made here get the same answer.
+// the client learns what to fix. A key revoked in the last 90 days
+// (store.RevokedKeysKept) is told when and why (revokedKey); after that
+// the store has swept its trace, and it reads as one never made here.
 var (
 	errNoKey       = newError(codeUnauthorized, "no API key: send one in the X-API-Key header")
 	errMistypedKey = newError(codeUnauthorized, "this is not a whole API key: a key is %d characters starting with %q and ends in a checksum that does not match here, so copy the whole key again", apikey.Length, apikey.Prefix)
-	errUnknownKey  = newError(codeUnauthorized, "this API key is not live: it was revoked or rotated, or it was never made on this server; make a new one on the dashboard")
+	errUnknownKey  = newError(codeUnauthorized, "this API key is not live: it was never made on this server, or it was revoked more than %s days ago; make a new one on the dashboard", revokedKeyDays)
 )
 
+// revokedKeyDays is how many days a revoked key is named revoked.
+var revokedKeyDays = strconv.Itoa(int(store.RevokedKeysKept / (24 * time.Hour)))
+
+// revokedKeyReasons says why a key was revoked, after "this API key was
+// revoked on <date>, ", for each of the store's reasons.
+var revokedKeyReasons = map[string]string{
+	store.RevokedByOwner:        "on the dashboard; make a new one there",
+	store.RevokedRotated:        "when a new key of the same name replaced it (a rotation, or POST /api/v1/get_api_key); use the new key, or make one on the dashboard",
+	store.RevokedPasswordSet:    "with every key of its account, when the account's password was reset or changed; make a new one on the dashboard",
+	store.RevokedAccountDeleted: "with its account, which was deleted",
+}
+
+// revokedKey is the refusal of a key the store recorded as revoked: when
+// (the UTC date) and why.
+func revokedKey(r *store.RevokedKey) error {
+	why, ok := revokedKeyReasons[r.Reason]
+	if !ok {
+		why = "make a new one on the dashboard"
+	}
+	return newError(codeUnauthorized, "this API key was revoked on %s, %s", r.At.Format(time.DateOnly), why)
+}
+
 // isKeyRefusal reports whether err refuses the key itself (no key, a
-// mistyped one, or one not live), rather than its account.
+// mistyped one, or one not live), rather than its account: the key
+// refusals are the only 401s of callerForKey.
 func isKeyRefusal(err error) bool {
-	return errors.Is(err, errNoKey) || errors.Is(err, errMistypedKey) || errors.Is(err, errUnknownKey)
+	var ae *apiError
+	return errors.As(err, &ae) && ae.code == codeUnauthorized
 }
 
 // keyCaller authenticates the X-API-Key header; a disabled account's keys
@@ -63,7 +89,7 @@ func (s *Server) callerForKey(ctx context.Context, key string) (*caller, error) 
 	hash := apikey.Hash(key)
 	k, a, err := s.Store.KeyByHash(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errUnknownKey
+		return nil, s.notLiveKey(ctx, hash)
 	}
 	if err != nil {
 		return nil, err
@@ -72,6 +98,20 @@ func (s *Server) callerForKey(ctx context.Context, key string) (*caller, error) 
 		return nil, errAccountDisabled
 	}
 	return &caller{account: a, key: k, keyHash: hash}, nil
+}
+
+// notLiveKey is the refusal of a whole key that is not live: one more
+// lookup, by the primary key of the revoked keys, tells a revoked key from
+// one never made here.
+func (s *Server) notLiveKey(ctx context.Context, hash []byte) error {
+	r, err := s.Store.RevokedKey(ctx, hash)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errUnknownKey
+	case err != nil:
+		return err
+	}
+	return revokedKey(r)
 }
 
 // sessionAccount authenticates the auth_session cookie.
@@ -140,6 +180,21 @@ func (s *Server) anyCaller(r *http.Request) (*caller, error) {
 		return nil, err
 	}
 	return &caller{account: a}, nil
+}
+
+// logIn starts a session for the account, marks this browser as one the
+// account got in from (the device cookie, which throttleLogin honours) and
+// records the login. Every way in calls it (a login, a verified
+// registration, the first administrator's /setup), so that a browser that
+// got in once is not starved later by guessers draining the account's
+// login bucket.
+func (s *Server) logIn(ctx context.Context, accountID int64) error {
+	if err := s.startSession(ctx, accountID); err != nil {
+		return err
+	}
+	s.setDeviceCookie(ctx, accountID)
+	s.audit(ctx, store.AuditLoginOK, accountID, "")
+	return nil
 }
 
 // startSession creates a session for the account and asks for its cookie.

@@ -181,11 +181,40 @@ func TestEnterpriseCapSurvivesCancelAndReactivation(t *testing.T) {
 	if got := capOf(); got != float64(5000) {
 		t.Fatalf("cap after re-activation: %v, want the admin's 5000", got)
 	}
-	// The plan an administrator set is not the user's to leave.
+	// The re-activated plan is the user's purchase, theirs to leave: it
+	// stays until paid_until, with the cap.
 	session := e.login("big@example.com")
-	e.post("/switch_tier", map[string]any{"plan": "starter", "confirm": true}, "Cookie", session).wantError(http.StatusForbidden, "forbidden")
+	e.post("/switch_tier", map[string]any{"plan": "starter", "confirm": true}, "Cookie", session).want(http.StatusOK)
 	if got := capOf(); got != float64(5000) {
-		t.Fatalf("cap after a refused dashboard downgrade: %v", got)
+		t.Fatalf("cap after leaving the plan (until paid_until): %v", got)
+	}
+}
+
+// TestPlanBoughtAfterAnAdminsIsTheUsers: an administrator's plan is not
+// the user's to leave, but a plan the user then buys through the billing
+// webhook is: the user may leave it (it stays until paid_until) or move to
+// another self-service plan.
+func TestPlanBoughtAfterAnAdminsIsTheUsers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withBilling, withAdminToken)
+	e.account("ann@example.com", store.PlanStarter)
+	e.createProduct(store.PlanEnterprise, 99900)
+	e.post("/boss/accounts/set_plan", map[string]any{"email": "ann@example.com", "plan": "enterprise", "usage_cap": 5},
+		"Authorization", "Bearer "+adminToken).want(http.StatusOK)
+	session := e.login("ann@example.com")
+	e.post("/switch_tier", map[string]any{"plan": "starter", "confirm": true}, "Cookie", session).wantError(http.StatusForbidden, "forbidden")
+
+	until := time.Now().Add(30 * 24 * time.Hour).UTC().Truncate(time.Second)
+	e.webhook(event("evt_buy", "subscription.activated", map[string]any{"email": "ann@example.com", "plan": "pro", "paid_until": rfc(until)})).want(http.StatusOK)
+	if a := e.accountOf("ann@example.com"); a.PlanByAdmin || a.Plan != store.PlanPro {
+		t.Fatalf("after the purchase: %+v", a)
+	}
+	if u, _ := e.post("/switch_tier", map[string]string{"plan": "enterprise"}, "Cookie", session).want(http.StatusOK).json()["url"].(string); !strings.HasPrefix(u, "https://pay.example/checkout?") {
+		t.Fatalf("moving to another paid plan: checkout url %q", u)
+	}
+	res := e.post("/switch_tier", map[string]any{"plan": "starter", "confirm": true}, "Cookie", session).want(http.StatusOK).json()
+	if res["status"] != "cancelled" || res["plan"] != "pro" || res["paid_until"] != rfc(until) {
+		t.Fatalf("leaving the bought plan: %v", res)
 	}
 }
 

@@ -60,7 +60,8 @@ var (
 	codeWeakPassword         = defineCode("weak_password", http.StatusBadRequest, "an account password refused by the policy; the message says why")
 	codeInvalidMessageLength = defineCode("invalid_message_length", http.StatusBadRequest, "a suggestion outside 1 to 5000 characters after trimming")
 	codeInvalidSealedValue   = defineCode("invalid_sealed_value", http.StatusBadRequest, "a sealed audit IP that this server did not seal, or that was altered (admin)")
-	codeUnauthorized         = defineCode("unauthorized", http.StatusUnauthorized, "a missing or invalid <code>X-API-Key</code> (or <code>hibp-api-key</code> on <code>GET /range</code>, an admin credential, the metrics token)")
+	codeUnauthorized         = defineCode("unauthorized", http.StatusUnauthorized, template.HTML("a missing, mistyped, unknown or revoked <code>X-API-Key</code>, each with its own message: a key revoked, rotated, or revoked with its account's password or with the account is named revoked, with the date and why, for "+
+		revokedKeyDays+" days, and then reads as unknown; or a missing or invalid <code>hibp-api-key</code> on <code>GET /range</code>, admin credential or metrics token"))
 	codeInvalidCredentials   = defineCode("invalid_credentials", http.StatusUnauthorized, "wrong email or password (the same answer for both)")
 	codeAccountNotVerified   = defineCode("account_not_verified", http.StatusUnauthorized, "the email address is not verified yet")
 	codeLoginRequired        = defineCode("login_required", http.StatusUnauthorized, "a session route without a valid <code>auth_session</code> cookie")

@@ -457,10 +457,9 @@ func (s *Server) verifyRegistration(ctx context.Context, req verifyRequest) (for
 		return formResult{}, err
 	}
 	s.audit(ctx, store.AuditAccountVerified, a.ID, "by its code")
-	if err := s.startSession(ctx, a.ID); err != nil {
+	if err := s.logIn(ctx, a.ID); err != nil {
 		return formResult{}, err
 	}
-	s.audit(ctx, store.AuditLoginOK, a.ID, "")
 	return formResult{next: "/dashboard?notice=verified",
 		body: statusResponse{Status: "verified", Message: "account verified and logged in; get an API key on the dashboard"}}, nil
 }
@@ -527,9 +526,9 @@ func (s *Server) resetPassword(ctx context.Context, req verifyRequest) (formResu
 		body: statusResponse{Status: "password_changed", Message: message}}, nil
 }
 
-// login starts a session for the account, and marks the browser as one
-// the account logged in from (the device cookie). A login from such a
-// browser draws on a bucket of its own (throttleLogin).
+// login logs the account in (logIn), which marks the browser as one the
+// account logged in from (the device cookie). A login from such a browser
+// draws on a bucket of its own (throttleLogin).
 func (s *Server) login(ctx context.Context, req credentials) (formResult, error) {
 	if err := s.throttleLogin(ctx, req.Email); err != nil {
 		return formResult{}, err
@@ -538,11 +537,9 @@ func (s *Server) login(ctx context.Context, req credentials) (formResult, error)
 	if err != nil {
 		return formResult{}, err
 	}
-	if err := s.startSession(ctx, a.ID); err != nil {
+	if err := s.logIn(ctx, a.ID); err != nil {
 		return formResult{}, err
 	}
-	s.setDeviceCookie(ctx, a.ID)
-	s.audit(ctx, store.AuditLoginOK, a.ID, "")
 	return formResult{next: loginNext(exchangeOf(ctx).next), body: statusResponse{Status: "logged_in", Message: "logged in as " + a.Email}}, nil
 }
 

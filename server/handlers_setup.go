@@ -141,10 +141,9 @@ func (s *Server) setup(ctx context.Context, req setupRequest) (formResult, error
 		return formResult{}, err
 	}
 	s.audit(ctx, store.AuditSetupCompleted, id, "the first administrator, with the setup link")
-	if err := s.startSession(ctx, id); err != nil {
+	if err := s.logIn(ctx, id); err != nil {
 		return formResult{}, err
 	}
-	s.audit(ctx, store.AuditLoginOK, id, "")
 	return formResult{next: "/admin?done=setup", body: statusResponse{Status: "admin_created",
 		Message: "created the first administrator, " + email + ", and logged in"}}, nil
 }

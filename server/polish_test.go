@@ -52,8 +52,8 @@ func TestFavicon(t *testing.T) {
 }
 
 // TestKeyRefusalsSayWhatIsWrong: a missing key, a mistyped one and one
-// that is not live (revoked, or never made) get three different 401
-// messages, each saying what to do.
+// that is revoked and one never made get four different 401 messages,
+// each saying what to do.
 func TestKeyRefusalsSayWhatIsWrong(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -79,8 +79,8 @@ func TestKeyRefusalsSayWhatIsWrong(t *testing.T) {
 		}
 		seen[msg] = name
 	}
-	if len(seen) != 3 {
-		t.Errorf("%d distinct messages, want 3 (missing, mistyped, not live): %v", len(seen), seen)
+	if len(seen) != 4 {
+		t.Errorf("%d distinct messages, want 4 (missing, mistyped, revoked, unknown): %v", len(seen), seen)
 	}
 }
 

@@ -211,13 +211,14 @@ func (s *Store) ChangePassword(ctx context.Context, accountID int64, passwordHas
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return cmp.Or(err, ErrNotFound)
 		}
-		return endSessionsAndKeys(ctx, tx, accountID, keepSession, revokeKeys)
+		return s.endSessionsAndKeys(ctx, tx, accountID, keepSession, revokeKeys)
 	}))
 }
 
 // endSessionsAndKeys deletes the account's sessions but the one whose hash
-// is keepSession, and with revokeKeys its API keys.
-func endSessionsAndKeys(ctx context.Context, tx *sql.Tx, accountID int64, keepSession []byte, revokeKeys bool) error {
+// is keepSession, and with revokeKeys its API keys (RevokedPasswordSet:
+// every caller sets the account's password).
+func (s *Store) endSessionsAndKeys(ctx context.Context, tx *sql.Tx, accountID int64, keepSession []byte, revokeKeys bool) error {
 	if keepSession == nil {
 		keepSession = []byte{}
 	}
@@ -226,6 +227,9 @@ func endSessionsAndKeys(ctx context.Context, tx *sql.Tx, accountID int64, keepSe
 	}
 	if !revokeKeys {
 		return nil
+	}
+	if err := s.retireAccountKeys(ctx, tx, accountID, RevokedPasswordSet); err != nil {
+		return err
 	}
 	_, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = $1`, accountID)
 	return err

@@ -202,8 +202,8 @@ func (s *Store) SetDisabled(ctx context.Context, accountID int64, disabled bool)
 	}))
 }
 
-// DeleteAccount deletes an account with its keys, sessions, codes and
-// usage by day; its monthly usage moves to deleted_usage (DeletedUsage),
+// DeleteAccount deletes an account with its keys (recorded as revoked,
+// RevokedAccountDeleted), sessions, codes and usage by day; its monthly usage moves to deleted_usage (DeletedUsage),
 // kept for the operator, and its suggestions and audit events stay,
 // without the link. The last verified, enabled administrator cannot be
 // deleted (ErrLastAdmin). A charge of the account still under way then
@@ -219,6 +219,9 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO deleted_usage (account_id, period, count, deleted_at)
 			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0`, accountID, unix(s.now())); err != nil {
+			return err
+		}
+		if err := s.retireAccountKeys(ctx, tx, accountID, RevokedAccountDeleted); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE id = $1`, accountID)

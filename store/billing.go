@@ -141,8 +141,15 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 		if account.UsageCap != nil {
 			usageCap = *account.UsageCap
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET plan = $1, paid_until = $2, usage_cap = $3, plan_cancelled = FALSE WHERE id = $4`,
-			plan, paid, usageCap, account.ID); err != nil {
+		// A plan the event names (bought, or ended) is the user's own, no
+		// longer one an administrator set (Account.PlanByAdmin), so the user
+		// may leave it as any plan they chose. A renewal names none: it
+		// extends the plan in force and leaves its mark as it is, so that a
+		// subscription renewing under an administrator's plan does not free
+		// the account from it.
+		byAdmin := account.PlanByAdmin && ev.Change.Plan == ""
+		if _, err := tx.ExecContext(ctx, `UPDATE accounts SET plan = $1, paid_until = $2, usage_cap = $3, plan_cancelled = FALSE, plan_by_admin = $4 WHERE id = $5`,
+			plan, paid, usageCap, byAdmin, account.ID); err != nil {
 			return err
 		}
 		result.AccountID, result.OldPlan, result.NewPlan = account.ID, account.Plan, plan

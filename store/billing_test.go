@@ -72,6 +72,51 @@ func TestApplyPaymentEventOutcomes(t *testing.T) {
 	})
 }
 
+// A plan bought through the billing provider is the user's own, even on
+// an account whose earlier plan an administrator set: an event that names
+// a plan (activated, canceled) clears Account.PlanByAdmin. A renewal,
+// which names none, keeps it, so that a subscription renewing under an
+// administrator's plan does not free the account from it; the
+// administrator's enterprise cap stays through all of them.
+func TestPaymentClearsThePlanAnAdminSet(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", store.PlanStarter)
+		five := 5
+		if err := s.SetPlan(ctx, id, store.PlanEnterprise, nil, &five); err != nil {
+			t.Fatal(err)
+		}
+		until := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+		apply := func(eventID string, change store.PlanChange) *store.Account {
+			t.Helper()
+			res, err := s.ApplyPaymentEvent(ctx, store.PaymentEvent{ID: eventID, Type: "t", Email: "a@example.com", Change: &change})
+			if err != nil || res.Outcome != store.PaymentApplied {
+				t.Fatalf("%s: %+v, %v", eventID, res, err)
+			}
+			a, err := s.AccountByID(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return a
+		}
+		if a := apply("renewed", store.PlanChange{PaidUntil: &until}); !a.PlanByAdmin || a.Plan != store.PlanEnterprise {
+			t.Fatalf("a renewal under the administrator's plan: %+v", a)
+		}
+		a := apply("bought", store.PlanChange{Plan: store.PlanPro, PaidUntil: &until})
+		if a.PlanByAdmin || a.Plan != store.PlanPro || a.UsageCap == nil || *a.UsageCap != 5 {
+			t.Fatalf("a plan the user bought after the administrator's: %+v", a)
+		}
+		if err := s.SetPlan(ctx, id, store.PlanEnterprise, &until, &five); err != nil {
+			t.Fatal(err)
+		}
+		if a := apply("canceled", store.PlanChange{Plan: store.PlanStarter}); a.PlanByAdmin || a.Plan != store.PlanStarter {
+			t.Fatalf("a cancellation of the administrator's plan: %+v", a)
+		}
+	})
+}
+
 func TestConcurrentDeliveriesApplyOnce(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {

@@ -13,8 +13,10 @@ import (
 var copiedTables = []struct{ name, columns string }{
 	{"accounts", accountColumns + ", email_key, invite_hash"},
 	{"api_keys", "id, account_id, name, hash, hint, created_at, last_used_at"},
+	{"revoked_keys", "hash, revoked_at, reason"},
 	{"sessions", "hash, account_id, created_at, expires_at"},
 	{"verification_codes", "account_id, purpose, code_hash, expires_at, attempts"},
+	{"code_limits", "account_id, client, window_start, codes, failures, noticed"},
 	{"usage", "account_id, period, count, granted"},
 	{"usage_days", "account_id, day, key_id, count"},
 	{"deleted_usage", "account_id, period, count, deleted_at"},
@@ -30,7 +32,7 @@ var copiedTables = []struct{ name, columns string }{
 // booleanColumns are stored as 0 and 1 by SQLite and as booleans by
 // PostgreSQL.
 var booleanColumns = map[string]bool{"accounts.verified": true, "accounts.admin": true, "accounts.disabled": true,
-	"accounts.plan_by_admin": true, "accounts.plan_cancelled": true}
+	"accounts.plan_by_admin": true, "accounts.plan_cancelled": true, "code_limits.noticed": true}
 
 // TableCount is how many rows of a table Copy copied.
 type TableCount struct {

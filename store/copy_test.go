@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +32,8 @@ func fill(t *testing.T, s *store.Store) map[string]int64 {
 	must(s.SetPlan(ctx, admin, store.PlanEnterprise, &paid, &cap))
 	must(s.IssueKey(ctx, admin, "default", []byte("key-1"), "sk_1…"))
 	must(s.IssueKey(ctx, admin, "ci", []byte("key-2"), "sk_2…"))
+	must(s.IssueKey(ctx, admin, "old", []byte("key-0"), "sk_0…"))
+	must(s.RevokeKey(ctx, admin, "old"))
 	must(s.CreateSession(ctx, []byte("session"), admin, time.Hour))
 	must(s.SetCode(ctx, pending, store.PurposeRegister, []byte("code"), time.Hour))
 	for _, c := range []store.Charge{
@@ -58,7 +61,7 @@ func fill(t *testing.T, s *store.Store) map[string]int64 {
 	if _, _, err := s.TakeToken(ctx, "account admin@example.com", 10, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	return map[string]int64{"accounts": 2, "api_keys": 2, "sessions": 1, "verification_codes": 1, "usage": 2, "usage_days": 3,
+	return map[string]int64{"accounts": 2, "api_keys": 2, "revoked_keys": 1, "sessions": 1, "verification_codes": 1, "code_limits": 2, "usage": 2, "usage_days": 3,
 		"suggestions": 2, "audit_events": 2, "invites": 1, "settings": 1, "products": 1, "webhook_events": 1, "throttle": 1}
 }
 
@@ -117,6 +120,9 @@ func checkCopy(t *testing.T, s *store.Store) {
 	}
 	if k, acct, err := s.KeyByHash(ctx, []byte("key-2")); err != nil || k.Name != "ci" || acct.ID != a.ID {
 		t.Fatalf("key after the copy: %+v %v", k, err)
+	}
+	if r, err := s.RevokedKey(ctx, []byte("key-0")); err != nil || r.Reason != store.RevokedByOwner {
+		t.Fatalf("revoked key after the copy: %+v %v", r, err)
 	}
 	if acct, err := s.SessionAccount(ctx, []byte("session")); err != nil || acct.ID != a.ID {
 		t.Fatalf("session after the copy: %v", err)
@@ -185,5 +191,47 @@ func TestCopyFailureLeavesTheDestinationEmpty(t *testing.T) {
 	}
 	if _, err := store.Copy(ctx, newTestDB(t, store.SQLite).open(t), dst); err != nil {
 		t.Fatalf("the destination is not usable after a failed copy: %v", err)
+	}
+}
+
+// TestCopyMovesEveryTableOfTheSchema: every table a migration creates is
+// copied, but auth_generation, which is the destination's own; a new
+// table must be added to Copy (and to fill).
+func TestCopyMovesEveryTableOfTheSchema(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := newTestDB(t, store.SQLite)
+	src := db.open(t)
+	counts, err := store.Copy(ctx, src, newTestDB(t, store.SQLite).open(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := map[string]bool{"auth_generation": true}
+	for _, c := range counts {
+		copied[c.Table] = true
+	}
+	raw, err := sql.Open("sqlite", db.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	rows, err := raw.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	tables := 0
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		tables++
+		if !copied[name] {
+			t.Errorf("table %s is not copied", name)
+		}
+	}
+	if err := rows.Err(); err != nil || tables < len(counts) {
+		t.Fatalf("%d tables in the schema, %v", tables, err)
 	}
 }

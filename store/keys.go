@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"database/sql"
@@ -26,7 +27,7 @@ type Key struct {
 }
 
 // IssueKey stores a key under name for the account, replacing (and so
-// revoking) any previous key of that name.
+// revoking, RevokedRotated) any previous key of that name.
 func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash []byte, hint string) error {
 	if hasNUL(name, hint) {
 		return ErrInvalidText
@@ -42,14 +43,19 @@ func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash
 			}
 			return err
 		}
-		res, err := tx.ExecContext(ctx,
-			`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE account_id = $4 AND name = $5`,
-			hash, hint, unix(s.now()), accountID, name)
-		if err != nil {
+		var replaced []byte
+		err := tx.QueryRowContext(ctx, `SELECT hash FROM api_keys WHERE account_id = $1 AND name = $2`, accountID, name).Scan(&replaced)
+		switch {
+		case err == nil:
+			if err := s.retireKey(ctx, tx, replaced, RevokedRotated); err != nil {
+				return err
+			}
+			_, err = tx.ExecContext(ctx,
+				`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE account_id = $4 AND name = $5`,
+				hash, hint, unix(s.now()), accountID, name)
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			return nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
 		}
 		var count int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE account_id = $1`, accountID).Scan(&count); err != nil {
@@ -65,26 +71,29 @@ func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash
 	}))
 }
 
-// RotateKey replaces the key with id keyID by a new one of the same name.
-// It fails with ErrNotFound when oldHash no longer names that key, so two
-// concurrent rotations of one key cannot both succeed.
+// RotateKey replaces the key with id keyID by a new one of the same name,
+// and records the old one as revoked (RevokedRotated). It fails with
+// ErrNotFound when oldHash no longer names that key, so two concurrent
+// rotations of one key cannot both succeed.
 func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []byte, newHint string) error {
 	defer s.auth.invalidate()
-	res, err := s.write.ExecContext(ctx,
-		`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE id = $4 AND hash = $5`,
-		newHash, newHint, unix(s.now()), keyID, oldHash)
-	if err != nil {
-		return wrap("rotate key", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return wrap("rotate key", s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE id = $4 AND hash = $5`,
+			newHash, newHint, unix(s.now()), keyID, oldHash)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return cmp.Or(err, ErrNotFound)
+		}
+		return s.retireKey(ctx, tx, oldHash, RevokedRotated)
+	}))
 }
 
-// RevokeKey deletes the account's key called name. Its calls stay in the
-// account's days, moved to key 0, so a later key that gets the same id
-// does not inherit them.
+// RevokeKey deletes the account's key called name, and records it as
+// revoked (RevokedByOwner). Its calls stay in the account's days, moved to
+// key 0, so a later key that gets the same id does not inherit them.
 func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) error {
 	if hasNUL(name) {
 		return ErrNotFound // no key can have it
@@ -92,11 +101,15 @@ func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) err
 	defer s.auth.invalidate()
 	return wrap("revoke key", s.inTx(ctx, func(tx *sql.Tx) error {
 		var keyID int64
-		err := tx.QueryRowContext(ctx, `DELETE FROM api_keys WHERE account_id = $1 AND name = $2 RETURNING id`, accountID, name).Scan(&keyID)
+		var hash []byte
+		err := tx.QueryRowContext(ctx, `DELETE FROM api_keys WHERE account_id = $1 AND name = $2 RETURNING id, hash`, accountID, name).Scan(&keyID, &hash)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
 		if err != nil {
+			return err
+		}
+		if err := s.retireKey(ctx, tx, hash, RevokedByOwner); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO usage_days (account_id, day, key_id, count)
@@ -204,4 +217,77 @@ func (s *Store) keys(ctx context.Context, accountID int64) ([]Key, error) {
 		keys = append(keys, k)
 	}
 	return keys, rows.Err()
+}
+
+// Why a key stopped working, as RevokedKey reports it.
+const (
+	// RevokedByOwner: revoked on the dashboard.
+	RevokedByOwner = "revoked"
+	// RevokedRotated: a new key of the same name replaced it (a rotation, or
+	// a key issued again under its name).
+	RevokedRotated = "rotated"
+	// RevokedPasswordSet: revoked with every key of its account when the
+	// account's password was reset, changed or set by an operator.
+	RevokedPasswordSet = "password_set"
+	// RevokedAccountDeleted: its account was deleted.
+	RevokedAccountDeleted = "account_deleted"
+)
+
+// RevokedKeysKept is how long the hash of a revoked key is kept to say
+// so; the sweep (DeleteOldRevokedKeys) deletes older ones, which bounds
+// the table by the keys revoked in that window, and such a key then reads
+// as one never made here.
+const RevokedKeysKept = 90 * 24 * time.Hour
+
+// RevokedKey is when and why a key stopped working.
+type RevokedKey struct {
+	At     time.Time
+	Reason string // one of the Revoked* reasons
+}
+
+// RevokedKey finds the key whose SHA-256 is hash among the keys revoked
+// in the last RevokedKeysKept (not yet swept): ErrNotFound when it is not
+// one. A key that is live is not one either: KeyByHash first.
+func (s *Store) RevokedKey(ctx context.Context, hash []byte) (*RevokedKey, error) {
+	var (
+		at     int64
+		reason string
+	)
+	err := s.retry(ctx, func() error {
+		err := s.read.QueryRowContext(ctx, `SELECT revoked_at, reason FROM revoked_keys WHERE hash = $1`, hash).Scan(&at, &reason)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		return err
+	})
+	if err != nil {
+		return nil, wrap("revoked key", err)
+	}
+	return &RevokedKey{At: time.Unix(at, 0).UTC(), Reason: reason}, nil
+}
+
+// DeleteOldRevokedKeys deletes the revoked keys older than
+// RevokedKeysKept and returns how many it deleted.
+func (s *Store) DeleteOldRevokedKeys(ctx context.Context) (int64, error) {
+	return s.deleteWhere(ctx, "delete old revoked keys", `DELETE FROM revoked_keys WHERE revoked_at <= $1`, unix(s.now().Add(-RevokedKeysKept)))
+}
+
+// retiredAgain makes a hash recorded before take the later time and
+// reason.
+const retiredAgain = ` ON CONFLICT (hash) DO UPDATE SET revoked_at = excluded.revoked_at, reason = excluded.reason`
+
+// retireKey records the key whose hash is hash as revoked now, for
+// reason, in tx: the transaction that deletes or replaces it.
+func (s *Store) retireKey(ctx context.Context, tx *sql.Tx, hash []byte, reason string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO revoked_keys (hash, revoked_at, reason) VALUES ($1, $2, $3)`+retiredAgain,
+		hash, unix(s.now()), reason)
+	return err
+}
+
+// retireAccountKeys is retireKey for every key of the account, before tx
+// deletes them.
+func (s *Store) retireAccountKeys(ctx context.Context, tx *sql.Tx, accountID int64, reason string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO revoked_keys (hash, revoked_at, reason)
+		SELECT hash, $1, $2 FROM api_keys WHERE account_id = $3`+retiredAgain, unix(s.now()), reason, accountID)
+	return err
 }
