@@ -1,19 +1,23 @@
 package server_test
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"secutil/store"
 )
 
 // TestPrivacyPageNamesEveryCookieAndCount: every cookie the server sets
 // (each name constant of server/*.go ending in Cookie) is named on the
 // privacy page, and so is every table of the store that keeps a count
 // about people (a column named count, codes, failures, attempts or
-// tokens), by what the page calls it.
+// tokens), by what the page calls it; and it says how long the hashes of
+// revoked keys are kept.
 func TestPrivacyPageNamesEveryCookieAndCount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -41,6 +45,10 @@ func TestPrivacyPageNamesEveryCookieAndCount(t *testing.T) {
 	}
 	if cookies < 2 {
 		t.Errorf("found %d cookie names; the pattern no longer matches the source", cookies)
+	}
+
+	if kept := fmt.Sprintf("for %d days", int(store.RevokedKeysKept.Hours()/24)); !strings.Contains(page, kept) {
+		t.Errorf("the privacy page does not say how long revoked keys' hashes are kept (%q)", kept)
 	}
 
 	// What the page calls each counting table.
