@@ -12,7 +12,7 @@ func TestBatchTargetIsHalfTheClients(t *testing.T) {
 		clients func() int
 		want    int
 	}{
-		{nil, 0}, // not told: every batch waits out the window
+		{nil, 0},                     // not told: every batch waits out the window
 		{func() int { return 0 }, 1}, // no client lately: commit at once
 		{func() int { return 1 }, 1},
 		{func() int { return 2 }, 1},
