@@ -8,9 +8,10 @@ import (
 )
 
 // TestActiveConnectionsCountsConnectionsInUse: the meter's count of clients
-// is the connections a request started on since the last count, not the
-// open ones: a pool of idle keep-alive connections counts only those it
-// uses, and a closed connection not at all.
+// is the connections a request started on since the last count, or still
+// serving one (HTTP/2 reports a busy spell once), not the open ones: a pool
+// of idle keep-alive connections counts only those it uses, and a closed
+// connection not at all.
 func TestActiveConnectionsCountsConnectionsInUse(t *testing.T) {
 	t.Parallel()
 	m := NewMetrics()
@@ -29,8 +30,13 @@ func TestActiveConnectionsCountsConnectionsInUse(t *testing.T) {
 		t.Errorf("active connections %d, want 2 (of 4 open, one closed, one never used)", got)
 	}
 	m.lastCount.Store(time.Now().Add(-activeCountEvery).UnixNano())
+	if got := m.activeConnections(); got != 1 {
+		t.Errorf("active connections %d after a count with no request started since, want 1 (conns[0], still serving)", got)
+	}
+	m.ConnState(conns[0], http.StateIdle)
+	m.lastCount.Store(time.Now().Add(-activeCountEvery).UnixNano())
 	if got := m.activeConnections(); got != 0 {
-		t.Errorf("active connections %d after a count with no request since, want 0", got)
+		t.Errorf("active connections %d with every connection idle and no request started, want 0", got)
 	}
 	m.ConnState(conns[3], http.StateActive)
 	m.lastCount.Store(time.Now().UnixNano()) // counted just now

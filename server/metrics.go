@@ -31,8 +31,8 @@ type Metrics struct {
 	batchSize  *promtext.Histogram
 	commitTime *promtext.Histogram
 	openConns  atomic.Int64
-	// conns are the open connections (net.Conn -> *atomic.Bool), each
-	// marked when a request starts on it; recentConns counts the marks
+	// conns are the open connections (net.Conn -> *atomic.Uint32 of
+	// connStarted and connBusy); recentConns counts those in use
 	// (activeConnections).
 	conns       sync.Map
 	recentConns atomic.Int64
@@ -145,10 +145,14 @@ func (m *Metrics) ConnState(c net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
 		m.openConns.Add(1)
-		m.conns.Store(c, new(atomic.Bool))
+		m.conns.Store(c, new(atomic.Uint32))
 	case http.StateActive:
-		if started, ok := m.conns.Load(c); ok {
-			started.(*atomic.Bool).Store(true)
+		if use, ok := m.conns.Load(c); ok {
+			use.(*atomic.Uint32).Or(connStarted | connBusy)
+		}
+	case http.StateIdle:
+		if use, ok := m.conns.Load(c); ok {
+			use.(*atomic.Uint32).And(^uint32(connBusy))
 		}
 	case http.StateClosed, http.StateHijacked:
 		m.openConns.Add(-1)
@@ -156,21 +160,30 @@ func (m *Metrics) ConnState(c net.Conn, state http.ConnState) {
 	}
 }
 
+// A connection's use: a request started on it since the last count, and
+// it is serving one now. HTTP/2 reports a connection active once for a
+// whole busy spell, however many requests it carries, so a connection
+// busy through a count is in use too.
+const (
+	connStarted = 1 << iota
+	connBusy
+)
+
 // activeCountEvery is how often activeConnections counts again.
 const activeCountEvery = 100 * time.Millisecond
 
 // activeConnections is the number of client connections that started a
-// request in the last activeCountEvery or so: the clients that may be
-// waiting for the meter, where a pool of idle keep-alive connections
-// counts only the few it uses. It counts again, and clears the marks, when
-// its count is older than activeCountEvery.
+// request in the last activeCountEvery or so, or are serving one: the
+// clients that may be waiting for the meter, where a pool of idle
+// keep-alive connections counts only the few it uses. It counts again, and
+// clears the marks, when its count is older than activeCountEvery.
 func (m *Metrics) activeConnections() int {
 	now := time.Now().UnixNano()
 	last := m.lastCount.Load()
 	if now-last >= int64(activeCountEvery) && m.lastCount.CompareAndSwap(last, now) {
 		n := 0
-		m.conns.Range(func(_, started any) bool {
-			if started.(*atomic.Bool).Swap(false) {
+		m.conns.Range(func(_, use any) bool {
+			if use.(*atomic.Uint32).And(^uint32(connStarted)) != 0 {
 				n++
 			}
 			return true
