@@ -87,10 +87,11 @@ func TestLoadBinaryVsBare(t *testing.T) {
 		if out, err := runCommand(sv.bin, "user", "add", "-db", sv.db, "-email", email, "-password", e2ePassword, "-plan", "pro"); err != nil {
 			t.Fatalf("user add: %v\n%s", err, out)
 		}
-		metricsAddr := freeLoopbackAddr(t)
+		sides := freeLoopbackAddrs(t, 2) // -metrics-addr, -pprof-addr
+		metricsAddr := sides[0]
 		args := []string{"serve", "-addr", "127.0.0.1:0", "-db", sv.db, "-hash-db", filepath.Join(dir, sv.name+"-hashes.db"), "-metrics-addr", metricsAddr}
 		if sv.bin == bin {
-			profilers[sv.name] = freeLoopbackAddr(t)
+			profilers[sv.name] = sides[1]
 			args = append(args, "-pprof-addr", profilers[sv.name])
 		}
 		base, pid := startLoadServer(t, exec.Command(sv.bin, args...), filepath.Join(dir, sv.name+"-access.log"))
@@ -359,15 +360,20 @@ func fetchProfile(addr string, seconds int, path string) error {
 	return f.Close()
 }
 
-// freeLoopbackAddr returns a loopback address with a port free a moment ago.
-func freeLoopbackAddr(t *testing.T) string {
+// freeLoopbackAddrs returns n loopback addresses with ports free a moment
+// ago, distinct: each is held open until all are chosen.
+func freeLoopbackAddrs(t *testing.T, n int) []string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	addrs := make([]string, n)
+	for i := range addrs {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		addrs[i] = ln.Addr().String()
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return addrs
 }
 
 func envInt(name string, fallback int) int {
