@@ -27,6 +27,9 @@ type loadTarget struct {
 	key    string // X-API-Key, for secutil
 	pid    int    // the server's process, whose CPU time is read around each run
 	target float64
+	// metrics is the server's -metrics-addr, from which the meter's batch
+	// sizes and commit times are read around the rounds.
+	metrics string
 }
 
 // TestLoadBinaryVsBare measures throughput the way users run secutil: the
@@ -84,9 +87,11 @@ func TestLoadBinaryVsBare(t *testing.T) {
 		if out, err := runCommand(sv.bin, "user", "add", "-db", sv.db, "-email", email, "-password", e2ePassword, "-plan", "pro"); err != nil {
 			t.Fatalf("user add: %v\n%s", err, out)
 		}
-		args := []string{"serve", "-addr", "127.0.0.1:0", "-db", sv.db, "-hash-db", filepath.Join(dir, sv.name+"-hashes.db")}
+		sides := freeLoopbackAddrs(t, 2) // -metrics-addr, -pprof-addr
+		metricsAddr := sides[0]
+		args := []string{"serve", "-addr", "127.0.0.1:0", "-db", sv.db, "-hash-db", filepath.Join(dir, sv.name+"-hashes.db"), "-metrics-addr", metricsAddr}
 		if sv.bin == bin {
-			profilers[sv.name] = freeLoopbackAddr(t)
+			profilers[sv.name] = sides[1]
 			args = append(args, "-pprof-addr", profilers[sv.name])
 		}
 		base, pid := startLoadServer(t, exec.Command(sv.bin, args...), filepath.Join(dir, sv.name+"-access.log"))
@@ -95,13 +100,17 @@ func TestLoadBinaryVsBare(t *testing.T) {
 			t.Fatalf("get_api_key: %d %v", status, m)
 		}
 		target := map[string]float64{"sqlite": 0.70, "postgres": 0.40}[sv.name]
-		targets = append(targets, loadTarget{name: sv.name, url: base + "/api/v1/base64", key: m["api_key"].(string), pid: pid, target: target})
+		targets = append(targets, loadTarget{name: sv.name, url: base + "/api/v1/base64", key: m["api_key"].(string), pid: pid, target: target, metrics: metricsAddr})
 	}
 
 	for _, tg := range targets { // warm up: connections, caches, the meter
 		wrk(t, dir, tg, connections, 1)
 	}
 	fmt.Printf("load: %d connections, %d rounds of %d s per server; load average %s\n", connections, rounds, seconds, loadAverage())
+	batchesBefore := map[string]meterTotals{}
+	for _, tg := range targets[1:] {
+		batchesBefore[tg.name] = readMeterTotals(t, tg.metrics)
+	}
 	ratios := map[string][]float64{}
 	cpuPerRequest := map[string][]float64{} // µs of the server's CPU
 	acknowledged := map[string]int{}
@@ -134,8 +143,9 @@ func TestLoadBinaryVsBare(t *testing.T) {
 			}
 		}
 		ratio := median(ratios[tg.name])
-		fmt.Printf("%s: median ratio %.2f of bare over %d rounds (target %.2f); rounds %.2f; median server CPU %.1f µs/req\n",
-			tg.name, ratio, rounds, tg.target, ratios[tg.name], median(cpuPerRequest[tg.name]))
+		batches := readMeterTotals(t, tg.metrics).minus(batchesBefore[tg.name])
+		fmt.Printf("%s: median ratio %.2f of bare over %d rounds (target %.2f); rounds %.2f; median server CPU %.1f µs/req; %v\n",
+			tg.name, ratio, rounds, tg.target, ratios[tg.name], median(cpuPerRequest[tg.name]), batches)
 		if ratio < tg.target { // the compared binary has no target
 			t.Errorf("%s: metered throughput is %.2f of bare, want ≥ %.2f", tg.name, ratio, tg.target)
 		}
@@ -156,6 +166,46 @@ func TestLoadBinaryVsBare(t *testing.T) {
 			}
 			fmt.Printf("CPU profile: %s (go tool pprof -top %s %s)\n", path, bin, path)
 		}
+	}
+}
+
+// meterTotals are the sums of the meter's histograms in /metrics: its
+// transactions, the charges they committed and the seconds they took.
+type meterTotals struct {
+	transactions, charges, seconds float64
+}
+
+func (m meterTotals) minus(before meterTotals) meterTotals {
+	return meterTotals{m.transactions - before.transactions, m.charges - before.charges, m.seconds - before.seconds}
+}
+
+func (m meterTotals) String() string {
+	if m.transactions == 0 {
+		return "no meter transactions"
+	}
+	return fmt.Sprintf("%.0f meter transactions of %.1f charges, %.0f µs each",
+		m.transactions, m.charges/m.transactions, 1e6*m.seconds/m.transactions)
+}
+
+// readMeterTotals reads the meter's totals from a server's -metrics-addr.
+func readMeterTotals(t *testing.T, addr string) meterTotals {
+	t.Helper()
+	res, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	samples := map[string]float64{}
+	lines := bufio.NewScanner(res.Body)
+	for lines.Scan() {
+		if name, value, ok := strings.Cut(lines.Text(), " "); ok && strings.HasPrefix(name, "secutil_meter_") {
+			samples[name], _ = strconv.ParseFloat(value, 64)
+		}
+	}
+	return meterTotals{
+		transactions: samples["secutil_meter_batch_size_count"],
+		charges:      samples["secutil_meter_batch_size_sum"],
+		seconds:      samples["secutil_meter_commit_seconds_sum"],
 	}
 }
 
@@ -310,15 +360,20 @@ func fetchProfile(addr string, seconds int, path string) error {
 	return f.Close()
 }
 
-// freeLoopbackAddr returns a loopback address with a port free a moment ago.
-func freeLoopbackAddr(t *testing.T) string {
+// freeLoopbackAddrs returns n loopback addresses with ports free a moment
+// ago, distinct: each is held open until all are chosen.
+func freeLoopbackAddrs(t *testing.T, n int) []string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	addrs := make([]string, n)
+	for i := range addrs {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		addrs[i] = ln.Addr().String()
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return addrs
 }
 
 func envInt(name string, fallback int) int {

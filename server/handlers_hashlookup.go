@@ -146,13 +146,10 @@ func (s *Server) askUpstream(ctx context.Context, hits []hashindex.Hit) bool {
 func (s *Server) decodePublicLookup(w http.ResponseWriter, r *http.Request) (hashLookupRequest, error) {
 	ex := exchangeOf(r.Context())
 	d := s.publicLimiter.buckets.Take(ex.clientKey, time.Now())
-	h := ex.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(s.publicLimiter.buckets.Burst()))
-	h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
-	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(d.Full)))
+	setRateLimitHeaders(ex.Header(), s.publicLimiter.buckets.Burst(), d.Remaining, ceilSeconds(d.Full))
 	if !d.OK {
 		wait := ceilSeconds(d.Wait)
-		h.Set("Retry-After", strconv.Itoa(wait))
+		ex.Header().Set("Retry-After", strconv.Itoa(wait))
 		return hashLookupRequest{}, newError(codeRateLimited, "the public hash lookup allows %s %s from one address; the next is free in %s (with an account, POST /api/v1/hash_lookup and its API key)",
 			plural.Count(s.publicLimiter.buckets.Burst(), "lookup", "lookups"), perPeriod(s.publicLimiter.buckets.Per()), plural.Count(wait, "second", "seconds"))
 	}

@@ -100,7 +100,7 @@ func (s *Server) runMetered(w http.ResponseWriter, r *http.Request, authenticate
 		s.Metrics.meteredCall(plan)
 	}
 	if err == nil && limit != nil {
-		setRateLimitHeaders(w.Header(), *limit, *limit-used, now)
+		setRateLimitHeaders(w.Header(), *limit, *limit-used, secondsUntilReset(now))
 	}
 	switch {
 	case callErr != nil:
@@ -113,23 +113,26 @@ func (s *Server) runMetered(w http.ResponseWriter, r *http.Request, authenticate
 
 // quotaError sets the headers of a refused call and returns its error.
 func quotaError(w http.ResponseWriter, limit int, now time.Time) error {
-	setRateLimitHeaders(w.Header(), limit, 0, now)
-	w.Header().Set("Retry-After", strconv.Itoa(secondsUntilReset(now)))
+	reset := secondsUntilReset(now)
+	setRateLimitHeaders(w.Header(), limit, 0, reset)
+	w.Header().Set("Retry-After", strconv.Itoa(reset))
 	return newError(codePlanLimitReached, "your plan's limit of %s this month is used up; it resets at %s", plural.Count(limit, "call", "calls"), store.PeriodEnd(now).Format(time.RFC3339))
 }
 
-// setRateLimitHeaders sets the RateLimit-* headers of a capped account's
-// call. The keys are written in the canonical form Header.Set would make
-// (and net/http sends): Set would canonicalize them again on every call.
-// The three values are formatted into one string and the three slices
-// share one array: two allocations a call instead of six.
-func setRateLimitHeaders(h http.Header, limit, remaining int, now time.Time) {
+// setRateLimitHeaders sets the RateLimit-* headers: the calls a limit
+// allows, how many are left and the seconds until it is whole again (a
+// capped account's monthly quota, the public lookup's token bucket). The
+// keys are written in the canonical form Header.Set would make (and
+// net/http sends): Set would canonicalize them again on every call. The
+// three values are formatted into one string and the three slices share
+// one array: two allocations a call instead of six.
+func setRateLimitHeaders(h http.Header, limit, remaining, resetSeconds int) {
 	var buf [3 * 20]byte
 	b := strconv.AppendInt(buf[:0], int64(limit), 10)
 	limitEnd := len(b)
 	b = strconv.AppendInt(b, int64(max(remaining, 0)), 10)
 	remainingEnd := len(b)
-	b = strconv.AppendInt(b, int64(secondsUntilReset(now)), 10)
+	b = strconv.AppendInt(b, int64(resetSeconds), 10)
 	all := string(b)
 	values := []string{all[:limitEnd], all[limitEnd:remainingEnd], all[remainingEnd:]}
 	h["Ratelimit-Limit"] = values[0:1:1]

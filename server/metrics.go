@@ -31,6 +31,12 @@ type Metrics struct {
 	batchSize  *promtext.Histogram
 	commitTime *promtext.Histogram
 	openConns  atomic.Int64
+	// conns are the open connections (net.Conn -> *atomic.Uint32 of
+	// connStarted and connBusy); recentConns counts those in use
+	// (activeConnections).
+	conns       sync.Map
+	recentConns atomic.Int64
+	lastCount   atomic.Int64 // when recentConns was counted, in Unix nanoseconds
 	// gauges writes the figures read at scrape time (database, data files);
 	// New sets it.
 	gauges atomic.Pointer[func(context.Context, *promtext.Writer)]
@@ -133,19 +139,59 @@ func (m *Metrics) meterCommitted(charges int, took time.Duration) {
 	m.commitTime.Observe(took.Seconds())
 }
 
-// ConnState counts open client connections; set it as the http.Server's
-// ConnState.
-func (m *Metrics) ConnState(_ net.Conn, state http.ConnState) {
+// ConnState counts open client connections, and marks those a request
+// starts on; set it as the http.Server's ConnState.
+func (m *Metrics) ConnState(c net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
 		m.openConns.Add(1)
+		m.conns.Store(c, new(atomic.Uint32))
+	case http.StateActive:
+		if use, ok := m.conns.Load(c); ok {
+			use.(*atomic.Uint32).Or(connStarted | connBusy)
+		}
+	case http.StateIdle:
+		if use, ok := m.conns.Load(c); ok {
+			use.(*atomic.Uint32).And(^uint32(connBusy))
+		}
 	case http.StateClosed, http.StateHijacked:
 		m.openConns.Add(-1)
+		m.conns.Delete(c)
 	}
 }
 
-// openConnections is the number of open client connections.
-func (m *Metrics) openConnections() int { return int(m.openConns.Load()) }
+// A connection's use: a request started on it since the last count, and
+// it is serving one now. HTTP/2 reports a connection active once for a
+// whole busy spell, however many requests it carries, so a connection
+// busy through a count is in use too.
+const (
+	connStarted = 1 << iota
+	connBusy
+)
+
+// activeCountEvery is how often activeConnections counts again.
+const activeCountEvery = 100 * time.Millisecond
+
+// activeConnections is the number of client connections that started a
+// request in the last activeCountEvery or so, or are serving one: the
+// clients that may be waiting for the meter, where a pool of idle
+// keep-alive connections counts only the few it uses. It counts again, and
+// clears the marks, when its count is older than activeCountEvery.
+func (m *Metrics) activeConnections() int {
+	now := time.Now().UnixNano()
+	last := m.lastCount.Load()
+	if now-last >= int64(activeCountEvery) && m.lastCount.CompareAndSwap(last, now) {
+		n := 0
+		m.conns.Range(func(_, use any) bool {
+			if use.(*atomic.Uint32).And(^uint32(connStarted)) != 0 {
+				n++
+			}
+			return true
+		})
+		m.recentConns.Store(int64(n))
+	}
+	return int(m.recentConns.Load())
+}
 
 func counter[K comparable](set *sync.Map, key K) *atomic.Uint64 {
 	c, ok := set.Load(key)
@@ -223,7 +269,7 @@ func (s *Server) observe() {
 	s.Metrics.gauges.Store(&gauges)
 	s.Crypto.ObserveWait(s.Metrics.kdfWaited)
 	s.Store.ObserveMeter(s.Metrics.meterCommitted)
-	s.Store.SetClients(s.Metrics.openConnections)
+	s.Store.SetClients(s.Metrics.activeConnections)
 }
 
 // scrapeGauges writes the figures read when scraped: the build, the

@@ -41,7 +41,8 @@ type MeterObserver func(charges int, commit time.Duration)
 func (s *Store) ObserveMeter(fn MeterObserver) { s.meter.observer.Store(&fn) }
 
 // SetClients tells the meter how many clients could be waiting for their
-// calls to commit: the server's open connections. A batch with calls from
+// calls to commit: the server's connections that started a request
+// lately (idle keep-alive connections do not count). A batch with calls from
 // half of them is committed at once, without waiting out the rest of the
 // gather window. Without it (nil), every batch under concurrency waits the
 // whole window.

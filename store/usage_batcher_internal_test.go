@@ -12,10 +12,11 @@ func TestBatchTargetIsHalfTheClients(t *testing.T) {
 		clients func() int
 		want    int
 	}{
-		{nil, 0}, // not told: every batch waits out the window
-		{func() int { return 0 }, 0},
-		{func() int { return 1 }, 0},
+		{nil, 0},                     // not told: every batch waits out the window
+		{func() int { return 0 }, 1}, // no client lately: commit at once
+		{func() int { return 1 }, 1},
 		{func() int { return 2 }, 1},
+		{func() int { return 3 }, 1},
 		{func() int { return 5 }, 2},
 		{func() int { return 32 }, 16},
 	} {
