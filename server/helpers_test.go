@@ -18,7 +18,6 @@ import (
 
 	"secutil/server"
 	"secutil/store"
-	"secutil/store/hashindex"
 	"secutil/tools/breach"
 	"secutil/tools/geo"
 	"secutil/tools/geo/geotest"
@@ -118,23 +117,15 @@ type env struct {
 func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "secutil.db")
-	st, err := store.Open(context.Background(), dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t, dbPath)
 	e := &env{t: t, store: st, dbPath: dbPath, mail: &mailbox{}, logs: &safeBuffer{}}
 	locator, err := geo.Open(geotest.Databases(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(locator.Close)
-	hashes, err := hashindex.Open(filepath.Join(t.TempDir(), "hashes.db"))
+	hashes, err := sharedHashes()
 	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { hashes.Close() })
-	if err := hashes.EnsureSeeded(context.Background(), seedWords); err != nil {
 		t.Fatal(err)
 	}
 	deps := server.Deps{
