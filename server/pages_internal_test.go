@@ -2,9 +2,7 @@ package server
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
-	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -14,15 +12,7 @@ import (
 // it (the cache never serves pages of other content).
 func TestPagesAreParsedOncePerContent(t *testing.T) {
 	t.Parallel()
-	assets := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS(".."), ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasPrefix(name, "templates/") || strings.HasPrefix(name, "static/")) {
-			return err
-		}
-		body, err := fs.ReadFile(os.DirFS(".."), name)
-		assets[name] = &fstest.MapFile{Data: body}
-		return err
-	})
+	assets, err := AssetsInMemory(os.DirFS(".."))
 	if err != nil {
 		t.Fatal(err)
 	}
