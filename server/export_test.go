@@ -1,8 +1,10 @@
 package server
 
 import (
+	"io/fs"
 	"net/http"
 	"os"
+	"testing/fstest"
 )
 
 // APIPaths lists the API table's paths (relative to a scope), for tests that
@@ -53,4 +55,25 @@ func ErrorCodes() map[string]int {
 		codes[c.Name] = c.Status
 	}
 	return codes
+}
+
+// AssetsInMemory copies the files under templates/ and static/ of root
+// (what a server reads of its Assets) into memory, so that the many
+// servers of a test process read them without a system call.
+func AssetsInMemory(root fs.FS) (fstest.MapFS, error) {
+	assets := fstest.MapFS{}
+	for _, dir := range []string{"templates", "static"} {
+		err := fs.WalkDir(root, dir, func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			body, err := fs.ReadFile(root, name)
+			assets[name] = &fstest.MapFile{Data: body}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return assets, nil
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,10 +17,7 @@ import (
 
 	"secutil/server"
 	"secutil/store"
-	"secutil/store/hashindex"
 	"secutil/tools/breach"
-	"secutil/tools/geo"
-	"secutil/tools/geo/geotest"
 	"secutil/tools/passhash"
 	"secutil/tools/pbe"
 )
@@ -43,22 +39,29 @@ var testServerKey = bytes.Repeat([]byte{7}, 32)
 type mailbox struct {
 	mu   sync.Mutex
 	msgs []string
+	sent chan struct{} // closed (and replaced) by the next Send
 }
 
 func (m *mailbox) Send(_ context.Context, to, subject, body string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.msgs = append(m.msgs, to+"\n"+subject+"\n"+body)
+	if m.sent != nil {
+		close(m.sent)
+		m.sent = nil
+	}
 	return nil
 }
 
 var codePattern = regexp.MustCompile(`\b\d{6}\b`)
 
 // resetCode waits for the password reset code mailed to to: reset mails
-// go out after the forgot-password answer.
+// go out after the forgot-password answer. It wakes on each mail sent,
+// and gives up after 10 s.
 func (m *mailbox) resetCode(t testing.TB, to string) string {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	timeout := time.After(10 * time.Second)
+	for {
 		m.mu.Lock()
 		for i := len(m.msgs) - 1; i >= 0; i-- {
 			if strings.HasPrefix(m.msgs[i], to+"\nsecutil password reset code: ") {
@@ -66,10 +69,18 @@ func (m *mailbox) resetCode(t testing.TB, to string) string {
 				return codePattern.FindString(m.msgs[i])
 			}
 		}
+		if m.sent == nil {
+			m.sent = make(chan struct{})
+		}
+		sent := m.sent
 		m.mu.Unlock()
+		select {
+		case <-sent:
+		case <-timeout:
+			t.Fatalf("no reset code mailed to %s", to)
+			return ""
+		}
 	}
-	t.Fatalf("no reset code mailed to %s", to)
-	return ""
 }
 
 // lastCode returns the newest 6-digit code mailed to to.
@@ -118,35 +129,26 @@ type env struct {
 func newEnv(t testing.TB, tweak ...func(*server.Deps)) *env {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "secutil.db")
-	st, err := store.Open(context.Background(), dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t, dbPath)
 	e := &env{t: t, store: st, dbPath: dbPath, mail: &mailbox{}, logs: &safeBuffer{}}
-	locator, err := geo.Open(geotest.Databases(t))
+	hashes, err := sharedHashes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(locator.Close)
-	hashes, err := hashindex.Open(filepath.Join(t.TempDir(), "hashes.db"))
+	assets, err := sharedAssets()
 	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { hashes.Close() })
-	if err := hashes.EnsureSeeded(context.Background(), seedWords); err != nil {
 		t.Fatal(err)
 	}
 	deps := server.Deps{
 		Store:            st,
-		Assets:           os.DirFS(".."),
+		Assets:           assets,
 		Logger:           slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Mailer:           e.mail,
 		PasswordParams:   cheapHash,
 		IsCommonPassword: func(p string) bool { return p == "passwordpassword" },
 		Crypto:           pbe.NewEngine(2, cheapKDF),
 		ServerKey:        testServerKey,
-		Geo:              locator,
+		Geo:              sharedLocator(t),
 		Hashes:           hashes,
 		Breach:           breach.NewListSource("test list", seedWords, breach.KindSHA1),
 	}

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -41,9 +42,63 @@ type staticFile struct {
 	hash string
 }
 
-// loadPages parses base.html together with each page file, so every page
-// is its own template set sharing one layout.
+// parsedPages are the pages last loaded, by the digest of the assets they
+// came from. Parsing the templates and the API reference costs tens of
+// milliseconds and megabytes of garbage; a process that makes many servers
+// from the same assets (the tests make hundreds) does it once. Nothing
+// changes pages once loaded, and templates execute concurrently.
+var parsedPages struct {
+	sync.Mutex
+	digest [sha256.Size]byte
+	pages  *pages
+}
+
+// loadPages returns the pages of assets, parsed once for the same content.
 func loadPages(assets fs.FS) (*pages, error) {
+	digest, err := assetsDigest(assets)
+	if err != nil {
+		return nil, err
+	}
+	parsedPages.Lock()
+	defer parsedPages.Unlock()
+	if parsedPages.pages != nil && parsedPages.digest == digest {
+		return parsedPages.pages, nil
+	}
+	p, err := parsePages(assets)
+	if err != nil {
+		return nil, err
+	}
+	parsedPages.digest, parsedPages.pages = digest, p
+	return p, nil
+}
+
+// assetsDigest hashes the name and content of every file under templates/
+// and static/, everything parsePages reads.
+func assetsDigest(assets fs.FS) ([sha256.Size]byte, error) {
+	sum := sha256.New()
+	for _, dir := range []string{"templates", "static"} {
+		err := fs.WalkDir(assets, dir, func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			body, err := fs.ReadFile(assets, name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(sum, "%s\x00%d\x00", name, len(body))
+			sum.Write(body)
+			return nil
+		})
+		if err != nil {
+			return [sha256.Size]byte{}, err
+		}
+	}
+	return [sha256.Size]byte(sum.Sum(nil)), nil
+}
+
+// parsePages parses base.html together with each page file, so every page
+// is its own template set sharing one layout.
+func parsePages(assets fs.FS) (*pages, error) {
 	p := &pages{templates: map[string]*template.Template{}, static: map[string]staticFile{}}
 	err := fs.WalkDir(assets, "static", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
