@@ -347,7 +347,7 @@ func TestABadChargeFailsAlone(t *testing.T) {
 // Several servers started at once on a new database migrate it once.
 func TestConcurrentOpensMigrateOnce(t *testing.T) {
 	t.Parallel()
-	eachBackend(t, func(t *testing.T, db testDB) {
+	eachEmptyBackend(t, func(t *testing.T, db testDB) {
 		var wg sync.WaitGroup
 		for range 4 {
 			wg.Go(func() {

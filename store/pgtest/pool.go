@@ -1,0 +1,143 @@
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// A Pool lends tests schemas that Migrate has brought up to date and that
+// hold nothing but what Migrate left in them. A test gives its schema back
+// when it ends; the schema is then emptied (one TRUNCATE of every table,
+// then the rows Migrate wrote are put back) and lent again, which costs a
+// fraction of creating and migrating a new one. A test that changes the
+// schema itself (a migration test, one that sets the schema version) takes
+// a new one from URL instead. Run drops a pool's schemas at the end of the
+// process.
+type Pool struct {
+	// Migrate brings the new, empty schema at url up to date, as opening a
+	// store on it does.
+	Migrate func(ctx context.Context, url string) error
+
+	mu   sync.Mutex
+	free []string // emptied schemas, ready to lend
+	// What emptying a schema takes, learnt from the first one migrated:
+	// its tables, and the schema that keeps a copy of the tables Migrate
+	// wrote rows in (a table's one row of settings, say).
+	tables, seeded []string
+	seed           string
+}
+
+// URL returns a URL of the database EnvVar names whose search_path is a
+// migrated schema that no other test uses until t ends. It skips t when
+// EnvVar is not set. What t opens on the URL must be closed by then, as
+// by a t.Cleanup registered after the call.
+func (p *Pool) URL(t testing.TB) string {
+	t.Helper()
+	base := baseURL(t)
+	schema, err := p.take(base)
+	if err != nil {
+		t.Fatalf("a migrated schema: %v", err)
+	}
+	t.Cleanup(func() {
+		// A failed test's schema is not lent again: whatever failed it
+		// might have left more than rows behind.
+		if t.Failed() {
+			mustExec(t, "DROP SCHEMA "+schema+" CASCADE")
+			return
+		}
+		mustExec(t, p.emptying(schema))
+		p.mu.Lock()
+		p.free = append(p.free, schema)
+		p.mu.Unlock()
+	})
+	return withSearchPath(base, schema)
+}
+
+// take returns a free schema, or a new one brought up to date.
+func (p *Pool) take(base *url.URL) (string, error) {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		schema := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return schema, nil
+	}
+	p.mu.Unlock()
+	schema := newSchemaName()
+	if err := exec("CREATE SCHEMA " + schema); err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := p.Migrate(ctx, withSearchPath(base, schema)); err != nil {
+		return "", err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tables == nil {
+		if err := p.learn(schema); err != nil {
+			return "", err
+		}
+	}
+	return schema, nil
+}
+
+// learn lists the tables of the schema Migrate just brought up to date,
+// and copies those it wrote rows in to a schema of their own.
+func (p *Pool) learn(migrated string) error {
+	seed := newSchemaName()
+	return withAdmin(func(ctx context.Context, conn *pgx.Conn) error {
+		rows, err := conn.Query(ctx, `SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`, migrated)
+		if err != nil {
+			return err
+		}
+		tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		if len(tables) == 0 {
+			return fmt.Errorf("migrating schema %s made no table", migrated)
+		}
+		var seeded []string
+		copies := "CREATE SCHEMA " + seed
+		for _, table := range tables {
+			from := pgx.Identifier{migrated, table}.Sanitize()
+			var written bool
+			if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT FROM "+from+")").Scan(&written); err != nil {
+				return err
+			}
+			if written {
+				seeded = append(seeded, table)
+				copies += fmt.Sprintf("; CREATE TABLE %s AS TABLE %s", pgx.Identifier{seed, table}.Sanitize(), from)
+			}
+		}
+		if _, err := conn.Exec(ctx, copies); err != nil {
+			return err
+		}
+		p.tables, p.seeded, p.seed = tables, seeded, seed
+		return nil
+	})
+}
+
+// emptying is the statements that bring schema back to how Migrate left
+// it: one TRUNCATE of every table, restarting their sequences, then the
+// rows Migrate wrote, from their copy.
+func (p *Pool) emptying(schema string) string {
+	var all []string
+	for _, table := range p.tables {
+		all = append(all, pgx.Identifier{schema, table}.Sanitize())
+	}
+	statements := []string{"TRUNCATE " + strings.Join(all, ", ") + " RESTART IDENTITY CASCADE"}
+	for _, table := range p.seeded {
+		statements = append(statements, fmt.Sprintf("INSERT INTO %s OVERRIDING SYSTEM VALUE SELECT * FROM %s",
+			pgx.Identifier{schema, table}.Sanitize(), pgx.Identifier{p.seed, table}.Sanitize()))
+	}
+	return strings.Join(statements, "; ")
+}
