@@ -48,12 +48,8 @@ func newEmptyDB(t testing.TB, backend string) testDB {
 
 // migrated lends the PostgreSQL tests migrated schemas (pgtest.Run in
 // TestMain drops them).
-var migrated = &pgtest.Pool{Migrate: func(ctx context.Context, url string) error {
-	s, err := store.Open(ctx, url)
-	if err != nil {
-		return err
-	}
-	return s.Close()
+var migrated = &pgtest.Pool{Open: func(ctx context.Context, url string) (io.Closer, error) {
+	return store.Open(ctx, url)
 }}
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Run(m)) }

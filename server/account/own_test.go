@@ -3,6 +3,8 @@ package account_test
 import (
 	"context"
 	"errors"
+	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -12,8 +14,9 @@ import (
 	"secutil/tools/passhash"
 )
 
-// onEachBackend runs test on a new SQLite file and on a new PostgreSQL
-// database (which skips unless SECUTIL_TEST_POSTGRES names a server).
+// onEachBackend runs test on a new SQLite file and on a PostgreSQL database
+// that holds no rows (which skips unless SECUTIL_TEST_POSTGRES names a
+// server).
 func onEachBackend(t *testing.T, test func(t *testing.T, st *store.Store)) {
 	for _, backend := range []string{store.SQLite, store.Postgres} {
 		t.Run(backend, func(t *testing.T) {
@@ -21,7 +24,7 @@ func onEachBackend(t *testing.T, test func(t *testing.T, st *store.Store)) {
 			st := openStore(t)
 			if backend == store.Postgres {
 				var err error
-				if st, err = store.Open(context.Background(), pgtest.URL(t)); err != nil {
+				if st, err = store.Open(context.Background(), migrated.URL(t)); err != nil {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { st.Close() })
@@ -30,6 +33,14 @@ func onEachBackend(t *testing.T, test func(t *testing.T, st *store.Store)) {
 		})
 	}
 }
+
+// migrated lends the PostgreSQL tests migrated schemas: cheaper than a new
+// schema each (pgtest.Run in TestMain drops them).
+var migrated = &pgtest.Pool{Open: func(ctx context.Context, url string) (io.Closer, error) {
+	return store.Open(ctx, url)
+}}
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Run(m)) }
 
 // cheap are argon2id parameters fast enough for tests.
 var cheap = passhash.Params{MemoryKiB: 64, Time: 1, Parallelism: 1}

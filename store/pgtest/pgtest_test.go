@@ -3,6 +3,7 @@ package pgtest
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	osexec "os/exec" // pgtest.go has an exec of its own
 	"testing"
@@ -29,25 +30,29 @@ func query(t *testing.T, url, sql string) int {
 	return n
 }
 
-// A schema given back is lent again as Migrate left it: its rows gone but
-// those Migrate wrote, its sequences started over.
+// closer is a function as an io.Closer.
+type closer func() error
+
+func (c closer) Close() error { return c() }
+
+// A schema given back is lent again as Open left it: its rows gone but
+// those Open wrote, its sequences started over.
 func TestPoolLendsEmptiedSchemas(t *testing.T) {
 	if !Enabled() {
 		t.Skip(EnvVar + " is not set: no PostgreSQL to test against")
 	}
 	migrations := 0
-	pool := &Pool{Migrate: func(ctx context.Context, url string) error {
+	pool := &Pool{Open: func(ctx context.Context, url string) (io.Closer, error) {
 		migrations++
 		conn, err := pgx.Connect(ctx, url)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer conn.Close(ctx)
 		_, err = conn.Exec(ctx, `CREATE TABLE version (n integer NOT NULL);
 			INSERT INTO version VALUES (3);
 			CREATE TABLE parents (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY);
 			CREATE TABLE children (parent bigint NOT NULL REFERENCES parents)`)
-		return err
+		return closer(func() error { return conn.Close(ctx) }), err
 	}}
 	var first string
 	for round := range 2 {
@@ -62,7 +67,7 @@ func TestPoolLendsEmptiedSchemas(t *testing.T) {
 				t.Errorf("%d rows left in children", n)
 			}
 			if n := query(t, url, "SELECT n FROM version"); n != 3 {
-				t.Errorf("version %d, want the 3 Migrate wrote", n)
+				t.Errorf("version %d, want the 3 Open wrote", n)
 			}
 			if id := query(t, url, "WITH p AS (INSERT INTO parents DEFAULT VALUES RETURNING id) INSERT INTO children SELECT id FROM p RETURNING parent"); id != 1 {
 				t.Errorf("the first parent's id is %d, want 1", id)

@@ -3,6 +3,7 @@ package pgtest
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"sync"
@@ -12,23 +13,24 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// A Pool lends tests schemas that Migrate has brought up to date and that
-// hold nothing but what Migrate left in them. A test gives its schema back
+// A Pool lends tests schemas that Open has brought up to date and that
+// hold nothing but what it left in them. A test gives its schema back
 // when it ends; the schema is then emptied (one TRUNCATE of every table,
-// then the rows Migrate wrote are put back) and lent again, which costs a
+// then the rows its opening wrote are put back) and lent again, which costs a
 // fraction of creating and migrating a new one. A test that changes the
 // schema itself (a migration test, one that sets the schema version) takes
 // a new one from URL instead. Run drops a pool's schemas at the end of the
 // process.
 type Pool struct {
-	// Migrate brings the new, empty schema at url up to date, as opening a
-	// store on it does.
-	Migrate func(ctx context.Context, url string) error
+	// Open opens the new, empty schema at url as the tests will, which
+	// brings it up to date (a store migrates its database when it opens
+	// it); the pool closes what it returns.
+	Open func(ctx context.Context, url string) (io.Closer, error)
 
 	mu   sync.Mutex
 	free []string // emptied schemas, ready to lend
 	// What emptying a schema takes, learnt from the first one migrated:
-	// its tables, and the schema that keeps a copy of the tables Migrate
+	// its tables, and the schema that keeps a copy of the tables Open
 	// wrote rows in (a table's one row of settings, say).
 	tables, seeded []string
 	seed           string
@@ -76,7 +78,11 @@ func (p *Pool) take(base *url.URL) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := p.Migrate(ctx, withSearchPath(base, schema)); err != nil {
+	opened, err := p.Open(ctx, withSearchPath(base, schema))
+	if err != nil {
+		return "", err
+	}
+	if err := opened.Close(); err != nil {
 		return "", err
 	}
 	p.mu.Lock()
@@ -89,7 +95,7 @@ func (p *Pool) take(base *url.URL) (string, error) {
 	return schema, nil
 }
 
-// learn lists the tables of the schema Migrate just brought up to date,
+// learn lists the tables of the schema Open just brought up to date,
 // and copies those it wrote rows in to a schema of their own.
 func (p *Pool) learn(migrated string) error {
 	seed := newSchemaName()
@@ -126,9 +132,9 @@ func (p *Pool) learn(migrated string) error {
 	})
 }
 
-// emptying is the statements that bring schema back to how Migrate left
+// emptying is the statements that bring schema back to how Open left
 // it: one TRUNCATE of every table, restarting their sequences, then the
-// rows Migrate wrote, from their copy.
+// rows Open wrote, from their copy.
 func (p *Pool) emptying(schema string) string {
 	var all []string
 	for _, table := range p.tables {
