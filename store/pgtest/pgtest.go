@@ -22,6 +22,7 @@ import (
 	"hash/fnv"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -141,8 +142,8 @@ func withAdmin(use func(context.Context, *pgx.Conn) error) error {
 	return use(ctx, admin.conn)
 }
 
-// dropSchemas drops, in one statement, this machine's pgtest schemas whose
-// process drop selects by its pid.
+// dropSchemas drops this machine's pgtest schemas whose process drop
+// selects by its pid.
 func dropSchemas(ctx context.Context, conn *pgx.Conn, drop func(pid int) bool) error {
 	rows, err := conn.Query(ctx, `SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)`, "pgtest_"+machine+"_")
 	if err != nil {
@@ -159,11 +160,15 @@ func dropSchemas(ctx context.Context, conn *pgx.Conn, drop func(pid int) bool) e
 			doomed = append(doomed, name)
 		}
 	}
-	if len(doomed) == 0 {
-		return nil
+	// A few schemas a statement: each table, index and sequence dropped
+	// holds a lock until the transaction ends, and the lock table is sized
+	// by max_locks_per_transaction.
+	for batch := range slices.Chunk(doomed, 10) {
+		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+strings.Join(batch, ", ")+" CASCADE"); err != nil {
+			return err
+		}
 	}
-	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+strings.Join(doomed, ", ")+" CASCADE")
-	return err
+	return nil
 }
 
 // deadProcesses selects the schemas of processes that are gone, and those

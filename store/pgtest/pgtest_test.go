@@ -81,7 +81,8 @@ func TestPoolLendsEmptiedSchemas(t *testing.T) {
 }
 
 // The first connection drops the schemas of dead processes on this
-// machine, and leaves those of live ones.
+// machine, and leaves those of live ones. Not parallel: the sweep it sets
+// off counts this process's own schemas as a dead one's.
 func TestDeadProcessesSchemasAreDropped(t *testing.T) {
 	if !Enabled() {
 		t.Skip(EnvVar + " is not set: no PostgreSQL to test against")
