@@ -28,7 +28,7 @@ func TestCrashLosesNoAcknowledgedCall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary under load")
 	}
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	for _, backend := range []string{store.SQLite, store.Postgres} {
 		t.Run(backend, func(t *testing.T) { crashUnderLoad(t, bin, testDatabase(t, backend, "crash.db")) })
 	}

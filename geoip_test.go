@@ -72,14 +72,14 @@ func TestServeWarnsAboutStaleGeoIP(t *testing.T) {
 	}
 }
 
-// TestBinaryGeoIP runs the built binary as a new user would: no GeoIP flag
+// TestBinaryGeoIP runs secutil as a process as a new user would: no GeoIP flag
 // at all, then a City file replaced while serving and picked up on SIGHUP.
 func TestBinaryGeoIP(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	dir := t.TempDir()
 	_, base, _, key := serveWithAccount(t, bin, filepath.Join(dir, "fresh.db"), "ann@example.com", "pro")
 	status, us := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "8.8.8.8"})

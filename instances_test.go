@@ -25,7 +25,7 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 		t.Skip("runs two servers")
 	}
 	db := pgtest.URL(t)
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	const adminToken = "an-admin-token-of-enough-length"
 	for _, email := range []string{"cap@example.com", "keys@example.com", "guess@example.com"} {
 		if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", e2ePassword, "-plan", "starter"); err != nil {
@@ -162,7 +162,7 @@ func TestImportWordlistWhileServing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "serve.db")
 	_, base, _, key := serveWithAccount(t, bin, db, "ann@example.com", "pro")
