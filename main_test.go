@@ -118,7 +118,7 @@ func env(vars map[string]string) func(string) string {
 func TestRunServesAndShutsDown(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "run.db")
-	vars := env(map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0"})
+	vars := env(map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": sharedHashDB(t)})
 	mustStep(t, "user add keeps the password out of its output", func(t *testing.T) {
 		var out bytes.Buffer
 		if err := run(context.Background(), []string{"secutil", "user", "add", "-email", "ann@example.com", "-password", "-", "-plan", "pro"},
@@ -340,8 +340,9 @@ func TestBinaryExitStatus(t *testing.T) {
 const breachFixturePath = "testdata/pwned-passwords-sha1.txt"
 
 // TestBinaryEndToEnd runs secutil as a process and uses it as a user would:
-// import a wordlist, create an account, serve with a Pwned Passwords file,
-// get a key, call utilities, back up while serving, and stop it with SIGTERM.
+// import a wordlist, create an account, serve with a Pwned Passwords file
+// and no GeoIP flag, get a key, call utilities, back up while serving, and
+// stop it with SIGTERM.
 func TestBinaryEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -409,6 +410,14 @@ func TestBinaryEndToEnd(t *testing.T) {
 		}
 		if r := results[1].(map[string]any); r["found"] != false {
 			t.Errorf("word never imported: %v", r)
+		}
+	})
+
+	t.Run("ip_info answers from the embedded GeoIP data", func(t *testing.T) {
+		status, us := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "8.8.8.8"})
+		org, _ := us["org"].(string)
+		if status != 200 || us["country_iso"] != "US" || us["country_flag"] != "🇺🇸" || us["currency"] != "USD" || us["asn"] != float64(15169) || !strings.Contains(org, "Google") {
+			t.Fatalf("8.8.8.8 on a server with no GeoIP flag: %d %v", status, us)
 		}
 	})
 
