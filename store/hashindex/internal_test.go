@@ -426,7 +426,7 @@ func importsMatchAModel(t *testing.T, keptBatches int) {
 		pool[i] = fmt.Sprintf("w%d-%x", i, rng.Uint32())
 	}
 	model := map[string]algorithmSet{} // word → algorithms it is indexed under
-	for round := range 20 {
+	for round := range 16 {
 		var lines []string
 		for range rng.IntN(60) {
 			lines = append(lines, pool[rng.IntN(len(pool))])
