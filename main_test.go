@@ -640,7 +640,7 @@ func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd,
 	}
 	logs := &syncBuffer{}
 	go io.Copy(logs, bufio.NewReader(stderr))
-	t.Cleanup(func() { cmd.Process.Kill() })
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // a server still running: no zombie left
 	return cmd, waitForURL(t, stdout), stdout, logs
 }
 
