@@ -28,9 +28,7 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 	bin := secutilBinary(t)
 	const adminToken = "an-admin-token-of-enough-length"
 	for _, email := range []string{"cap@example.com", "keys@example.com", "guess@example.com"} {
-		if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", e2ePassword, "-plan", "starter"); err != nil {
-			t.Fatalf("user add: %v\n%s", err, out)
-		}
+		mustCLI(t, db, "", "user", "add", "-email", email, "-password", e2ePassword, "-plan", "starter")
 	}
 	// The hash index plays no part: the servers share the seeded one.
 	_, a, _, _ := startBinary(t, bin, db, "-admin-token", adminToken, "-hash-db", sharedHashDB(t))
