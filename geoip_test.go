@@ -53,13 +53,14 @@ func TestServeWarnsAboutStaleGeoIP(t *testing.T) {
 	dir := t.TempDir()
 	city := filepath.Join(dir, "old-city.mmdb")
 	geotest.WriteDBBuiltAt(t, city, "GeoLite2-City", time.Now().Add(-geo.MaxAge-48*time.Hour), geotest.CityNetworks)
+	index := sharedHashDB(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stdout, stderr := &syncBuffer{}, &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"secutil", "-geoip-city", city}, env(map[string]string{
-			"SECUTIL_DB": filepath.Join(dir, "s.db"), "SECUTIL_ADDR": "127.0.0.1:0",
+			"SECUTIL_DB": filepath.Join(dir, "s.db"), "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": index,
 		}), nil, stdout, stderr)
 	}()
 	waitForURL(t, stdout)
@@ -72,51 +73,56 @@ func TestServeWarnsAboutStaleGeoIP(t *testing.T) {
 	}
 }
 
-// TestBinaryGeoIP runs the built binary as a new user would: no GeoIP flag
-// at all, then a City file replaced while serving and picked up on SIGHUP.
-func TestBinaryGeoIP(t *testing.T) {
+// TestBinaryTakesNewDataWhileServing runs secutil as a process and gives
+// it new data the ways an operator would, without a restart: a City file
+// replaced and picked up on SIGHUP, and a wordlist imported into its hash
+// index by another process. (A server with no GeoIP flag at all is
+// TestBinaryEndToEnd's.)
+func TestBinaryTakesNewDataWhileServing(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	dir := t.TempDir()
-	_, base, _, key := serveWithAccount(t, bin, filepath.Join(dir, "fresh.db"), "ann@example.com", "pro")
-	status, us := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "8.8.8.8"})
-	org, _ := us["org"].(string)
-	if status != 200 || us["country_iso"] != "US" || us["country_flag"] != "🇺🇸" || us["currency"] != "USD" || us["asn"] != float64(15169) || !strings.Contains(org, "Google") {
-		t.Fatalf("8.8.8.8 on a fresh server: %d %v", status, us)
-	}
-
 	city := filepath.Join(dir, "city.mmdb")
 	geotest.WriteDB(t, city, "GeoLite2-City", geotest.CityNetworks)
-	cmd, base, logs, key := serveWithAccount(t, bin, filepath.Join(dir, "city.db"), "bob@example.com", "pro", "-geoip-city", city)
-	if _, gb := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "81.2.69.160"}); gb["city"] != "London" || gb["asn"] != float64(20712) {
-		t.Fatalf("81.2.69.160 with a City file: %v", gb)
-	}
-	next := city + ".new"
-	geotest.WriteDB(t, next, "GeoLite2-City", []geotest.Network{
-		{CIDR: "81.2.69.0/24", Record: geotest.CityRecord("Manchester", "England", "GB", "United Kingdom", false, 53.48, -2.24, "Europe/London", "M1")},
+	db := filepath.Join(dir, "city.db")
+	cmd, base, logs, key := serveWithAccount(t, bin, db, "bob@example.com", "pro", "-geoip-city", city)
+
+	t.Run("a City file replaced is read on SIGHUP", func(t *testing.T) {
+		t.Parallel()
+		if _, gb := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "81.2.69.160"}); gb["city"] != "London" || gb["asn"] != float64(20712) {
+			t.Fatalf("81.2.69.160 with a City file: %v", gb)
+		}
+		next := city + ".new"
+		geotest.WriteDB(t, next, "GeoLite2-City", []geotest.Network{
+			{CIDR: "81.2.69.0/24", Record: geotest.CityRecord("Manchester", "England", "GB", "United Kingdom", false, 53.48, -2.24, "Europe/London", "M1")},
+		})
+		if err := os.Rename(next, city); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
+		// The answer can change before the log line is written (a changed file
+		// is also picked up without the signal), so wait for both.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			_, gb := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "81.2.69.160"})
+			if gb["city"] == "Manchester" && gb["asn"] == float64(20712) && strings.Contains(logs.String(), "reloaded GeoIP databases") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("SIGHUP did not reload the City file, or logged no reload: %v\nlogs:\n%s", gb, logs)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	})
-	if err := os.Rename(next, city); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
-	// The answer can change before the log line is written (a changed file
-	// is also picked up without the signal), so wait for both.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		_, gb := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "81.2.69.160"})
-		if gb["city"] == "Manchester" && gb["asn"] == float64(20712) && strings.Contains(logs.String(), "reloaded GeoIP databases") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("SIGHUP did not reload the City file, or logged no reload: %v\nlogs:\n%s", gb, logs)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	t.Run("import-wordlist while serving", func(t *testing.T) {
+		t.Parallel()
+		importWhileServing(t, bin, db, base, key)
+	})
 }
 
 // A GeoIP file that does not open is named with the flag that set it: the

@@ -25,15 +25,14 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 		t.Skip("runs two servers")
 	}
 	db := pgtest.URL(t)
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	const adminToken = "an-admin-token-of-enough-length"
 	for _, email := range []string{"cap@example.com", "keys@example.com", "guess@example.com"} {
-		if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", e2ePassword, "-plan", "starter"); err != nil {
-			t.Fatalf("user add: %v\n%s", err, out)
-		}
+		mustCLI(t, db, "", "user", "add", "-email", email, "-password", e2ePassword, "-plan", "starter")
 	}
-	_, a, _, _ := startBinary(t, bin, db, "-admin-token", adminToken)
-	_, b, _, _ := startBinary(t, bin, db, "-admin-token", adminToken)
+	// The hash index plays no part: the servers share the seeded one.
+	_, a, _, _ := startBinary(t, bin, db, "-admin-token", adminToken, "-hash-db", sharedHashDB(t))
+	_, b, _, _ := startBinary(t, bin, db, "-admin-token", adminToken, "-hash-db", sharedHashDB(t))
 	instances := []string{a, b}
 	if _, m := requestJSON(t, http.MethodGet, a+"/health", nil); m["backend"] != "postgres" {
 		t.Fatalf("health = %v", m)
@@ -152,28 +151,20 @@ func getKey(t *testing.T, base, email, name string) string {
 	return m["api_key"].(string)
 }
 
-// TestImportWordlistWhileServing imports a wordlist into the hash index a
-// server is answering from, as a separate process, the way an operator
-// grows an instance's index in place: every lookup meanwhile answers (from
-// the batches committed so far), and the server finds the new words once
-// the import is done, without a restart.
-func TestImportWordlistWhileServing(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
-	bin := buildBinary(t)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "serve.db")
-	_, base, _, key := serveWithAccount(t, bin, db, "ann@example.com", "pro")
+// importWhileServing imports a wordlist into the hash index of db, which
+// the server at base is answering from, as a separate process, the way an
+// operator grows an instance's index in place: every lookup meanwhile
+// answers (from the batches committed so far), and the server finds the
+// new words once the import is done, without a restart.
+func importWhileServing(t *testing.T, bin, db, base, key string) {
 	// Enough words for an import that takes a while; what is tested is that the
 	// server keeps answering beside it and then sees its words, not the size.
-	const importedWords = 40_000
+	const importedWords = 10_000
 	var list bytes.Buffer
 	for i := range importedWords {
 		fmt.Fprintf(&list, "imported-word-%d\n", i)
 	}
-	words := filepath.Join(dir, "words.txt")
+	words := filepath.Join(t.TempDir(), "words.txt")
 	if err := os.WriteFile(words, list.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}

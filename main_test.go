@@ -118,7 +118,7 @@ func env(vars map[string]string) func(string) string {
 func TestRunServesAndShutsDown(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "run.db")
-	vars := env(map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0"})
+	vars := env(map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": sharedHashDB(t)})
 	mustStep(t, "user add keeps the password out of its output", func(t *testing.T) {
 		var out bytes.Buffer
 		if err := run(context.Background(), []string{"secutil", "user", "add", "-email", "ann@example.com", "-password", "-", "-plan", "pro"},
@@ -287,9 +287,9 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 func TestBinaryExitStatus(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary")
 	}
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	for _, tt := range []struct {
 		args       []string
 		wantStatus int
@@ -339,16 +339,17 @@ func TestBinaryExitStatus(t *testing.T) {
 // breachFixturePath is the Pwned Passwords file the end-to-end test serves.
 const breachFixturePath = "testdata/pwned-passwords-sha1.txt"
 
-// TestBinaryEndToEnd builds the real binary and uses it as a user would:
-// import a wordlist, create an account, serve with a Pwned Passwords file,
-// get a key, call utilities, back up while serving, and stop it with SIGTERM.
+// TestBinaryEndToEnd runs secutil as a process and uses it as a user would:
+// import a wordlist, create an account, serve with a Pwned Passwords file
+// and no GeoIP flag, get a key, call utilities, back up while serving, and
+// stop it with SIGTERM.
 func TestBinaryEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary")
 	}
 	dir := t.TempDir()
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	db := filepath.Join(dir, "e2e.db")
 	mustStep(t, "import-wordlist", func(t *testing.T) {
 		out, err := exec.Command(bin, "import-wordlist", "-db", db, "-algorithms", "md5,sha1", "testdata/wordlist.txt").Output()
@@ -412,6 +413,14 @@ func TestBinaryEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("ip_info answers from the embedded GeoIP data", func(t *testing.T) {
+		status, us := postJSON(t, base+"/api/v1/ip_info", key, map[string]string{"ip_string": "8.8.8.8"})
+		org, _ := us["org"].(string)
+		if status != 200 || us["country_iso"] != "US" || us["country_flag"] != "🇺🇸" || us["currency"] != "USD" || us["asn"] != float64(15169) || !strings.Contains(org, "Google") {
+			t.Fatalf("8.8.8.8 on a server with no GeoIP flag: %d %v", status, us)
+		}
+	})
+
 	t.Run("backup while serving", func(t *testing.T) {
 		backupPath := filepath.Join(dir, "copy.db")
 		if out, err := runCommand(bin, "backup", "-db", db, backupPath); err != nil {
@@ -444,7 +453,9 @@ var (
 	buildErr  error
 )
 
-// buildBinary builds secutil once per test run.
+// buildBinary builds secutil once per test run, for the runs that measure
+// the built artefact itself (the load and index benchmarks); the other
+// tests run secutilBinary, which costs no second link.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -464,12 +475,44 @@ func buildBinary(t *testing.T) string {
 	return builtPath
 }
 
+// runsAsSecutil is the name under which this test binary is the program
+// rather than its tests: TestMain runs main when the process was started
+// by that name, as through secutilLink.
+const runsAsSecutil = "secutil"
+
+// secutilLink is a symbolic link called secutil to this test binary, made
+// by TestMain; secutilLinkErr says why there is none.
+var (
+	secutilLink    string
+	secutilLinkErr error
+)
+
+// secutilBinary is a path that runs secutil as a user's shell would run the
+// built binary: this test binary, which holds main, through a link whose
+// name makes TestMain run main instead of the tests. The process has
+// secutil's arguments, exit status, signal handling and standard streams;
+// linking a second 50 MB binary would cost seconds of CPU a run.
+func secutilBinary(t *testing.T) string {
+	t.Helper()
+	if secutilLinkErr != nil {
+		t.Fatal(secutilLinkErr)
+	}
+	return secutilLink
+}
+
 // TestMain runs the tests with the default database (SECUTIL_DB, for the
 // binaries the tests start, and env's default) in a temporary folder, so
 // that no default path (secutil.db, secutil-hashes.db and
 // secutil-server.key beside it) falls in the checkout; and it fails the
 // run when the tests changed what git status says of the checkout.
+//
+// Started by the name runsAsSecutil, the test binary is secutil itself:
+// main runs and exits as the built binary would (see secutilBinary).
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == runsAsSecutil {
+		main()
+		os.Exit(0)
+	}
 	os.Exit(runTests(m))
 }
 
@@ -482,6 +525,7 @@ func runTests(m *testing.M) int {
 	}
 	defer os.RemoveAll(home)
 	defaultTestDB = filepath.Join(home, defaultDB)
+	secutilLink, secutilLinkErr = linkAsSecutil(home)
 	os.Setenv("SECUTIL_DB", defaultTestDB)
 	statusBefore, gitErr := gitStatus()
 	code := m.Run()
@@ -508,6 +552,21 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	return code
+}
+
+// linkAsSecutil makes a link called runsAsSecutil to this test binary in
+// a new folder of dir.
+func linkAsSecutil(dir string) (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o700); err != nil {
+		return "", err
+	}
+	link := filepath.Join(bin, runsAsSecutil)
+	return link, os.Symlink(self, link)
 }
 
 // changedLines are the lines of after not in before (+) and of before not
@@ -581,7 +640,7 @@ func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd,
 	}
 	logs := &syncBuffer{}
 	go io.Copy(logs, bufio.NewReader(stderr))
-	t.Cleanup(func() { cmd.Process.Kill() })
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // a server still running: no zombie left
 	return cmd, waitForURL(t, stdout), stdout, logs
 }
 

@@ -16,10 +16,11 @@ import (
 	"secutil/tools/seal"
 )
 
-// serveOnce starts the server on db, waits until it listens, and stops it.
+// serveOnce starts the server on db (with the shared hash index, which
+// plays no part), waits until it listens, and stops it.
 func serveOnce(t *testing.T, db string, vars map[string]string) error {
 	t.Helper()
-	all := map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0"}
+	all := map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": sharedHashDB(t)}
 	for k, v := range vars {
 		all[k] = v
 	}

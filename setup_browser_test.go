@@ -20,7 +20,7 @@ import (
 var allBrowserTests = flag.Bool("browser.all", false, "run TestBrowserFirstStart, a browser journey (.ci/run does)")
 
 // TestBrowserFirstStart is the first run as a new operator lives it: the
-// built binary starts on an empty database and prints a setup link; the
+// secutil process starts on an empty database and prints a setup link; the
 // link, opened in headless Chromium, creates the first administrator and
 // logs it in; that account then gets a key and calls the API. Any script
 // error or Content-Security-Policy violation fails it. A browser costs
@@ -33,7 +33,7 @@ func TestBrowserFirstStart(t *testing.T) {
 		t.Skip("a browser journey: go test -run '^TestBrowserFirstStart$' -browser.all . runs it (.ci/run does)")
 	}
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs the binary")
 	}
 	var browser string
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -45,7 +45,7 @@ func TestBrowserFirstStart(t *testing.T) {
 	if browser == "" {
 		t.Skip("no Chromium on PATH: skipping the browser test (apt-get install chromium; .ci/run does)")
 	}
-	bin := buildBinary(t)
+	bin := secutilBinary(t)
 	db := filepath.Join(t.TempDir(), "empty.db")
 	_, base, stdout, _ := startBinary(t, bin, db)
 	setupURL := setupLine.FindString(stdout.String())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -183,27 +185,38 @@ type listedPackage struct {
 	Module       *struct{ Path string }
 }
 
-// goList runs `go list -json` with args and decodes its stream of packages.
-func goList(t *testing.T, args ...string) []listedPackage {
-	t.Helper()
-	cmd := exec.Command("go", append([]string{"list", "-json"}, args...)...)
+// listedPackages is `go list -json -deps ./...`: every package of the
+// module and every package they import, listed once for the tests that read
+// them (a listing costs most of a CPU-second).
+var listedPackages = sync.OnceValues(func() ([]listedPackage, error) {
+	cmd := exec.Command("go", "list", "-json", "-deps", "./...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
 	}
 	var pkgs []listedPackage
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var p listedPackage
 		if err := dec.Decode(&p); err == io.EOF {
-			return pkgs
+			return pkgs, nil
 		} else if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		pkgs = append(pkgs, p)
 	}
+})
+
+// goList is listedPackages, failing the test when go list failed.
+func goList(t *testing.T) []listedPackage {
+	t.Helper()
+	pkgs, err := listedPackages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
 }
 
 // layer ranks a package of this module: a package may import its own
@@ -234,7 +247,11 @@ func inModule(importPath string) bool {
 // TestImportRules enforces the import direction the README's Project
 // structure states.
 func TestImportRules(t *testing.T) {
-	for _, p := range goList(t, "./...") {
+	t.Parallel()
+	for _, p := range goList(t) {
+		if !inModule(p.ImportPath) {
+			continue // the standard library and third-party modules
+		}
 		allImports := slices.Concat(p.Imports, p.TestImports, p.XTestImports)
 		if !under(p.ImportPath, "store") && slices.Contains(allImports, "database/sql") {
 			t.Errorf("%s imports database/sql: only packages under store/ hold SQL", p.ImportPath)
@@ -262,19 +279,28 @@ func TestImportRules(t *testing.T) {
 // import is named in the README (its import rules list each with the reason
 // it is there).
 func TestBinaryLinksOnlyNamedDependencies(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps := goList(t, "-deps", ".")
+	all := goList(t)
+	i := slices.IndexFunc(all, func(p listedPackage) bool { return p.ImportPath == modulePath })
+	if i < 0 {
+		t.Fatalf("go list did not list %s", modulePath)
+	}
+	linked := map[string]bool{modulePath: true}
+	for _, dep := range all[i].Deps {
+		linked[dep] = true
+	}
 	moduleOf := map[string]string{}
-	for _, p := range deps {
+	for _, p := range all {
 		if p.Module != nil {
 			moduleOf[p.ImportPath] = p.Module.Path
 		}
 	}
-	for _, p := range deps {
-		if !inModule(p.ImportPath) {
+	for _, p := range all {
+		if !linked[p.ImportPath] || !inModule(p.ImportPath) {
 			continue
 		}
 		if p.ImportPath != modulePath && !under(p.ImportPath, "server") && !under(p.ImportPath, "store") && !under(p.ImportPath, "tools") {

@@ -209,15 +209,16 @@ func TestCompactionBoundsRuns(t *testing.T) {
 	t.Parallel()
 	ix, raw := openWithRaw(t)
 	ix.sizes.batchWords = 10
-	words := make([]string, 2000)
+	words := make([]string, 800)
 	for i := range words {
 		words[i] = fmt.Sprintf("word%d", i)
 	}
 	if _, err := ix.Import(context.Background(), strings.NewReader(strings.Join(words, "\n")), []string{"md5"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	// 200 batches of 10 words: all in the lowest size tier, so fewer than mergeFanout
-	// runs of each algorithm remain after merging.
+	// 80 batches of 10 words, more than mergeFanout² so that merged runs merge again:
+	// all in the lowest size tier, so fewer than mergeFanout runs of each algorithm
+	// remain after merging.
 	var runs, entries int
 	if err := raw.QueryRow("SELECT count(*), sum(entries) FROM runs WHERE algorithm = 'md5'").Scan(&runs, &entries); err != nil {
 		t.Fatal(err)
@@ -425,7 +426,7 @@ func importsMatchAModel(t *testing.T, keptBatches int) {
 		pool[i] = fmt.Sprintf("w%d-%x", i, rng.Uint32())
 	}
 	model := map[string]algorithmSet{} // word → algorithms it is indexed under
-	for round := range 40 {
+	for round := range 16 {
 		var lines []string
 		for range rng.IntN(60) {
 			lines = append(lines, pool[rng.IntN(len(pool))])

@@ -1,6 +1,7 @@
 package hashindex_test
 
 import (
+	"bufio"
 	"context"
 	"crypto/md5"
 	"crypto/sha256"
@@ -24,7 +25,8 @@ import (
 
 // killedImportEnv, in the environment of this test binary, makes it an importer that
 // TestImportKilledMidway kills: it imports standard input into the index the variable
-// names, committing every killedBatch words.
+// names, committing every killedBatch words, and writes a line to standard output after
+// each commit: the words read so far.
 const killedImportEnv = "SECUTIL_HASHINDEX_KILLED_IMPORT"
 
 // killedBatch is the batch size of the killed imports: small, so that each of the
@@ -36,7 +38,7 @@ func runKilledImport(path string) {
 	ix, err := hashindex.Open(path)
 	if err == nil {
 		hashindex.SetBatchWords(ix, killedBatch)
-		_, err = ix.Import(context.Background(), os.Stdin, nil, nil)
+		_, err = ix.Import(context.Background(), os.Stdin, nil, func(p hashindex.Progress) { fmt.Println(p.Words) })
 		ix.Close()
 	}
 	if err != nil {
@@ -81,9 +83,21 @@ func TestImportKilledMidway(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		committedWords := make(chan int64)
+		go func() {
+			defer close(committedWords)
+			for sc := bufio.NewScanner(stdout); sc.Scan(); {
+				n, _ := strconv.ParseInt(sc.Text(), 10, 64)
+				committedWords <- n
+			}
+		}()
 		// The batches committed already are skipped as words the index holds.
 		fed := 0
 		feed := func(to int) {
@@ -94,15 +108,15 @@ func TestImportKilledMidway(t *testing.T) {
 		}
 		deadline := time.Now().Add(2 * time.Minute)
 		feed(after)
-		waitUntil(t, deadline, "the commit of batch "+strconv.Itoa(after), func() bool {
-			return committedEntries(t, indexPath) >= int64(5*after*killedBatch)
-		})
+		waitForCommit(t, deadline, committedWords, after)
 		committedRuns := runFiles(t, indexPath)
 		feed(after + 1)
 		waitUntil(t, deadline, "a run file after the commit", func() bool {
 			return len(slices.DeleteFunc(runFiles(t, indexPath), func(name string) bool { return slices.Contains(committedRuns, name) })) > 0
 		})
 		cmd.Process.Signal(syscall.SIGKILL)
+		for range committedWords { // to the end of its output, before Wait closes the pipe
+		}
 		cmd.Wait()
 		committed := checkPrefix(t, indexPath, lines)
 		t.Logf("kill %d: %d lines committed", kill+1, committed)
@@ -133,6 +147,26 @@ func TestImportKilledMidway(t *testing.T) {
 	}
 }
 
+// waitForCommit waits until the importer reports the commit of batch n (its words read
+// so far on committedWords), failing the test at deadline or when the importer stops.
+func waitForCommit(t *testing.T, deadline time.Time, committedWords <-chan int64, n int) {
+	t.Helper()
+	timeout := time.After(time.Until(deadline))
+	for {
+		select {
+		case words, ok := <-committedWords:
+			if !ok {
+				t.Fatalf("the importer stopped before the commit of batch %d", n)
+			}
+			if words >= int64(n*killedBatch) {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("gave up waiting for the commit of batch %d", n)
+		}
+	}
+}
+
 // waitUntil polls cond until it holds, failing the test at deadline.
 func waitUntil(t *testing.T, deadline time.Time, what string, cond func() bool) {
 	t.Helper()
@@ -159,28 +193,6 @@ func runFiles(t *testing.T, path string) []string {
 		}
 	}
 	return names
-}
-
-// committedEntries is the entry count of the index at path, 0 while it does not exist
-// and when a merge deleted a run file between Open's reading the list and opening the
-// file (the next look finds the new list).
-func committedEntries(t *testing.T, path string) int64 {
-	if _, err := os.Stat(path); err != nil {
-		return 0
-	}
-	ix, err := hashindex.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	entries, _, err := ix.Size(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return entries
 }
 
 // checkPrefix opens the index and checks that it holds whole batches from the start of
