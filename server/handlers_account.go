@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -64,7 +65,9 @@ type apiKeyResponse struct {
 	APIKey string `json:"api_key"`
 }
 
-var keyNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// keyNamePattern is compiled on first use, not at start: its {1,64} makes
+// the largest program of the package's patterns.
+var keyNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`) })
 
 // checkLogin verifies email and password. Unknown emails cost the same time
 // as wrong passwords, and both give the same answer.
@@ -99,7 +102,7 @@ func (s *Server) checkLogin(ctx context.Context, email, password string) (*store
 // that name stops working.
 func (s *Server) getAPIKey(ctx context.Context, req credentials) (apiKeyResponse, error) {
 	name := cmp.Or(req.Name, "default")
-	if !keyNamePattern.MatchString(name) {
+	if !keyNamePattern().MatchString(name) {
 		return apiKeyResponse{}, badRequest("field \"name\" must be 1 to 64 letters, digits, '.', '_' or '-'")
 	}
 	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {

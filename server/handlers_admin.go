@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"secutil/server/account"
@@ -64,7 +65,8 @@ func secretMatches(given, configured string) bool {
 	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
 }
 
-var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+// currencyPattern is compiled on first use, not at start.
+var currencyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 // maxProductNameChars bounds a product name.
 const maxProductNameChars = 200
@@ -91,7 +93,7 @@ func (p *productRequest) check() error {
 		return badRequest("field \"plan\" must be pro or enterprise")
 	case p.PriceCents <= 0:
 		return badRequest("field \"price_cents\" must be a whole number of cents above 0")
-	case !currencyPattern.MatchString(p.Currency):
+	case !currencyPattern().MatchString(p.Currency):
 		return badRequest("field \"currency\" must be an ISO 4217 code of 3 upper-case letters, like EUR")
 	case p.Interval != "month" && p.Interval != "year":
 		return badRequest("field \"interval\" must be month or year")

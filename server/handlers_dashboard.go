@@ -301,7 +301,7 @@ func (k *keyNameRequest) check() error {
 	if err := required("name", k.Name); err != nil {
 		return err
 	}
-	if !keyNamePattern.MatchString(k.Name) {
+	if !keyNamePattern().MatchString(k.Name) {
 		return badRequest("a key name is 1 to 64 letters, digits, '.', '_' or '-'")
 	}
 	return nil

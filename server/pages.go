@@ -314,8 +314,12 @@ func thousands(n int64) string {
 }
 
 // validHost is a host name or address with an optional port: what the
-// pages may put in a curl line someone pastes into a shell.
-var validHost = regexp.MustCompile(`^[A-Za-z0-9.-]+(:[0-9]+)?$|^\[[0-9A-Fa-f:.]+\](:[0-9]+)?$`)
+// pages may put in a curl line someone pastes into a shell. It is compiled
+// on first use, so that a process that serves no page (secutil version)
+// does not pay for it at start.
+var validHost = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9.-]+(:[0-9]+)?$|^\[[0-9A-Fa-f:.]+\](:[0-9]+)?$`)
+})
 
 // requestOrigin is the scheme and host this request reached the server
 // by, for the curl lines of the pages: http://127.0.0.1:8080 on a laptop,
@@ -328,7 +332,7 @@ func (s *Server) requestOrigin(r *http.Request) string {
 		scheme = "https"
 	}
 	host := r.Host
-	if !validHost.MatchString(host) {
+	if !validHost().MatchString(host) {
 		host = "localhost"
 	}
 	return scheme + "://" + host

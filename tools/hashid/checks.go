@@ -59,15 +59,21 @@ func zeroTail(n int) func(string) int {
 // offset 00-15, then upper-case hex pairs, at a length no common hex
 // digest has (24 is only PKZIP's rare master key).
 func ciscoType7(s string) int {
-	if digestLength[len(s)] || len(s)%2 != 0 || s[:2] > "15" ||
+	if isDigestLength(len(s)) || len(s)%2 != 0 || s[:2] > "15" ||
 		strings.ContainsAny(s, "abcdef") || !strings.ContainsAny(s, "ABCDEF") {
 		return 0
 	}
 	return 3
 }
 
-// digestLength marks the lengths of common hex digests.
-var digestLength = map[int]bool{8: true, 16: true, 32: true, 40: true, 48: true, 56: true, 64: true, 96: true, 128: true}
+// isDigestLength tells the lengths of common hex digests.
+func isDigestLength(n int) bool {
+	switch n {
+	case 8, 16, 32, 40, 48, 56, 64, 96, 128:
+		return true
+	}
+	return false
+}
 
 // notAllHex rejects an all-hex string a base64 field would also take.
 func notAllHex(s string) int {

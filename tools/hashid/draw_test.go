@@ -121,7 +121,7 @@ func looksRandom(tok string) bool {
 			digit = digit || '0' <= c && c <= '9'
 			lower = lower || 'a' <= c && c <= 'z'
 			upper = upper || 'A' <= c && c <= 'Z'
-			if !classes["b64x"].in[c] {
+			if !classes()["b64x"].in[c] {
 				return false
 			}
 		}
@@ -191,7 +191,7 @@ func redrawFields(rng *rand.Rand, ex example) string {
 				// counts and sizes too).
 				run := sp.start
 				for i := sp.start; i <= sp.end; i++ {
-					if i < sp.end && classes["alnum"].in[b[i]] {
+					if i < sp.end && classes()["alnum"].in[b[i]] {
 						continue
 					}
 					if i-run >= minRedrawField {

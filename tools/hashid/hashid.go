@@ -113,8 +113,9 @@ const (
 )
 
 func isHex(s string) bool {
+	hex := hexClass()
 	for i := 0; i < len(s); i++ {
-		if !hexClass.in[s[i]] {
+		if !hex.in[s[i]] {
 			return false
 		}
 	}
@@ -239,7 +240,7 @@ func unwrap(s string, ms []match) []match {
 	}
 	scheme := strings.ToUpper(s[1:end])
 	scheme = strings.TrimSuffix(strings.TrimSuffix(scheme, ".HEX"), ".B64")
-	hints, ok := wrappers[scheme]
+	hints, ok := wrappers()[scheme]
 	if !ok {
 		return ms
 	}

@@ -97,7 +97,7 @@ func (n *trieNode) child(b byte, create bool) *trieNode {
 var loadTables = sync.OnceFunc(buildTables)
 
 func buildTables() {
-	for _, r := range withJohn(table) {
+	for _, r := range withJohn(table()) {
 		register(&r)
 	}
 	indexJohn()

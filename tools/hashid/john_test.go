@@ -32,12 +32,13 @@ func johnPatterns() []struct {
 		label string
 	}
 	johnOnly := map[string]bool{}
-	for _, r := range johnRows {
+	for _, r := range johnRows() {
 		johnOnly[r.name] = true
 	}
+	rows := table()
 	for _, f := range formats {
 		base := len(f.patterns)
-		for _, r := range table {
+		for _, r := range rows {
 			if r.name == f.name {
 				base = len(r.patterns)
 			}

@@ -52,8 +52,9 @@ func isEmail(s string) bool {
 	if !ok || local == "" || strings.ContainsAny(local, " :$*") || dot <= 0 || len(domain)-dot <= 2 {
 		return false
 	}
+	alnum := classes()["alnum"]
 	for i := 0; i < len(domain); i++ {
-		if c := domain[i]; !(c == '.' || c == '-' || classes["alnum"].in[c]) {
+		if c := domain[i]; !(c == '.' || c == '-' || alnum.in[c]) {
 			return false
 		}
 	}
@@ -64,6 +65,7 @@ func isUUID(s string) bool {
 	if len(s) != 36 {
 		return false
 	}
+	hex := hexClass()
 	for i := 0; i < len(s); i++ {
 		switch i {
 		case 8, 13, 18, 23:
@@ -71,7 +73,7 @@ func isUUID(s string) bool {
 				return false
 			}
 		default:
-			if !hexClass.in[s[i]] {
+			if !hex.in[s[i]] {
 				return false
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A pattern describes one written form of a format: literal text with typed
@@ -41,10 +42,16 @@ type pattern struct {
 	wideOnly bool
 }
 
-var hexClass = classes["hex"]
+var hexClass = sync.OnceValue(func() *charClass { return classes()["hex"] })
 
-// hexLike are the classes of hex and decimal fields.
-var hexLike = map[string]bool{"hex": true, "lhex": true, "uhex": true, "dec": true, "int": true}
+// hexLike tells the classes of hex and decimal fields.
+func hexLike(class string) bool {
+	switch class {
+	case "hex", "lhex", "uhex", "dec", "int":
+		return true
+	}
+	return false
+}
 
 // runScores scores each run of adjacent fields (fields with no literal
 // between them count as one): 2 for a fixed length in a narrow alphabet, 1
@@ -130,36 +137,39 @@ func newClass(name string, narrow bool, ranges ...string) *charClass {
 	return c
 }
 
-// classes are the field types patterns may use.
-var classes = map[string]*charClass{
-	"hex":   newClass("hex", true, "0-9", "a-f", "A-F"),
-	"lhex":  newClass("lhex", true, "0-9", "a-f"),
-	"uhex":  newClass("uhex", true, "0-9", "A-F"),
-	"dec":   newClass("dec", true, "0-9"),
-	"int":   newClass("int", true, "0-9", "-"),
-	"c64":   newClass("c64", true, "./", "0-9", "A-Z", "a-z"),                     // crypt(3) base64
-	"b64":   newClass("b64", true, "+/=", "0-9", "A-Z", "a-z"),                    // standard base64, padding allowed
-	"b64u":  newClass("b64u", true, "-_=", "0-9", "A-Z", "a-z"),                   // URL-safe base64
-	"b64x":  newClass("b64x", true, "+/=.-_", "0-9", "A-Z", "a-z"),                // any base64 variant
-	"alnum": newClass("alnum", true, "0-9", "A-Z", "a-z"),                         // letters and digits
-	"alpha": newClass("alpha", true, "A-Z", "a-z"),                                // letters
-	"b32h":  newClass("b32h", true, "0-9", "a-v", "A-V"),                          // base32hex (DNSSEC NSEC3)
-	"b58":   newClass("b58", true, "1-9", "A-H", "J-N", "P-Z", "a-k", "m-z"),      // bitcoin base58
-	"bech":  newClass("bech", true, "qpzry9x8gf2tvdw0s3jn54khce6mua7l"),           // bech32 data characters
-	"hexs":  newClass("hexs", true, "0-9", "a-f", "A-F", "*"),                     // hex fields joined by '*'
-	"word":  newClass("word", false, "!-~"),                                       // printable, no space
-	"text":  newClass("text", false, " -~", "\t", "\x80-\xff"),                    // one line of text
-	"any":   newClass("any", false, "\x00-\xff"),                                  // anything
-	"ver":   newClass("ver", true, "0-9", "a-z"),                                  // a version letter or digit
-	"user":  newClass("user", false, "!-~", " ", "\x80-\xff"),                     // a user or domain name
-	"sid":   newClass("sid", false, "0-9", "S", "-"),                              // a Windows SID
-	"b64e":  newClass("b64e", true, "+/", "0-9", "A-Z", "a-z"),                    // base64 without padding
-	"name":  newClass("name", false, "0-9", "A-Z", "a-z", "-_."),                  // an identifier
-	"b64d":  newClass("b64d", true, "+/=.", "0-9", "A-Z", "a-z"),                  // base64 with '.'
-	"host":  newClass("host", false, "0-9", "A-Z", "a-z", "-_.:"),                 // a host or realm
-	"email": newClass("email", false, "0-9", "A-Z", "a-z", "-_.+@"),               // an email-like login
-	"ident": newClass("ident", false, "0-9", "A-Z", "a-z", "-_.$#@/\\ \x80-\xff"), // a user name with punctuation
-}
+// classes are the field types patterns may use, built on first use rather
+// than at every start.
+var classes = sync.OnceValue(func() map[string]*charClass {
+	return map[string]*charClass{
+		"hex":   newClass("hex", true, "0-9", "a-f", "A-F"),
+		"lhex":  newClass("lhex", true, "0-9", "a-f"),
+		"uhex":  newClass("uhex", true, "0-9", "A-F"),
+		"dec":   newClass("dec", true, "0-9"),
+		"int":   newClass("int", true, "0-9", "-"),
+		"c64":   newClass("c64", true, "./", "0-9", "A-Z", "a-z"),                     // crypt(3) base64
+		"b64":   newClass("b64", true, "+/=", "0-9", "A-Z", "a-z"),                    // standard base64, padding allowed
+		"b64u":  newClass("b64u", true, "-_=", "0-9", "A-Z", "a-z"),                   // URL-safe base64
+		"b64x":  newClass("b64x", true, "+/=.-_", "0-9", "A-Z", "a-z"),                // any base64 variant
+		"alnum": newClass("alnum", true, "0-9", "A-Z", "a-z"),                         // letters and digits
+		"alpha": newClass("alpha", true, "A-Z", "a-z"),                                // letters
+		"b32h":  newClass("b32h", true, "0-9", "a-v", "A-V"),                          // base32hex (DNSSEC NSEC3)
+		"b58":   newClass("b58", true, "1-9", "A-H", "J-N", "P-Z", "a-k", "m-z"),      // bitcoin base58
+		"bech":  newClass("bech", true, "qpzry9x8gf2tvdw0s3jn54khce6mua7l"),           // bech32 data characters
+		"hexs":  newClass("hexs", true, "0-9", "a-f", "A-F", "*"),                     // hex fields joined by '*'
+		"word":  newClass("word", false, "!-~"),                                       // printable, no space
+		"text":  newClass("text", false, " -~", "\t", "\x80-\xff"),                    // one line of text
+		"any":   newClass("any", false, "\x00-\xff"),                                  // anything
+		"ver":   newClass("ver", true, "0-9", "a-z"),                                  // a version letter or digit
+		"user":  newClass("user", false, "!-~", " ", "\x80-\xff"),                     // a user or domain name
+		"sid":   newClass("sid", false, "0-9", "S", "-"),                              // a Windows SID
+		"b64e":  newClass("b64e", true, "+/", "0-9", "A-Z", "a-z"),                    // base64 without padding
+		"name":  newClass("name", false, "0-9", "A-Z", "a-z", "-_."),                  // an identifier
+		"b64d":  newClass("b64d", true, "+/=.", "0-9", "A-Z", "a-z"),                  // base64 with '.'
+		"host":  newClass("host", false, "0-9", "A-Z", "a-z", "-_.:"),                 // a host or realm
+		"email": newClass("email", false, "0-9", "A-Z", "a-z", "-_.+@"),               // an email-like login
+		"ident": newClass("ident", false, "0-9", "A-Z", "a-z", "-_.$#@/\\ \x80-\xff"), // a user name with punctuation
+	}
+})
 
 // compilePattern parses src; it panics on a malformed pattern, which the
 // package tests catch at init.
@@ -196,7 +206,7 @@ func compilePattern(src string) *pattern {
 		p.minLen += t.f.min
 		p.maxLen = addLen(p.maxLen, t.f.max)
 		p.named = p.named || t.f.param != ""
-		p.wideOnly = p.wideOnly && !hexLike[t.f.cls.name]
+		p.wideOnly = p.wideOnly && !hexLike(t.f.cls.name)
 		if t.f.fixed() || i+1 == len(p.tokens) || p.tokens[i+1].f == nil {
 			continue
 		}
@@ -252,7 +262,7 @@ func addLen(max, n int) int {
 func parseField(src, spec string) *field {
 	spec, param, _ := strings.Cut(spec, "=")
 	name, length, hasLen := strings.Cut(spec, ":")
-	cls := classes[name]
+	cls := classes()[name]
 	if cls == nil {
 		panic(fmt.Sprintf("pattern %q: unknown class %q", src, name))
 	}

@@ -1,5 +1,7 @@
 package hashid
 
+import "sync"
+
 // The prevalence table: how often a person holding a string of a given
 // shape holds each format, as relative weights. It orders candidates that fit
 // a string equally exactly (hashid.go), and it is the prior behind their
@@ -111,25 +113,27 @@ var prevalence = []struct {
 
 // wrappers are the scheme prefixes of LDAP (RFC 2307) and Dovecot that hold
 // another hash after "{SCHEME}"; the names are the formats the scheme
-// vouches for, if it names one.
-var wrappers = map[string][]string{
-	"CRYPT":        nil,
-	"MD5-CRYPT":    {"md5crypt"},
-	"MD5":          {"md5crypt"},
-	"SHA256-CRYPT": {"sha256crypt"},
-	"SHA512-CRYPT": {"sha512crypt"},
-	"BLF-CRYPT":    {"bcrypt"},
-	"BCRYPT":       {"bcrypt"},
-	"DES-CRYPT":    {"descrypt"},
-	"ARGON2":       {"Argon2"},
-	"ARGON2I":      {"Argon2"},
-	"ARGON2ID":     {"Argon2"},
-	"PLAIN-MD5":    {"MD5"},
-	"PLAIN-MD4":    {"MD4"},
-	"LDAP-MD5":     {"MD5 (base64)"},
-	"NTLM":         {"NTLM"},
-	"LANMAN":       {"LM"},
-	"SHA1":         {"SHA-1 (base64)", "SHA-1"},
-	"SHA256":       {"SHA-256"},
-	"SHA512":       {"SHA-512"},
-}
+// vouches for, if it names one. Built on first use, not at every start.
+var wrappers = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"CRYPT":        nil,
+		"MD5-CRYPT":    {"md5crypt"},
+		"MD5":          {"md5crypt"},
+		"SHA256-CRYPT": {"sha256crypt"},
+		"SHA512-CRYPT": {"sha512crypt"},
+		"BLF-CRYPT":    {"bcrypt"},
+		"BCRYPT":       {"bcrypt"},
+		"DES-CRYPT":    {"descrypt"},
+		"ARGON2":       {"Argon2"},
+		"ARGON2I":      {"Argon2"},
+		"ARGON2ID":     {"Argon2"},
+		"PLAIN-MD5":    {"MD5"},
+		"PLAIN-MD4":    {"MD4"},
+		"LDAP-MD5":     {"MD5 (base64)"},
+		"NTLM":         {"NTLM"},
+		"LANMAN":       {"LM"},
+		"SHA1":         {"SHA-1 (base64)", "SHA-1"},
+		"SHA256":       {"SHA-256"},
+		"SHA512":       {"SHA-512"},
+	}
+})
