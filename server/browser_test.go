@@ -81,54 +81,8 @@ func (b *browser) expectFailure(path string) {
 	b.failing[b.base+path] = true
 }
 
-// sharedBrowser is one Chromium for the whole test process, started by
-// the first test that needs it and closed by TestMain: a launch costs
-// seconds of CPU, a tab in a new browser context a fraction of that.
-var sharedBrowser struct {
-	sync.Mutex
-	ctx   context.Context // the first tab's; the parent of every test's tab
-	close func()
-	err   error
-}
-
-// browserProcess returns the shared Chromium's context, starting it on the
-// first call.
-func browserProcess(path string) (context.Context, error) {
-	sharedBrowser.Lock()
-	defer sharedBrowser.Unlock()
-	if sharedBrowser.ctx != nil || sharedBrowser.err != nil {
-		return sharedBrowser.ctx, sharedBrowser.err
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("hide-scrollbars", true), // the same screenshots on every machine
-		chromedp.UserDataDir(filepath.Join(sharedDir, "chromium")), chromedp.WindowSize(1280, 900))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
-		cancelAlloc()
-		sharedBrowser.err = fmt.Errorf("starting Chromium: %w", err)
-		return nil, sharedBrowser.err
-	}
-	sharedBrowser.ctx = ctx
-	sharedBrowser.close = func() { cancel(); cancelAlloc() }
-	return ctx, nil
-}
-
-// closeBrowser stops the shared Chromium, if a test started it.
-func closeBrowser() {
-	sharedBrowser.Lock()
-	defer sharedBrowser.Unlock()
-	if sharedBrowser.close != nil {
-		sharedBrowser.close()
-	}
-}
-
-// startBrowser opens a tab for the test in a browser context of its own
-// (its own cookies and storage) of the shared Chromium; it fails the test
-// at the end when the page reported any script error, console error or
+// startBrowser starts Chromium for the test; it fails the test at the end
+// when the page reported any script error, console error or
 // Content-Security-Policy violation.
 func startBrowser(t *testing.T, base string) *browser {
 	t.Helper()
@@ -136,11 +90,14 @@ func startBrowser(t *testing.T, base string) *browser {
 	if path == "" {
 		t.Skip("no Chromium on PATH: skipping the browser test (install it with apt-get install chromium; .ci/run does)")
 	}
-	parent, err := browserProcess(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("hide-scrollbars", true), // the same screenshots on every machine
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(cancel)
 	return watchTab(t, ctx, base)
 }
@@ -181,7 +138,7 @@ func watchTab(t *testing.T, ctx context.Context, base string) *browser {
 	if _, err := chromedp.Call(ctx, cdplog.Enable, struct{}{}); err != nil {
 		t.Fatal(err)
 	}
-	// Bound the whole journey (the browser was started outside it).
+	// Bound the whole journey (the browser was started above, outside it).
 	ctx, cancelRun := context.WithTimeout(ctx, 4*time.Minute)
 	t.Cleanup(cancelRun)
 	b.ctx = ctx
@@ -382,8 +339,7 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 }
 
 // TestBrowserJourney drives the real pages in headless Chromium, in five
-// journeys that run side by side, each with its own server and browser
-// context (tabs of one Chromium):
+// journeys that run side by side, each with its own server and browser:
 // register and verify with the code from the server log and the
 // dashboard's key flows (create, rotate, reload, revoke); every tool of
 // the bench with and without JavaScript, dark mode, a phone's width and a
@@ -392,7 +348,7 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 // the admin page to a second person's verified account, and the admin and
 // hash identifier tables at a phone's width. Any script
 // error, console error or Content-Security-Policy violation fails it.
-// Each journey costs seconds of CPU, so by default only the keys journey
+// Each browser costs seconds of CPU, so by default only the keys journey
 // runs; -browser.all runs all five (.ci/run does), and -screenshots runs
 // all five and writes the README's screenshots.
 func TestBrowserJourney(t *testing.T) {
@@ -433,7 +389,7 @@ func journeySteps(t *testing.T) func(name string, f func(t *testing.T)) {
 	}
 }
 
-// journeyServer serves e to a new browser context.
+// journeyServer serves e to a new browser.
 func journeyServer(t *testing.T, e *env) (*httptest.Server, *browser) {
 	t.Helper()
 	srv := httptest.NewServer(e.h)
@@ -826,12 +782,10 @@ func invitesJourney(t *testing.T) {
 	}
 	srv, b := journeyServer(t, e)
 	step := journeySteps(t)
-	// The copy button writes to the clipboard, which the test reads back
-	// (a permission of the tab's browser context).
+	// The copy button writes to the clipboard, which the test reads back.
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
 		if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.URL,
-			BrowserContextID: chromedp.FromContext(b.ctx).BrowserContextID}); err != nil {
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.URL}); err != nil {
 			t.Fatal(err)
 		}
 	}

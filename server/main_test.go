@@ -30,7 +30,6 @@ func TestMain(m *testing.M) {
 	}
 	sharedDir = dir
 	code := m.Run()
-	closeBrowser()
 	if ix, err := sharedHashes(); err == nil {
 		ix.Close()
 	}
