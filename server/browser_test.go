@@ -340,8 +340,9 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 
 // TestBrowserJourney drives the real pages in headless Chromium, in five
 // journeys that run side by side, each with its own server and browser:
-// register and verify with the code from the server log and the
-// dashboard's key flows (create, rotate, reload, revoke); every tool of
+// the account forms' "Show password" buttons, register and verify with
+// the code from the server log and the dashboard's key flows (create,
+// rotate, reload, revoke); every tool of
 // the bench with and without JavaScript, dark mode, a phone's width and a
 // 404 page; the usage bar and chart, the admin page and a plan change
 // without a payment provider; a plan change through one; an invite from
@@ -397,8 +398,9 @@ func journeyServer(t *testing.T, e *env) (*httptest.Server, *browser) {
 	return srv, startBrowser(t, srv.URL)
 }
 
-// keysJourney registers an account, verifies it with the code from the
-// server log and drives the dashboard's key flows.
+// keysJourney checks the account forms' "Show password" buttons, registers
+// an account, verifies it with the code from the server log and drives the
+// dashboard's key flows.
 func keysJourney(t *testing.T) {
 	// The mailer is the default one, which writes codes to the server log.
 	e := newEnv(t, func(d *server.Deps) { d.Mailer = nil })
@@ -411,6 +413,8 @@ func keysJourney(t *testing.T) {
 		b.open(t, "/")
 		b.shot(t, "home", true)
 	})
+
+	step("show password on the account forms", b.showPasswordToggles)
 
 	step("register, verify and log in", func(t *testing.T) {
 		b.open(t, "/register")
@@ -937,6 +941,31 @@ func invitesJourney(t *testing.T) {
 		b.waitText(t, "#accounts", invitee)
 		b.readableTables(t, "#accounts", "#products", "#audit")
 	})
+}
+
+// showPasswordToggles checks that, on the account forms, "Show password"
+// turns the password field into text and back, from static/app.js under
+// the page's Content-Security-Policy (a violation fails the journey).
+func (b *browser) showPasswordToggles(t *testing.T) {
+	for _, tc := range []struct{ page, field string }{
+		{"/login", "password"}, {"/register", "password"}, {"/forgot-password/verify", "new_password"},
+	} {
+		b.open(t, tc.page)
+		toggle := `main [data-show-password="` + tc.field + `"]`
+		typeOf := `document.getElementById("` + tc.field + `").type`
+		b.do(t, "type a password on "+tc.page, chromedp.WaitVisible(chromedp.CSS(toggle)), chromedp.SendKeys(chromedp.ID(tc.field), "secret words"))
+		if got := eval[string](t, b, typeOf); got != "password" {
+			t.Fatalf("%s: the field starts as %q", tc.page, got)
+		}
+		b.do(t, "show", chromedp.Click(chromedp.CSS(toggle)))
+		if got, label := eval[string](t, b, typeOf), b.text(t, toggle); got != "text" || label != "Hide password" {
+			t.Fatalf("%s: shown as %q, button %q", tc.page, got, label)
+		}
+		b.do(t, "hide", chromedp.Click(chromedp.CSS(toggle)))
+		if got := eval[string](t, b, typeOf); got != "password" {
+			t.Fatalf("%s: hidden again as %q", tc.page, got)
+		}
+	}
 }
 
 // readableTables fails when the page scrolls sideways at the window's

@@ -270,19 +270,35 @@ type wordBatch struct {
 
 // readWords splits r into batches of at most batchWords words and returns how many
 // over-long lines it skipped. Memory stays bounded whatever the input: a line is never
-// held beyond MaxWordBytes.
+// held beyond MaxWordBytes. An input that tells its length (a strings.Reader, as a seed
+// is) gets buffers of its size: a few words need no megabytes.
 func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch, batchWords int) (skipped int64, err error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	batch := wordBatch{lines: make([][]byte, 0, batchWords)}
-	arena := make([]byte, 0, batchWords*16)
+	sized, known := r.(interface{ Len() int })
+	bufSize := 64 << 10
+	if known {
+		bufSize = min(bufSize, sized.Len()+1) // +1: a last line without a newline still fits
+	}
+	br := bufio.NewReaderSize(r, bufSize)
+	var batch wordBatch
+	var arena []byte
+	// newBuffers makes a batch's buffers when it takes its first word, line: room for
+	// batchWords words of 16 bytes on average (the arena grows past that), or for no
+	// more than the rest of a known input, line included.
+	newBuffers := func(line []byte) {
+		words, arenaBytes := batchWords, batchWords*16
+		if known {
+			left := len(line) + 2 + br.Buffered() + sized.Len()
+			words, arenaBytes = min(words, left/2+1), min(arenaBytes, left)
+		}
+		batch.lines, arena = make([][]byte, 0, words), make([]byte, 0, arenaBytes)
+	}
 	send := func() bool {
 		select {
 		case out <- batch:
 		case <-ctx.Done():
 			return false
 		}
-		batch = wordBatch{seq: batch.seq + 1, lines: make([][]byte, 0, batchWords), bytes: batch.bytes}
-		arena = make([]byte, 0, batchWords*16)
+		batch = wordBatch{seq: batch.seq + 1, bytes: batch.bytes} // buffers come with its first word
 		return true
 	}
 	for {
@@ -302,6 +318,9 @@ func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch, batchWord
 		case tooLong || len(line) > MaxWordBytes:
 			skipped++
 		case len(line) > 0:
+			if batch.lines == nil {
+				newBuffers(line)
+			}
 			start := len(arena)
 			arena = append(arena, line...)
 			batch.lines = append(batch.lines, arena[start:len(arena):len(arena)])
