@@ -22,6 +22,11 @@ type authCache struct {
 	generation atomic.Uint64
 	mu         sync.RWMutex
 	entries    map[[32]byte]authEntry
+	// inUse is closed when the first entry is stored: until then there is
+	// nothing to invalidate, so the LISTEN connection waits for it (a server
+	// or a command that never checks a key holds one connection fewer).
+	inUse    chan struct{}
+	firstUse sync.Once
 }
 
 type authEntry struct {
@@ -41,7 +46,7 @@ const (
 )
 
 func newAuthCache() *authCache {
-	return &authCache{entries: make(map[[32]byte]authEntry)}
+	return &authCache{entries: make(map[[32]byte]authEntry), inUse: make(chan struct{})}
 }
 
 func (c *authCache) get(hash [32]byte, now time.Time) (*Key, *Account, bool) {
@@ -64,6 +69,7 @@ func (c *authCache) put(hash [32]byte, generation uint64, now time.Time, k *Key,
 		clear(c.entries)
 	}
 	c.entries[hash] = authEntry{generation: generation, expires: now.Add(authCacheTTL), key: *k, account: *a}
+	c.firstUse.Do(func() { close(c.inUse) })
 }
 
 // invalidate must be called after every committed write to api_keys or
@@ -91,9 +97,12 @@ func (s *Store) stopWatchingAuth() {
 }
 
 // watchAuth invalidates the auth cache when another process changed keys or
-// accounts: at a notification (PostgreSQL), or when auth_generation has
-// moved since it last looked. A failed read invalidates too: a server that
-// cannot tell must not trust what it cached.
+// accounts: at a notification (PostgreSQL, listened for from the cache's
+// first entry on), or when auth_generation has moved since it last looked.
+// A change that commits while the listener connects is a missed
+// notification like one during a reconnection: the generation check catches
+// it. A failed read invalidates too: a server that cannot tell must not
+// trust what it cached.
 func (s *Store) watchAuth(stop <-chan struct{}, seen int64) {
 	defer close(s.watched)
 	notified := make(chan struct{}, 1)
@@ -102,7 +111,11 @@ func (s *Store) watchAuth(stop <-chan struct{}, seen int64) {
 		defer func() { <-listening }()
 		go func() {
 			defer close(listening)
-			s.listenAuth(stop, notified)
+			select {
+			case <-s.auth.inUse:
+				s.listenAuth(stop, notified)
+			case <-stop:
+			}
 		}()
 	}
 	ticker := time.NewTicker(authPollInterval)
