@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"secutil/tools/breach"
-	"secutil/tools/strength"
 )
 
 // breachSources answer /data_breach; the files, when given, also GET /range.
@@ -16,7 +15,7 @@ type breachSources struct {
 // openBreachSources opens the Pwned Passwords files given; without a SHA-1
 // file, the embedded common-password list answers /data_breach (with count
 // 0: unknown) and GET /range has no SHA-1 answers.
-func openBreachSources(sha1Path, ntlmPath string) (b breachSources, closeAll func(), err error) {
+func openBreachSources(sha1Path, ntlmPath string, common []string) (b breachSources, closeAll func(), err error) {
 	closeAll = func() {
 		for _, f := range []*breach.File{b.sha1File, b.ntlmFile} {
 			if f != nil {
@@ -25,7 +24,7 @@ func openBreachSources(sha1Path, ntlmPath string) (b breachSources, closeAll fun
 		}
 	}
 	if sha1Path == "" {
-		b.sha1 = breach.NewListSource("embedded common-password list", strength.CommonPasswords(), breach.KindSHA1)
+		b.sha1 = breach.NewListSource("embedded common-password list", common, breach.KindSHA1)
 	} else if b.sha1File, err = breach.OpenFile(sha1Path, breach.KindSHA1); err != nil {
 		return b, closeAll, fmt.Errorf("-breach-file: %w", err)
 	} else {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"secutil/store/hashindex"
+	"secutil/tools/strength"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +34,7 @@ func sharedHashDB(t *testing.T) string {
 			return
 		}
 		var ix *hashindex.Index
-		if ix, sharedIndexErr = openHashIndex(context.Background(), filepath.Join(sharedIndexDir, "hashes.db"), ""); sharedIndexErr == nil {
+		if ix, sharedIndexErr = openHashIndex(context.Background(), filepath.Join(sharedIndexDir, "hashes.db"), "", strength.CommonPasswords()); sharedIndexErr == nil {
 			sharedIndexErr = ix.Close()
 		}
 	})

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"secutil/store/hashindex"
-	"secutil/tools/strength"
 )
 
 // hashDBPath is the index file beside the main database: secutil.db →
@@ -25,13 +24,13 @@ func hashDBPath(given, db string) string {
 }
 
 // openHashIndex opens the reverse-lookup index and, on first start (or when
-// the embedded list changed), fills it from the common-password list.
-func openHashIndex(ctx context.Context, given, db string) (*hashindex.Index, error) {
+// the embedded list changed), fills it from seed, the common-password list.
+func openHashIndex(ctx context.Context, given, db string, seed []string) (*hashindex.Index, error) {
 	ix, err := hashindex.Open(hashDBPath(given, db))
 	if err != nil {
 		return nil, err
 	}
-	if err := ix.EnsureSeeded(ctx, strength.CommonPasswords()); err != nil {
+	if err := ix.EnsureSeeded(ctx, seed); err != nil {
 		ix.Close()
 		return nil, fmt.Errorf("seeding the hash index: %w", err)
 	}

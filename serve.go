@@ -113,7 +113,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, _ io.
 	if opts.serverKey, err = loadServerKey(ctx, st, c.db, opts.serverKey); err != nil {
 		return err
 	}
-	hashes, err := openHashIndex(ctx, c.hashDB, c.db)
+	hashes, err := openHashIndex(ctx, c.hashDB, c.db, src.commonPasswords)
 	if err != nil {
 		return err
 	}
@@ -198,11 +198,14 @@ func (c *serveConfig) check() (serveOptions, error) {
 }
 
 // sources are the files the handlers read besides the databases: the
-// GeoIP databases and the Pwned Passwords files.
+// GeoIP databases, the Pwned Passwords files and the embedded common-password list.
 type sources struct {
 	geo         *geo.Locator
 	breaches    breachSources
 	closeBreach func()
+	// commonPasswords is the embedded common-password list, most common
+	// first, which seeds the hash index.
+	commonPasswords []string
 }
 
 func openSources(c serveConfig, logger *slog.Logger) (*sources, error) {
@@ -211,12 +214,14 @@ func openSources(c serveConfig, logger *slog.Logger) (*sources, error) {
 		return nil, err
 	}
 	reportGeoIPData(locator, logger)
-	breaches, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM)
+	// Decoded once: the breach sources and the hash index's seed both read it.
+	common := strength.CommonPasswords()
+	breaches, closeBreach, err := openBreachSources(c.breachFile, c.breachFileNTLM, common)
 	if err != nil {
 		locator.Close()
 		return nil, err
 	}
-	return &sources{geo: locator, breaches: breaches, closeBreach: closeBreach}, nil
+	return &sources{geo: locator, breaches: breaches, closeBreach: closeBreach, commonPasswords: common}, nil
 }
 
 func (s *sources) close() {
