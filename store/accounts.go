@@ -228,7 +228,7 @@ func (s *Store) endSessionsAndKeys(ctx context.Context, tx *sql.Tx, accountID in
 	if !revokeKeys {
 		return nil
 	}
-	if err := s.retireAccountKeys(ctx, tx, accountID, RevokedPasswordSet); err != nil {
+	if err := s.retireKeysWhere(ctx, tx, RevokedPasswordSet, `account_id = $3`, accountID); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, `DELETE FROM api_keys WHERE account_id = $1`, accountID)

@@ -203,11 +203,11 @@ func (s *Store) SetDisabled(ctx context.Context, accountID int64, disabled bool)
 }
 
 // DeleteAccount deletes an account with its keys (recorded as revoked,
-// RevokedAccountDeleted), sessions, codes and usage by day; its monthly usage moves to deleted_usage (DeletedUsage),
-// kept for the operator, and its suggestions and audit events stay,
-// without the link. The last verified, enabled administrator cannot be
-// deleted (ErrLastAdmin). A charge of the account still under way then
-// fails with ErrNotFound.
+// RevokedAccountDeleted), sessions, codes and usage by day; its monthly
+// usage moves to deleted_usage (DeletedUsage), kept for the operator, and
+// its suggestions and audit events stay, without the link. The last
+// verified, enabled administrator cannot be deleted (ErrLastAdmin). A
+// charge of the account still under way then fails with ErrNotFound.
 func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
 	defer s.auth.invalidate()
 	return wrap("delete account", s.inTx(ctx, func(tx *sql.Tx) error {
@@ -221,7 +221,7 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
 			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0`, accountID, unix(s.now())); err != nil {
 			return err
 		}
-		if err := s.retireAccountKeys(ctx, tx, accountID, RevokedAccountDeleted); err != nil {
+		if err := s.retireKeysWhere(ctx, tx, RevokedAccountDeleted, `account_id = $3`, accountID); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE id = $1`, accountID)

@@ -43,19 +43,17 @@ func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash
 			}
 			return err
 		}
-		var replaced []byte
-		err := tx.QueryRowContext(ctx, `SELECT hash FROM api_keys WHERE account_id = $1 AND name = $2`, accountID, name).Scan(&replaced)
-		switch {
-		case err == nil:
-			if err := s.retireKey(ctx, tx, replaced, RevokedRotated); err != nil {
-				return err
-			}
-			_, err = tx.ExecContext(ctx,
-				`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE account_id = $4 AND name = $5`,
-				hash, hint, unix(s.now()), accountID, name)
+		if err := s.retireKeysWhere(ctx, tx, RevokedRotated, `account_id = $3 AND name = $4`, accountID, name); err != nil {
 			return err
-		case !errors.Is(err, sql.ErrNoRows):
+		}
+		res, err := tx.ExecContext(ctx,
+			`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE account_id = $4 AND name = $5`,
+			hash, hint, unix(s.now()), accountID, name)
+		if err != nil {
 			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return nil
 		}
 		var count int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE account_id = $1`, accountID).Scan(&count); err != nil {
@@ -284,10 +282,11 @@ func (s *Store) retireKey(ctx context.Context, tx *sql.Tx, hash []byte, reason s
 	return err
 }
 
-// retireAccountKeys is retireKey for every key of the account, before tx
-// deletes them.
-func (s *Store) retireAccountKeys(ctx context.Context, tx *sql.Tx, accountID int64, reason string) error {
+// retireKeysWhere is retireKey for every key that where (a condition on
+// api_keys whose placeholders start at $3, filled by args) selects, before
+// tx deletes or replaces them.
+func (s *Store) retireKeysWhere(ctx context.Context, tx *sql.Tx, reason, where string, args ...any) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO revoked_keys (hash, revoked_at, reason)
-		SELECT hash, $1, $2 FROM api_keys WHERE account_id = $3`+retiredAgain, unix(s.now()), reason, accountID)
+		SELECT hash, $1, $2 FROM api_keys WHERE `+where+retiredAgain, append([]any{unix(s.now()), reason}, args...)...)
 	return err
 }
