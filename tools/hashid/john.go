@@ -365,7 +365,7 @@ func johnSyntaxes() []johnSyntax {
 		js("Snefru-256", "Snefru-256", nil, "$snefru$<hex:64>"),
 		js("Oracle T: Type (Oracle 12+)", "Oracle12C", afterTag("$oracle12c$"), "$oracle12c$<hex:160>"),
 		js("macOS v10.7", "xsha512", afterTag("$LION$"), "$LION$<hex:8=salt><hex:128>"),
-		js("Plaintext", "plaintext", afterTag("$0$"), "$0$<text:0+>"),
+		js("Plaintext", "plaintext", afterTag("$0$"), "$0$<text:1+>"), // hashcat takes no empty line
 
 		// A user or salt before the hash, which hashcat wants after it.
 		js("Domain Cached Credentials (DCC), MS Cache", "mscash", hashColonFirst("M$", '#'), "M$<user=user>#<hex:32>"),

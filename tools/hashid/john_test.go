@@ -318,6 +318,7 @@ func FuzzJohn(f *testing.F) {
 		f.Add(drawPattern(rng, jp.p))
 	}
 	f.Add("$dynamic_1$$")
+	f.Add("$0$") // John's plaintext of nothing: no hashcat line
 	f.Add("$NSEC3$1$$" + strings.Repeat("0", 40) + "$.")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, c := range Identify(s).Candidates {
