@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -19,20 +18,6 @@ import (
 
 	"secutil/server"
 )
-
-// profiler serves net/http/pprof's handlers on a mux of its own, never
-// the API's: -pprof-addr is a separate listener, on loopback only. It
-// leaves out /debug/pprof/cmdline (which answers 404): the command line
-// can hold -admin-token and the other secrets given as flags, and
-// `go tool pprof` does not need it.
-func profiler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	return mux
-}
 
 // newHTTPServer has the timeouts every listener gets. Slow-client
 // protection: a client may not hold a connection open by trickling headers

@@ -34,9 +34,7 @@ var assets embed.FS
 var version string
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args, os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
+	if err := run(context.Background(), os.Args, os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0) // -h: the flags were printed, as asked
 		}
@@ -60,20 +58,32 @@ type command struct {
 	run     commandFunc
 }
 
+// stopOnSignal runs cmd with a context that ends at an interrupt or
+// SIGTERM, so a server drains and a long copy stops cleanly. version and
+// help go without: installing the handlers is a measurable part of their
+// start.
+func stopOnSignal(cmd commandFunc) commandFunc {
+	return func(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return cmd(ctx, args, getenv, stdin, stdout, stderr)
+	}
+}
+
 // commands is the command line. (A function, not a variable: help lists
 // the table that holds it.)
 func commands() []command {
 	return []command{
-		{"serve", "serve the API, dashboard and docs (the default command)", serve},
-		{"user add", "create a verified account: -email E [-password -] [-plan P] [-admin]", userAdd},
-		{"user list", "list the accounts: id, email, plan, admin, verified, disabled, usage this month, created, cap, paid until", userList},
-		{"user set", "change an account: EMAIL [-plan P] [-usage-cap N] [-paid-until DATE] [-admin=true|false] [-verified=true] [-disabled=true|false] [-password -]", userSet},
-		{"user passwd", "set an account's password: EMAIL (read from a prompt or standard input)", userPasswd},
-		{"user delete", "delete an account with its keys, sessions and codes (its monthly usage is kept): EMAIL [-yes]", userDelete},
-		{"backup", "write a consistent copy of the database, safe while serving: [-db FILE] DEST", backup},
-		{"migrate-store", "copy every row into a new, empty database in one transaction: -from secutil.db -to postgres://user@host/db", migrateStore},
-		{"import-wordlist", "add a wordlist (one word a line) to the reverse hash lookup index: FILE|-", importWordlist},
-		{"geoip", "list the GeoIP databases /ip_info would use: type, build date, records, licence", geoip},
+		{"serve", "serve the API, dashboard and docs (the default command)", stopOnSignal(serve)},
+		{"user add", "create a verified account: -email E [-password -] [-plan P] [-admin]", stopOnSignal(userAdd)},
+		{"user list", "list the accounts: id, email, plan, admin, verified, disabled, usage this month, created, cap, paid until", stopOnSignal(userList)},
+		{"user set", "change an account: EMAIL [-plan P] [-usage-cap N] [-paid-until DATE] [-admin=true|false] [-verified=true] [-disabled=true|false] [-password -]", stopOnSignal(userSet)},
+		{"user passwd", "set an account's password: EMAIL (read from a prompt or standard input)", stopOnSignal(userPasswd)},
+		{"user delete", "delete an account with its keys, sessions and codes (its monthly usage is kept): EMAIL [-yes]", stopOnSignal(userDelete)},
+		{"backup", "write a consistent copy of the database, safe while serving: [-db FILE] DEST", stopOnSignal(backup)},
+		{"migrate-store", "copy every row into a new, empty database in one transaction: -from secutil.db -to postgres://user@host/db", stopOnSignal(migrateStore)},
+		{"import-wordlist", "add a wordlist (one word a line) to the reverse hash lookup index: FILE|-", stopOnSignal(importWordlist)},
+		{"geoip", "list the GeoIP databases /ip_info would use: type, build date, records, licence", stopOnSignal(geoip)},
 		{"version", "print the version, commit, commit date, API and Go versions (also -version, --version)", printVersion},
 		{"help", "print this overview (also -h and --help)", help},
 	}

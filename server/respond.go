@@ -97,6 +97,12 @@ func (e *apiError) Error() string { return e.msg }
 func (e *apiError) status() int { return e.code.Status }
 
 func newError(code *errorCode, format string, args ...any) *apiError {
+	// Without arguments the message is used as written: most package-level
+	// errors are such, and formatting them at init cost every command's
+	// start (secutil version included) a few dozen fresh memory pages.
+	if len(args) == 0 {
+		return &apiError{code: code, msg: format}
+	}
 	return &apiError{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
