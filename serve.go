@@ -59,7 +59,7 @@ func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.metricsToken, "metrics-token", "", "token that opens GET /metrics as \"Authorization: Bearer <token>\" (default: /metrics is off on -addr; prefer SECUTIL_METRICS_TOKEN)")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "", "address of a separate listener serving GET /metrics without a token, e.g. 127.0.0.1:9090 (default: none)")
 	fs.StringVar(&c.checkoutURL, "checkout-url", "", "hosted-checkout URL template, e.g. https://pay.example/checkout?product={product_id}&email={email}&ref={ref} (default: no checkout)")
-	fs.StringVar(&c.pprofAddr, "pprof-addr", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default: off)")
+	fs.StringVar(&c.pprofAddr, "pprof-addr", "", "serve Go's profiles (/debug/pprof/) on this loopback address, e.g. 127.0.0.1:6060 (default: off)")
 	return fs
 }
 
