@@ -1,6 +1,7 @@
 package breach
 
 import (
+	"crypto/sha1"
 	"slices"
 	"sort"
 	"strings"
@@ -43,14 +44,25 @@ type listSource struct {
 
 // NewListSource hashes the words once with the kind's hash and serves them.
 // The list carries no counts: a found digest reports count 0 (unknown).
+// The digests are written into one string, and each hash is a substring
+// of it: two allocations for the list, not two a word.
 func NewListSource(name string, words []string, kind Kind) Source {
-	hashes := make([]string, 0, len(words))
+	width := kind.hexLen()
+	var all strings.Builder
+	all.Grow(len(words) * width)
+	var hexDigest [2 * sha1.Size]byte
 	for _, w := range words {
+		var digest []byte
 		if kind == KindNTLM {
-			hashes = append(hashes, upperHex(NTLM(w)))
+			digest = NTLM(w)
 		} else {
-			hashes = append(hashes, upperHex(SHA1(w)))
+			digest = SHA1(w)
 		}
+		all.Write(appendUpperHex(hexDigest[:0], digest))
+	}
+	hashes := make([]string, len(words))
+	for i, text := 0, all.String(); i < len(hashes); i++ {
+		hashes[i] = text[i*width : (i+1)*width]
 	}
 	sort.Strings(hashes)
 	return &listSource{name: name, kind: kind, hashes: slices.Compact(hashes)}

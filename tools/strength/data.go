@@ -1,15 +1,15 @@
 package strength
 
 import (
-	"bufio"
-	"bytes"
 	"compress/gzip"
 	"embed"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"sort"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -21,8 +21,14 @@ import (
 // stale. The common-password list is embedded as well, for
 // CommonPasswords.
 //
-//go:embed data/passwords.txt.gz data/adjacency_graphs.json
+//go:embed data/adjacency_graphs.json
 var dataFS embed.FS
+
+// passwordsList is data/passwords.txt.gz; a string, so that decoding reads
+// it in place from the binary.
+//
+//go:embed data/passwords.txt.gz
+var passwordsList string
 
 // encodedWordTrie is data/words.trie; a string, so that it is decoded
 // straight from the binary's read-only data.
@@ -31,10 +37,7 @@ var dataFS embed.FS
 //go:embed data/words.trie
 var encodedWordTrie string
 
-const (
-	wordTrieFile  = "data/words.trie"
-	passwordsFile = "data/passwords.txt.gz"
-)
+const wordTrieFile = "data/words.trie"
 
 // dictionaryNames lists the frequency lists in zxcvbn's order. The order is
 // observable: among equally good matches over the same span the first wins.
@@ -154,25 +157,26 @@ func averageDegree(g *keyGraph) (avg, keys float64) {
 	return float64(total) / float64(g.keys), float64(g.keys)
 }
 
-// readList reads a gzipped list of one word a line.
-func readList(fsys fs.FS, name string) ([]string, error) {
-	raw, err := fs.ReadFile(fsys, name)
+// decodeList decodes a gzipped list of one word a line. The words are
+// substrings of one string, sized from the gzip trailer, so decoding makes
+// two allocations however long the list (a word at a time, with a slice
+// that grows, touched a few hundred more pages at every server start).
+func decodeList(gz string) ([]string, error) {
+	zr, err := gzip.NewReader(strings.NewReader(gz))
 	if err != nil {
 		return nil, err
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	var text strings.Builder
+	if len(gz) >= 4 { // the trailer's ISIZE: the decoded length mod 2^32
+		text.Grow(min(int(binary.LittleEndian.Uint32([]byte(gz[len(gz)-4:]))), 64<<20))
 	}
-	var words []string
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		words = append(words, sc.Text())
+	if _, err := io.Copy(&text, zr); err != nil {
+		return nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if text.Len() == 0 {
+		return nil, nil
 	}
-	return words, nil
+	return strings.Split(strings.TrimSuffix(text.String(), "\n"), "\n"), nil
 }
 
 // trie is a compact prefix tree over the UTF-8 bytes of lower-cased words.

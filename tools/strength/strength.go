@@ -248,7 +248,7 @@ func IsCommon(password string) bool {
 // CommonPasswords returns the embedded common-password list (zxcvbn's
 // 30,000 passwords), most common first, decoded afresh on each call.
 func CommonPasswords() []string {
-	list, err := readList(dataFS, passwordsFile)
+	list, err := decodeList(passwordsList)
 	if err != nil {
 		panic("strength: embedded data: " + err.Error()) // a build defect
 	}
