@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"secutil/server/internal/closest"
 	"strings"
+	"sync"
 	"time"
 
 	"secutil/server/internal/accesslog"
@@ -269,13 +270,22 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// ReadFrom passes io.Copy (as in http.ServeContent) through to the
-// connection's own ReadFrom, which copies with pooled buffers; hidden
-// behind the recorder, every copy would allocate a 32 KiB buffer.
+// ReadFrom copies what http.ServeContent sends (a range answer, a static
+// file: always bytes in memory) through one pooled buffer that holds a
+// whole range answer, so that it reaches the connection in one Write.
+// The connection's own ReadFrom can only splice or sendfile from files and
+// sockets; for anything else it allocated a 32 KiB buffer a call and
+// wrote the body in pieces after the headers and the first 512 bytes.
 func (r *statusRecorder) ReadFrom(src io.Reader) (int64, error) {
 	r.wrote = true
-	if rf, ok := r.ResponseWriter.(io.ReaderFrom); ok {
-		return rf.ReadFrom(src)
-	}
-	return io.Copy(struct{ io.Writer }{r.ResponseWriter}, src)
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	return io.CopyBuffer(struct{ io.Writer }{r.ResponseWriter}, src, *buf)
 }
+
+// copyBuffers are ReadFrom's: 64 KiB, more than a padded range answer of a
+// Pwned Passwords file (about 43 KB).
+var copyBuffers = sync.Pool{New: func() any {
+	buf := make([]byte, 64<<10)
+	return &buf
+}}
