@@ -131,7 +131,6 @@ func (f *File) outOfOrder() (bool, error) {
 		if err != nil {
 			return false, nil
 		}
-		toUpperHex(hash)
 		if prev != nil && compareHex(hash, prev) < 0 {
 			return true, nil
 		}
@@ -270,7 +269,6 @@ func (f *File) eachInRange(prefix string, fn func(entry []byte, count int64)) er
 				return ErrRangeTooLarge
 			}
 			matched++
-			toUpperHex(hash[PrefixLen:]) // in the scanner's buffer, which nothing else reads
 			fn(line[PrefixLen:], n)
 		}
 	}
@@ -304,7 +302,6 @@ func (f *File) eachInRangeUnsorted(prefix string, fn func(entry []byte, count in
 			if len(matches) == MaxRangeEntries {
 				return ErrRangeTooLarge
 			}
-			toUpperHex(hash)
 			matches = append(matches, match{string(line[PrefixLen:]), n})
 		}
 	}
@@ -562,16 +559,19 @@ func hashKey(hash []byte) uint64 {
 	return k
 }
 
-// parseLine splits "HASH:COUNT" (line end already removed) and validates both parts.
+// parseLine splits "HASH:COUNT" (line end already removed) and validates both
+// parts. It upper-cases the hash in place, in the same pass: every line
+// comes from a buffer of the search's own.
 func (f *File) parseLine(line []byte) (hash []byte, count int64, err error) {
 	h := f.kind.hexLen()
 	if len(line) < h+2 || line[h] != ':' || len(line)-h-1 > maxCountDigits {
 		return nil, 0, ErrMalformed
 	}
-	for _, c := range line[:h] {
+	for i, c := range line[:h] {
 		if !isHex(c) {
 			return nil, 0, ErrMalformed
 		}
+		line[i] = upperDigit[c]
 	}
 	for _, c := range line[h+1:] {
 		if c < '0' || c > '9' {
