@@ -36,6 +36,9 @@ type Pool struct {
 	tables, seeded []string
 	seed           string
 	sequences      []sequence
+	// superuser: the admin connection may turn foreign keys and triggers
+	// off (session_replication_role), which emptying with DELETE needs.
+	superuser bool
 }
 
 // sequence is one of a migrated schema's sequences, and where it starts.
@@ -119,6 +122,10 @@ func (p *Pool) learn(migrated string) error {
 		if len(tables) == 0 {
 			return fmt.Errorf("migrating schema %s made no table", migrated)
 		}
+		var superuser bool
+		if err := conn.QueryRow(ctx, `SELECT current_setting('is_superuser') = 'on'`).Scan(&superuser); err != nil {
+			return err
+		}
 		rows, err = conn.Query(ctx, `SELECT sequencename, start_value FROM pg_sequences WHERE schemaname = $1 ORDER BY sequencename`, migrated)
 		if err != nil {
 			return err
@@ -146,28 +153,37 @@ func (p *Pool) learn(migrated string) error {
 		if _, err := conn.Exec(ctx, copies); err != nil {
 			return err
 		}
-		p.tables, p.seeded, p.seed, p.sequences = tables, seeded, seed, sequences
+		p.tables, p.seeded, p.seed, p.sequences, p.superuser = tables, seeded, seed, sequences, superuser
 		return nil
 	})
 }
 
 // emptying is the statements that bring schema back to how Open left
-// it: a DELETE of every table, its sequences set back to their start,
-// then the rows Open wrote, from their copy. DELETE rather than TRUNCATE:
-// a TRUNCATE gives every table and index a new file, and creating files by
-// the thousand is most of what emptying cost (ext4 searches for a free
-// inode). Foreign keys and triggers are off while rows go
-// (session_replication_role = replica; the admin connection is a
-// superuser's), so the order of the tables does not matter and no trigger
-// notifies anyone.
+// it: every table emptied, its sequences set back to their start, then the
+// rows Open wrote, from their copy. A superuser's admin connection empties
+// with DELETE, foreign keys and triggers off meanwhile
+// (session_replication_role = replica), so the order of the tables does
+// not matter and no trigger notifies anyone; any other role, with one
+// TRUNCATE ... CASCADE. DELETE is the cheaper: a TRUNCATE gives every table
+// and index a new file, and creating files by the thousand was most of
+// what emptying cost (ext4 searches for a free inode).
 func (p *Pool) emptying(schema string) string {
-	statements := []string{"SET session_replication_role = replica"}
-	for _, table := range p.tables {
-		statements = append(statements, "DELETE FROM "+pgx.Identifier{schema, table}.Sanitize())
-	}
-	statements = append(statements, "SET session_replication_role = origin")
-	for _, seq := range p.sequences {
-		statements = append(statements, fmt.Sprintf("SELECT setval('%s', %d, false)", pgx.Identifier{schema, seq.name}.Sanitize(), seq.start))
+	var statements []string
+	if p.superuser {
+		statements = append(statements, "SET session_replication_role = replica")
+		for _, table := range p.tables {
+			statements = append(statements, "DELETE FROM "+pgx.Identifier{schema, table}.Sanitize())
+		}
+		statements = append(statements, "SET session_replication_role = origin")
+		for _, seq := range p.sequences {
+			statements = append(statements, fmt.Sprintf("SELECT setval('%s', %d, false)", pgx.Identifier{schema, seq.name}.Sanitize(), seq.start))
+		}
+	} else {
+		var all []string
+		for _, table := range p.tables {
+			all = append(all, pgx.Identifier{schema, table}.Sanitize())
+		}
+		statements = append(statements, "TRUNCATE "+strings.Join(all, ", ")+" RESTART IDENTITY CASCADE")
 	}
 	for _, table := range p.seeded {
 		statements = append(statements, fmt.Sprintf("INSERT INTO %s OVERRIDING SYSTEM VALUE SELECT * FROM %s",
