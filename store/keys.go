@@ -76,6 +76,9 @@ func (s *Store) IssueKey(ctx context.Context, accountID int64, name string, hash
 func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []byte, newHint string) error {
 	defer s.auth.invalidate()
 	return wrap("rotate key", s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.retireKeysWhere(ctx, tx, RevokedRotated, `id = $3 AND hash = $4`, keyID, oldHash); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx,
 			`UPDATE api_keys SET hash = $1, hint = $2, created_at = $3, last_used_at = NULL WHERE id = $4 AND hash = $5`,
 			newHash, newHint, unix(s.now()), keyID, oldHash)
@@ -85,7 +88,7 @@ func (s *Store) RotateKey(ctx context.Context, keyID int64, oldHash, newHash []b
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return cmp.Or(err, ErrNotFound)
 		}
-		return s.retireKey(ctx, tx, oldHash, RevokedRotated)
+		return nil
 	}))
 }
 
@@ -98,16 +101,15 @@ func (s *Store) RevokeKey(ctx context.Context, accountID int64, name string) err
 	}
 	defer s.auth.invalidate()
 	return wrap("revoke key", s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.retireKeysWhere(ctx, tx, RevokedByOwner, `account_id = $3 AND name = $4`, accountID, name); err != nil {
+			return err
+		}
 		var keyID int64
-		var hash []byte
-		err := tx.QueryRowContext(ctx, `DELETE FROM api_keys WHERE account_id = $1 AND name = $2 RETURNING id, hash`, accountID, name).Scan(&keyID, &hash)
+		err := tx.QueryRowContext(ctx, `DELETE FROM api_keys WHERE account_id = $1 AND name = $2 RETURNING id`, accountID, name).Scan(&keyID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
 		if err != nil {
-			return err
-		}
-		if err := s.retireKey(ctx, tx, hash, RevokedByOwner); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO usage_days (account_id, day, key_id, count)
@@ -270,23 +272,14 @@ func (s *Store) DeleteOldRevokedKeys(ctx context.Context) (int64, error) {
 	return s.deleteWhere(ctx, "delete old revoked keys", `DELETE FROM revoked_keys WHERE revoked_at <= $1`, unix(s.now().Add(-RevokedKeysKept)))
 }
 
-// retiredAgain makes a hash recorded before take the later time and
-// reason.
-const retiredAgain = ` ON CONFLICT (hash) DO UPDATE SET revoked_at = excluded.revoked_at, reason = excluded.reason`
-
-// retireKey records the key whose hash is hash as revoked now, for
-// reason, in tx: the transaction that deletes or replaces it.
-func (s *Store) retireKey(ctx context.Context, tx *sql.Tx, hash []byte, reason string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO revoked_keys (hash, revoked_at, reason) VALUES ($1, $2, $3)`+retiredAgain,
-		hash, unix(s.now()), reason)
-	return err
-}
-
-// retireKeysWhere is retireKey for every key that where (a condition on
-// api_keys whose placeholders start at $3, filled by args) selects, before
-// tx deletes or replaces them.
+// retireKeysWhere records every key that where (a condition on api_keys
+// whose placeholders start at $3, filled by args) selects as revoked now,
+// for reason, in tx: the transaction that then deletes or replaces them. A
+// hash recorded before takes the later time and reason.
 func (s *Store) retireKeysWhere(ctx context.Context, tx *sql.Tx, reason, where string, args ...any) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO revoked_keys (hash, revoked_at, reason)
-		SELECT hash, $1, $2 FROM api_keys WHERE `+where+retiredAgain, append([]any{unix(s.now()), reason}, args...)...)
+		SELECT hash, $1, $2 FROM api_keys WHERE `+where+`
+		ON CONFLICT (hash) DO UPDATE SET revoked_at = excluded.revoked_at, reason = excluded.reason`,
+		append([]any{unix(s.now()), reason}, args...)...)
 	return err
 }
