@@ -30,7 +30,6 @@ type Metrics struct {
 	kdfWait    *promtext.Histogram
 	batchSize  *promtext.Histogram
 	commitTime *promtext.Histogram
-	openConns  atomic.Int64
 	// conns are the open connections (net.Conn -> *atomic.Uint32 of
 	// connStarted and connBusy); recentConns counts those in use
 	// (activeConnections).
@@ -139,12 +138,11 @@ func (m *Metrics) meterCommitted(charges int, took time.Duration) {
 	m.commitTime.Observe(took.Seconds())
 }
 
-// ConnState counts open client connections, and marks those a request
+// ConnState keeps the open client connections, and marks those a request
 // starts on; set it as the http.Server's ConnState.
 func (m *Metrics) ConnState(c net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
-		m.openConns.Add(1)
 		m.conns.Store(c, new(atomic.Uint32))
 	case http.StateActive:
 		if use, ok := m.conns.Load(c); ok {
@@ -155,7 +153,6 @@ func (m *Metrics) ConnState(c net.Conn, state http.ConnState) {
 			use.(*atomic.Uint32).And(^uint32(connBusy))
 		}
 	case http.StateClosed, http.StateHijacked:
-		m.openConns.Add(-1)
 		m.conns.Delete(c)
 	}
 }
@@ -226,7 +223,9 @@ func (m *Metrics) write(ctx context.Context, e *promtext.Writer) {
 		e.Histogram("secutil_http_request_duration_seconds", route.value.(*routeMetrics).latency, "route", route.key)
 	}
 	e.Family("secutil_http_open_connections", "gauge", "Client connections open now.")
-	e.Sample("secutil_http_open_connections", float64(m.openConns.Load()))
+	open := 0
+	m.conns.Range(func(_, _ any) bool { open++; return true })
+	e.Sample("secutil_http_open_connections", float64(open))
 
 	e.Family("secutil_metered_calls_total", "counter", "Utility calls counted toward usage, by the caller's plan.")
 	for _, kv := range sortedEntries[string](&m.metered, strings.Compare) {
