@@ -5,7 +5,6 @@ import (
 	"flag"
 	"io"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +14,8 @@ import (
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"secutil/server/browsertest"
 )
 
 var allBrowserTests = flag.Bool("browser.all", false, "run TestBrowserFirstStart, a browser journey (.ci/run does)")
@@ -35,15 +36,9 @@ func TestBrowserFirstStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
-	var browser string
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			browser = p
-			break
-		}
-	}
+	browser := browsertest.Find()
 	if browser == "" {
-		t.Skip("no Chromium on PATH: skipping the browser test (apt-get install chromium; .ci/run does)")
+		t.Skip("no Chromium on PATH: skipping the browser test (" + browsertest.Install + "; .ci/run does)")
 	}
 	bin := secutilBinary(t)
 	db := filepath.Join(t.TempDir(), "empty.db")
@@ -53,9 +48,7 @@ func TestBrowserFirstStart(t *testing.T) {
 		t.Fatalf("no setup link in the start message:\n%s", stdout)
 	}
 
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("single-process", true), chromedp.Flag("no-zygote", true))...) // a third less CPU than a browser of four processes
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browsertest.Options(browser, t.TempDir())...)
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	defer cancel()

@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"secutil/server"
+	"secutil/server/browsertest"
 	"secutil/store"
 	"secutil/tools/apikey"
 )
@@ -33,16 +33,6 @@ var (
 	updateScreenshots = flag.Bool("screenshots", false, "browser test: write its screenshots to docs/screenshots (runs every journey)")
 	allJourneys       = flag.Bool("browser.all", false, "browser test: run every journey, not only the keys journey (.ci/run does)")
 )
-
-// findBrowser returns a Chromium-family browser on PATH, or "".
-func findBrowser() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 // loggedCode finds the newest code the log mailer wrote for email.
 var loggedCodePattern = regexp.MustCompile(`code: (\d{6})`)
@@ -86,19 +76,9 @@ func (b *browser) expectFailure(path string) {
 // Content-Security-Policy violation.
 func startBrowser(t *testing.T, base string) *browser {
 	t.Helper()
-	path := findBrowser()
-	if path == "" {
-		t.Skip("no Chromium on PATH: skipping the browser test (install it with apt-get install chromium; .ci/run does)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+	opts := append(browsertest.Options(browsertest.Find(), t.TempDir()), // TestBrowserJourney skips without one
 		chromedp.Flag("hide-scrollbars", true), // the same screenshots on every machine
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
-		// One process instead of a browser, a renderer, a GPU process and
-		// a zygote: the keys journey costs about 9 CPU-seconds instead of
-		// 13, which is most of what Chromium adds to go test ./...
-		chromedp.Flag("single-process", true), chromedp.Flag("no-zygote", true))
+		chromedp.WindowSize(1280, 900))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx)
@@ -357,8 +337,8 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 // all five and writes the README's screenshots.
 func TestBrowserJourney(t *testing.T) {
 	t.Parallel()
-	if findBrowser() == "" {
-		t.Skip("no Chromium on PATH: skipping the browser test (install it with apt-get install chromium; .ci/run does)")
+	if browsertest.Find() == "" {
+		t.Skip("no Chromium on PATH: skipping the browser test (install it with " + browsertest.Install + "; .ci/run does)")
 	}
 	t.Cleanup(func() {
 		if *updateScreenshots && !t.Failed() {
