@@ -101,9 +101,12 @@ func createRun(dir string, a *algorithm, n int64) (*runWriter, error) {
 		return nil, err
 	}
 	l := layoutFor(n)
+	// Buffers no larger than what they will hold: a small run (an import
+	// of a few words, a merge of two small runs) would otherwise allocate
+	// and clear 320 KiB for a few pages.
 	return &runWriter{f: f, name: name, layout: l, a: a,
-		data:   bufio.NewWriterSize(io.NewOffsetWriter(f, pageSize), 256<<10),
-		filter: bufio.NewWriterSize(io.NewOffsetWriter(f, l.bloomOffset()), 64<<10),
+		data:   bufio.NewWriterSize(io.NewOffsetWriter(f, pageSize), int(min(256<<10, l.chunks*pageSize))),
+		filter: bufio.NewWriterSize(io.NewOffsetWriter(f, l.bloomOffset()), int(min(64<<10, l.bloomBlocks*bloomBlockBytes))),
 		fences: make([]uint64, 0, l.chunks)}, nil
 }
 
@@ -300,7 +303,8 @@ type runReader struct {
 }
 
 func newRunReader(r *runFile) *runReader {
-	return &runReader{r: r, in: bufio.NewReaderSize(io.NewSectionReader(r.f, pageSize, r.layout.chunks*pageSize), 256<<10)}
+	size := r.layout.chunks * pageSize
+	return &runReader{r: r, in: bufio.NewReaderSize(io.NewSectionReader(r.f, pageSize, size), int(min(256<<10, size)))}
 }
 
 // next returns the next entry; ok is false at the end of the run.
