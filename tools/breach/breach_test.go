@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -271,6 +272,29 @@ func TestConcurrentCounts(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+}
+
+// TestListSourceHashesAtFirstLookup holds NewListSource to what its doc
+// says: it hashes nothing until it is asked, so a server that never is
+// spends nothing on it at start. Not parallel: it reads the allocation
+// total of the whole process, which paused parallel tests leave alone.
+func TestListSourceHashesAtFirstLookup(t *testing.T) {
+	words := make([]string, 30000)
+	for i := range words {
+		words[i] = fmt.Sprintf("word%d", i)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s := breach.NewListSource("list", words, breach.KindSHA1)
+	runtime.ReadMemStats(&after)
+	// Hashing 30,000 words allocates about 1.7 MB: their hex digests and
+	// the slice of them.
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 64<<10 {
+		t.Fatalf("NewListSource allocated %d bytes before any lookup", allocated)
+	}
+	if _, ok, err := s.Count(breach.SHA1("word29999")); err != nil || !ok {
+		t.Fatalf("the first lookup: found %v, %v", ok, err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Source is what the /data_breach handler queries.
@@ -37,16 +38,25 @@ func (s fileSource) Kind() Kind                                { return s.f.Kind
 // listSource holds the sorted upper-hex digests of a word list; upper-hex
 // order equals byte order, so plain string search works.
 type listSource struct {
-	name   string
-	kind   Kind
-	hashes []string
+	name string
+	kind Kind
+	// hashes are the words' digests in upper-case hex, sorted, made at the
+	// first lookup: hashing the embedded list (30,000 words) takes about
+	// 15 ms, which a server that is never asked need not spend at start.
+	hashes func() []string
 }
 
-// NewListSource hashes the words once with the kind's hash and serves them.
-// The list carries no counts: a found digest reports count 0 (unknown).
-// The digests are written into one string, and each hash is a substring
-// of it: two allocations for the list, not two a word.
+// NewListSource serves the words, hashed with the kind's hash at the first
+// lookup. The list carries no counts: a found digest reports count 0
+// (unknown). words must not change afterwards.
 func NewListSource(name string, words []string, kind Kind) Source {
+	return &listSource{name: name, kind: kind, hashes: sync.OnceValue(func() []string { return hashWords(words, kind) })}
+}
+
+// hashWords returns the words' digests in upper-case hex, sorted and
+// without repeats. The digests are written into one string, and each hash
+// is a substring of it: two allocations for the list, not two a word.
+func hashWords(words []string, kind Kind) []string {
 	width := kind.hexLen()
 	var all strings.Builder
 	all.Grow(len(words) * width)
@@ -65,7 +75,7 @@ func NewListSource(name string, words []string, kind Kind) Source {
 		hashes[i] = text[i*width : (i+1)*width]
 	}
 	sort.Strings(hashes)
-	return &listSource{name: name, kind: kind, hashes: slices.Compact(hashes)}
+	return slices.Compact(hashes)
 }
 
 func (s *listSource) Name() string { return s.name }
@@ -75,9 +85,9 @@ func (s *listSource) Count(digest []byte) (int64, bool, error) {
 	if len(digest) != s.kind.DigestLen() {
 		return 0, false, ErrDigestLength
 	}
-	h := upperHex(digest)
-	i := sort.SearchStrings(s.hashes, h)
-	return 0, i < len(s.hashes) && s.hashes[i] == h, nil
+	h, hashes := upperHex(digest), s.hashes()
+	i := sort.SearchStrings(hashes, h)
+	return 0, i < len(hashes) && hashes[i] == h, nil
 }
 
 func (s *listSource) Range(prefix string) ([]RangeEntry, error) {
@@ -85,12 +95,12 @@ func (s *listSource) Range(prefix string) ([]RangeEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries := []RangeEntry{}
-	for i := sort.SearchStrings(s.hashes, p); i < len(s.hashes) && strings.HasPrefix(s.hashes[i], p); i++ {
+	entries, hashes := []RangeEntry{}, s.hashes()
+	for i := sort.SearchStrings(hashes, p); i < len(hashes) && strings.HasPrefix(hashes[i], p); i++ {
 		if len(entries) == MaxRangeEntries {
 			return nil, ErrRangeTooLarge
 		}
-		entries = append(entries, RangeEntry{Suffix: s.hashes[i][PrefixLen:]})
+		entries = append(entries, RangeEntry{Suffix: hashes[i][PrefixLen:]})
 	}
 	return entries, nil
 }
