@@ -10,21 +10,21 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Names are the browsers Find looks for on PATH, in order. The first is
+// names are the browsers Find looks for on PATH, in order. The first is
 // Chromium's headless shell (Debian's chromium-headless-shell): the same
 // engine without the desktop browser around it. It starts on a sixth of the
 // CPU a full Chromium needs (0.6 CPU-seconds against 3.2 to 4.4 for an
 // empty page on a 2-core machine), and the keys journey costs half as much.
-var Names = []string{"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+var names = []string{"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
 
 // Install is the command that installs the browser Find prefers, for the
 // message of a test that skips without one.
 const Install = "apt-get install chromium-headless-shell"
 
-// Find returns the path of the first of Names on PATH, or "" when there is
+// Find returns the path of the first of names on PATH, or "" when there is
 // none.
 func Find() string {
-	for _, name := range Names {
+	for _, name := range names {
 		if path, err := exec.LookPath(name); err == nil {
 			return path
 		}
