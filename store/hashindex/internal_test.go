@@ -3,6 +3,7 @@ package hashindex
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"errors"
@@ -556,5 +557,24 @@ func TestCheckCountsOrphansAndOpenFindsDamage(t *testing.T) {
 	}
 	if _, err := Open(path); !errors.Is(err, errDamaged) {
 		t.Fatalf("open with a cut run file: %v, want errDamaged", err)
+	}
+}
+
+// TestSeedFingerprintKeepsItsBytes: an index records the fingerprint of
+// the list it was seeded with, and a different one re-imports the list at
+// start. The fingerprint is fixed by the bytes it hashes, written out here
+// as the format they have always had.
+func TestSeedFingerprintKeepsItsBytes(t *testing.T) {
+	t.Parallel()
+	for _, words := range [][]string{nil, {"password", "123456"}, {"", "ünïcødé", strings.Repeat("x", 300)}} {
+		var want strings.Builder
+		for _, w := range words {
+			fmt.Fprintf(&want, "%d:%s\n", len(w), w)
+		}
+		fmt.Fprintf(&want, "%v", Algorithms)
+		sum := sha256.Sum256([]byte(want.String()))
+		if got := seedFingerprint(words); got != hex.EncodeToString(sum[:]) {
+			t.Errorf("seedFingerprint(%q) = %s, want %x", words, got, sum)
+		}
 	}
 }
