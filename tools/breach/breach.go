@@ -181,9 +181,8 @@ func upperHex(digest []byte) string { return string(appendUpperHex(nil, digest))
 
 // appendUpperHex appends digest in upper-case hex to dst.
 func appendUpperHex(dst, digest []byte) []byte {
-	const digits = "0123456789ABCDEF"
 	for _, b := range digest {
-		dst = append(dst, digits[b>>4], digits[b&0x0f])
+		dst = append(dst, hexPairs[b][:]...)
 	}
 	return dst
 }

@@ -3,7 +3,6 @@ package breach
 import (
 	"bytes"
 	"cmp"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -175,8 +174,7 @@ func (f *File) Count(digest []byte) (count int64, found bool, err error) {
 		return 0, false, ErrDigestLength
 	}
 	var targetBuf [40]byte
-	target := targetBuf[:hex.Encode(targetBuf[:], digest)]
-	toUpperHex(target)
+	target := appendUpperHex(targetBuf[:0], digest)
 
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
@@ -652,11 +650,4 @@ func compareHex(hash, target []byte) int {
 		}
 	}
 	return 0
-}
-
-// toUpperHex upper-cases hex digits in place, without a branch per byte.
-func toUpperHex(b []byte) {
-	for i, c := range b {
-		b[i] = upperDigit[c]
-	}
 }
