@@ -62,13 +62,20 @@ func namedProfile(w http.ResponseWriter, r *http.Request) {
 		runtime.GC()
 	}
 	if debug == 0 {
-		w.Header().Set("Content-Type", "application/octet-stream")
-		w.Header().Set("Content-Disposition", `attachment; filename="`+p.Name()+`"`)
+		download(w, p.Name())
 	} else {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
 	p.WriteTo(w, debug)
+}
+
+// download labels the answer a binary file named name, as go tool pprof
+// and go tool trace read it.
+func download(w http.ResponseWriter, name string) {
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 }
 
 func cpuProfile(w http.ResponseWriter, r *http.Request) {
@@ -89,9 +96,7 @@ func record(w http.ResponseWriter, r *http.Request, defaultSeconds int, name str
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	w.Header().Set("Content-Type", "application/octet-stream")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	download(w, name)
 	if err := start(w); err != nil {
 		w.Header().Del("Content-Disposition")
 		http.Error(w, "cannot record: "+err.Error(), http.StatusInternalServerError)
