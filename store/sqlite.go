@@ -16,7 +16,8 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	// held by another process (a running server during `secutil backup`).
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
-	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	// The checkpointer, not the writer's commits, runs the checkpoints.
+	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +31,13 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	}
 	read.SetMaxOpenConns(max(4, 2*runtime.NumCPU()))
 	read.SetMaxIdleConns(max(4, 2*runtime.NumCPU()))
-	return &Store{backend: SQLite, write: write, read: read, dsn: dsn}, nil
+	checkpoints, err := startCheckpointer(dsn)
+	if err != nil {
+		write.Close()
+		read.Close()
+		return nil, err
+	}
+	return &Store{backend: SQLite, write: write, read: read, dsn: dsn, checkpoints: checkpoints}, nil
 }
 
 // ErrBackupUnsupported is returned by Backup on PostgreSQL, whose own

@@ -62,6 +62,8 @@ type Store struct {
 	watching  chan struct{} // closed to stop watchAuth
 	watched   chan struct{} // closed when watchAuth has returned
 	outage    outage        // whether the database is unreachable (outage.go)
+	// checkpoints runs SQLite's checkpoints (checkpoint.go); nil on PostgreSQL.
+	checkpoints *checkpointer
 }
 
 // Open opens the database dsn names, creating and migrating it as needed:
@@ -106,7 +108,12 @@ func (s *Store) Close() error {
 		s.meter.stop()
 	}
 	s.stopWatchingAuth()
-	err := s.write.Close()
+	var err error
+	if s.checkpoints != nil {
+		err = s.checkpoints.close()
+		s.checkpoints = nil
+	}
+	err = errors.Join(s.write.Close(), err)
 	if s.read != s.write {
 		err = errors.Join(s.read.Close(), err)
 	}
