@@ -297,7 +297,7 @@ func timedImport(t *testing.T, bin, index, list string) importRun {
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	stderr, _ := cmd.StderrPipe()
-	stealBefore, totalBefore := cpuSteal()
+	before := readMachineCPU()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -341,9 +341,9 @@ func timedImport(t *testing.T, bin, index, list string) importRun {
 	if err != nil {
 		t.Fatalf("import-wordlist: %v\n%s", err, log.String())
 	}
-	stealAfter, totalAfter := cpuSteal()
-	if totalAfter > totalBefore {
-		run.steal = 100 * float64(stealAfter-stealBefore) / float64(totalAfter-totalBefore)
+	after := readMachineCPU()
+	if after.total > before.total {
+		run.steal = 100 * float64(after.steal-before.steal) / float64(after.total-before.total)
 	}
 	run.maxRSS = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
 	run.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
@@ -351,23 +351,30 @@ func timedImport(t *testing.T, bin, index, list string) importRun {
 	return run
 }
 
-// cpuSteal reads the machine's stolen and total CPU time (in clock ticks) from /proc/stat.
-func cpuSteal() (steal, total int64) {
+// machineCPU is the machine's CPU time, all cores, in clock ticks, from
+// the first line of /proc/stat.
+type machineCPU struct{ idle, steal, total int64 }
+
+func readMachineCPU() machineCPU {
+	var m machineCPU
 	data, err := os.ReadFile("/proc/stat")
 	if err != nil {
-		return 0, 0
+		return m
 	}
 	fields := strings.Fields(strings.SplitN(string(data), "\n", 2)[0])
 	for i, f := range fields[1:] {
 		n, _ := strconv.ParseInt(f, 10, 64)
-		if i < 8 { // user nice system idle iowait irq softirq steal
-			total += n
+		switch i {
+		case 3, 4: // idle, iowait
+			m.idle += n
+		case 7:
+			m.steal = n
 		}
-		if i == 7 {
-			steal = n
+		if i < 8 { // user nice system idle iowait irq softirq steal
+			m.total += n
 		}
 	}
-	return steal, total
+	return m
 }
 
 func loadAverage() string {

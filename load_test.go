@@ -72,7 +72,8 @@ func TestLoadBinaryVsBare(t *testing.T) {
 	}
 	bareURL, barePID := startLoadServer(t, exec.Command(bareBin, "127.0.0.1:0"), filepath.Join(dir, "bare.log"))
 	targets := []loadTarget{{name: "bare", url: bareURL + "/", pid: barePID}}
-	profilers := map[string]string{}
+	type profiler struct{ addr, bin string } // a server's -pprof-addr, and its binary
+	profilers := map[string]profiler{}
 	type server struct{ name, bin, db string }
 	servers := []server{{"sqlite", bin, filepath.Join(dir, "load.db")}}
 	if url := os.Getenv("SECUTIL_TEST_POSTGRES"); url != "" {
@@ -90,10 +91,8 @@ func TestLoadBinaryVsBare(t *testing.T) {
 		sides := freeLoopbackAddrs(t, 2) // -metrics-addr, -pprof-addr
 		metricsAddr := sides[0]
 		args := []string{"serve", "-addr", "127.0.0.1:0", "-db", sv.db, "-hash-db", filepath.Join(dir, sv.name+"-hashes.db"), "-metrics-addr", metricsAddr}
-		if sv.bin == bin {
-			profilers[sv.name] = sides[1]
-			args = append(args, "-pprof-addr", profilers[sv.name])
-		}
+		profilers[sv.name] = profiler{sides[1], sv.bin}
+		args = append(args, "-pprof-addr", sides[1])
 		base, pid := startLoadServer(t, exec.Command(sv.bin, args...), filepath.Join(dir, sv.name+"-access.log"))
 		status, m := postJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": e2ePassword})
 		if status != http.StatusOK {
@@ -116,8 +115,16 @@ func TestLoadBinaryVsBare(t *testing.T) {
 	acknowledged := map[string]int{}
 	for round := 1; round <= rounds; round++ {
 		results := map[string]wrkResult{}
+		roundBatches := map[string]meterTotals{}
 		for _, tg := range targets {
+			var before meterTotals
+			if tg.metrics != "" {
+				before = readMeterTotals(t, tg.metrics)
+			}
 			results[tg.name] = wrk(t, dir, tg, connections, seconds)
+			if tg.metrics != "" {
+				roundBatches[tg.name] = readMeterTotals(t, tg.metrics).minus(before)
+			}
 			acknowledged[tg.name] += results[tg.name].requests
 			cpuPerRequest[tg.name] = append(cpuPerRequest[tg.name], results[tg.name].cpuPerRequest())
 		}
@@ -127,7 +134,7 @@ func TestLoadBinaryVsBare(t *testing.T) {
 			if tg.name != "bare" {
 				ratio := results[tg.name].perSec / results["bare"].perSec
 				ratios[tg.name] = append(ratios[tg.name], ratio)
-				line += fmt.Sprintf("  ratio %.2f", ratio)
+				line += fmt.Sprintf("  ratio %.2f; %v", ratio, roundBatches[tg.name])
 			}
 			fmt.Println(line)
 		}
@@ -154,17 +161,15 @@ func TestLoadBinaryVsBare(t *testing.T) {
 
 	if profileDir != "" {
 		for _, tg := range targets[1:] {
-			if profilers[tg.name] == "" {
-				continue
-			}
+			p := profilers[tg.name]
 			path := filepath.Join(profileDir, tg.name+".pprof")
 			done := make(chan error, 1)
-			go func() { done <- fetchProfile(profilers[tg.name], seconds, path) }()
+			go func() { done <- fetchProfile(p.addr, seconds, path) }()
 			fmt.Printf("profiled round: %-8s %v\n", tg.name, wrk(t, dir, tg, connections, seconds))
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
-			fmt.Printf("CPU profile: %s (go tool pprof -top %s %s)\n", path, bin, path)
+			fmt.Printf("CPU profile: %s (go tool pprof -top %s %s)\n", path, p.bin, path)
 		}
 	}
 }
@@ -263,11 +268,26 @@ type wrkResult struct {
 	perSec   float64
 	p50, p99 string
 	cpu      time.Duration // the server process's CPU time during the run
+	machine  machineCPU    // the whole machine's, during the run
 }
 
 func (r wrkResult) String() string {
-	return fmt.Sprintf("%8.0f req/s  p50 %-8s p99 %-8s server CPU %5.1f µs/req (%d requests)",
-		r.perSec, r.p50, r.p99, r.cpuPerRequest(), r.requests)
+	return fmt.Sprintf("%8.0f req/s  p50 %-8s p99 %-8s server CPU %5.1f µs/req (%d requests)  machine %4.1f%% idle, %5.1f µs/req busy",
+		r.perSec, r.p50, r.p99, r.cpuPerRequest(), r.requests, r.idlePercent(), r.machineBusyPerRequest())
+}
+
+// idlePercent is the share of the machine's CPU time left idle during the
+// run: what the server under test, waiting, did not give the load
+// generator or itself to do.
+func (r wrkResult) idlePercent() float64 {
+	return 100 * float64(r.machine.idle) / float64(max(r.machine.total, 1))
+}
+
+// machineBusyPerRequest is the CPU time the whole machine spent per
+// request, in µs: the server's, the load generator's and the kernel's.
+// /proc/stat counts in clock ticks of 1/100 s.
+func (r wrkResult) machineBusyPerRequest() float64 {
+	return float64(r.machine.total-r.machine.idle-r.machine.steal) * 1e4 / float64(max(r.requests, 1))
 }
 
 func (r wrkResult) cpuPerRequest() float64 {
@@ -298,9 +318,9 @@ func wrk(t *testing.T, dir string, tg loadTarget, connections, seconds int) wrkR
 	if err := os.WriteFile(script, []byte(lua), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cpuBefore := processCPU(t, tg.pid)
+	cpuBefore, machineBefore := processCPU(t, tg.pid), readMachineCPU()
 	out, err := exec.Command("wrk", "-t2", fmt.Sprintf("-c%d", connections), fmt.Sprintf("-d%ds", seconds), "--latency", "-s", script, tg.url).CombinedOutput()
-	cpu := processCPU(t, tg.pid) - cpuBefore
+	cpu, machineAfter := processCPU(t, tg.pid)-cpuBefore, readMachineCPU()
 	if err != nil {
 		t.Fatalf("wrk: %v\n%s", err, out)
 	}
@@ -308,7 +328,11 @@ func wrk(t *testing.T, dir string, tg loadTarget, connections, seconds int) wrkR
 	if strings.Contains(text, "Non-2xx") || strings.Contains(text, "Socket errors") {
 		t.Fatalf("%s answered errors:\n%s", tg.name, text)
 	}
-	r := wrkResult{cpu: cpu}
+	r := wrkResult{cpu: cpu, machine: machineCPU{
+		idle:  machineAfter.idle - machineBefore.idle,
+		steal: machineAfter.steal - machineBefore.steal,
+		total: machineAfter.total - machineBefore.total,
+	}}
 	if m := wrkRequests.FindStringSubmatch(text); m != nil {
 		r.requests, _ = strconv.Atoi(m[1])
 	}
