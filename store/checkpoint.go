@@ -6,11 +6,12 @@ import (
 )
 
 // checkpointEvery is how often the checkpointer moves the WAL's new pages
-// into the database file. It is also how long a page committed on SQLite
-// can wait for its fsync: synchronous=NORMAL syncs the WAL only at a
-// checkpoint, so a power cut loses at most this much, where SQLite's own
-// rule (a checkpoint every 1,000 pages) could leave a quiet server's last
-// hours unsynced.
+// into the database file. It is also about how long a commit on SQLite
+// waits for its fsync: synchronous=NORMAL syncs the WAL only at a
+// checkpoint, so a power cut loses the commits of the last interval (more
+// only while a long read keeps the checkpoint from reaching them), where
+// SQLite's own rule, a checkpoint every 1,000 pages, could leave a quiet
+// server's last hours unsynced.
 const checkpointEvery = 250 * time.Millisecond
 
 // checkpointer runs SQLite's checkpoints on a connection of its own, so
