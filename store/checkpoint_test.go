@@ -12,7 +12,7 @@ import (
 // frames the WAL holds and how many of them a checkpoint has copied into
 // the database file: mxFrame at byte 16 of the index header, nBackfill at
 // byte 96, just after the header's two copies, both in the machine's byte
-// order (little-endian on every machine Go's SQLite runs on here).
+// order.
 func walProgress(t *testing.T, path string) (frames, backfilled uint32) {
 	t.Helper()
 	shm, err := os.ReadFile(path + "-shm")
@@ -22,11 +22,11 @@ func walProgress(t *testing.T, path string) (frames, backfilled uint32) {
 	if len(shm) < 100 {
 		t.Fatalf("wal-index of %d bytes", len(shm))
 	}
-	return binary.LittleEndian.Uint32(shm[16:]), binary.LittleEndian.Uint32(shm[96:])
+	return binary.NativeEndian.Uint32(shm[16:]), binary.NativeEndian.Uint32(shm[96:])
 }
 
-// Commits never checkpoint; the checkpointer does, within a tick or two,
-// however few pages the WAL holds (SQLite's own rule waits for 1,000).
+// The checkpointer copies the WAL into the database file within a tick or
+// two, however few pages it holds: SQLite's own rule waits for 1,000.
 func TestCheckpointerCopiesTheWALSoon(t *testing.T) {
 	t.Parallel()
 	s, path := mustOpenStore(t)
