@@ -5,84 +5,14 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
-	"secutil/server/account"
 	"secutil/store"
 	"secutil/tools/apikey"
 	"secutil/tools/passhash"
 )
 
-// Registration policies: who may create an account with /register.
-const (
-	RegistrationOpen   = "open"   // anyone who reaches the server
-	RegistrationClosed = "closed" // nobody: operators add accounts (secutil user add)
-	RegistrationInvite = "invite" // holders of an invite link an administrator made
-)
-
-// inviteTTL is how long an invite link works (it is spent when an account
-// registered with it is verified).
-const inviteTTL = 7 * 24 * time.Hour
-
-var (
-	errRegistrationClosed = newError(codeRegistrationClosed, "registration is closed on this server: ask its operator for an account")
-	errInviteRequired     = newError(codeRegistrationClosed, "registration on this server needs an invite link from an administrator")
-	errInvitesOff         = newError(codeInvitesOff, "invites work only on a server started with -registration invite")
-)
-
-// registrationAllowed applies the registration policy, before any other
-// check of a registration: closed refuses everyone, invite needs a usable
-// invite.
-func (s *Server) registrationAllowed(ctx context.Context, invite string) error {
-	switch s.Registration {
-	case RegistrationClosed:
-		return errRegistrationClosed
-	case RegistrationInvite:
-		if strings.TrimSpace(invite) == "" {
-			return errInviteRequired
-		}
-		return s.Store.CheckInvite(ctx, apikey.Hash(invite))
-	}
-	return nil
-}
-
-// inviteHash is what the store knows of a registration's invite: its
-// hash on a server that registers by invite, else nil.
-func (s *Server) inviteHash(invite string) []byte {
-	if s.Registration != RegistrationInvite {
-		return nil
-	}
-	return apikey.Hash(invite)
-}
-
-// handleRegisterPage serves GET /register: the form, or a page saying why
-// this server takes no registration from the visitor (403); a logged-in
-// browser goes on to the dashboard. An invite link's token is checked at
-// once and kept in the form.
-func (s *Server) handleRegisterPage() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.redirectLoggedIn(w, r) {
-			return
-		}
-		invite := r.URL.Query().Get("invite")
-		s.renderTokenPage(w, r, "register", invite, s.registrationAllowed(r.Context(), invite))
-	})
-}
-
-// renderTokenPage shows a page whose form carries the token of a link: the
-// form with the token when refusal is nil, else the refusal's message with
-// its status and no form.
-func (s *Server) renderTokenPage(w http.ResponseWriter, r *http.Request, page, token string, refusal error) {
-	v := newView(s, r, noData{})
-	status := http.StatusOK
-	if refusal != nil {
-		ae := s.publicError(r, refusal)
-		status, v.Error = ae.status(), ae.msg
-	} else {
-		v.Token = token
-	}
-	render(s, w, r, status, page, v)
-}
+// The first run: GET and POST /setup create the first administrator with the
+// one-time link serve printed.
 
 // setupRequest is the /setup form: the token of the link printed at start,
 // and the first administrator's email and password.
@@ -146,25 +76,4 @@ func (s *Server) setup(ctx context.Context, req setupRequest) (formResult, error
 	}
 	return formResult{next: "/admin?done=setup", body: statusResponse{Status: "admin_created",
 		Message: "created the first administrator, " + email + ", and logged in"}}, nil
-}
-
-type inviteResponse struct {
-	URL       string `json:"url"`
-	ExpiresAt string `json:"expires_at"`
-}
-
-// createInvite makes a one-time registration link valid for inviteTTL.
-// The link is shown only in this answer: the store keeps its token's hash.
-func (s *Server) createInvite(ctx context.Context, _ noRequest) (inviteResponse, error) {
-	if s.Registration != RegistrationInvite {
-		return inviteResponse{}, errInvitesOff
-	}
-	token := apikey.NewToken()
-	by, actor := s.adminActor(ctx)
-	expires, err := s.Store.CreateInvite(ctx, apikey.Hash(token), by, inviteTTL)
-	if err != nil {
-		return inviteResponse{}, err
-	}
-	s.audit(ctx, store.AuditInviteCreated, by, "valid until "+expires.UTC().Format(account.AuditTime)+", by "+actor)
-	return inviteResponse{URL: exchangeOf(ctx).origin + "/register?invite=" + token, ExpiresAt: expires.Format(time.RFC3339)}, nil
 }

@@ -1,18 +1,10 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"io"
-	"net/http"
-	"regexp"
+	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"secutil/server/account"
@@ -20,318 +12,9 @@ import (
 	"secutil/tools/passhash"
 )
 
-var (
-	errAdminUnauthorized = newError(codeUnauthorized, "admin routes need an admin account's session or the header Authorization: Bearer <admin token>")
-	errForbidden         = newError(codeForbidden, "this account is not an administrator")
-)
-
-// adminOnly lets through an admin account's session, or the admin bearer
-// token. A wrong or unconfigured token, or no credential at all, is 401; a
-// session of a non-admin account is 403.
-func (s *Server) adminOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-			if !s.validAdminToken(token) {
-				s.writeError(w, r, errAdminUnauthorized)
-				return
-			}
-			h.ServeHTTP(w, r)
-			return
-		}
-		a, err := s.sessionAccount(r)
-		switch {
-		case errors.Is(err, errLoginRequired):
-			s.writeError(w, r, errAdminUnauthorized)
-		case err != nil:
-			s.writeError(w, r, err)
-		case !a.Admin:
-			s.writeError(w, r, errForbidden)
-		default:
-			h.ServeHTTP(w, r)
-		}
-	})
-}
-
-func (s *Server) validAdminToken(token string) bool { return secretMatches(token, s.AdminToken) }
-
-// secretMatches compares hashes in constant time, so neither the secret's
-// content nor its length leaks through timing. No configured secret means
-// nothing matches.
-func secretMatches(given, configured string) bool {
-	if configured == "" {
-		return false
-	}
-	got, want := sha256.Sum256([]byte(given)), sha256.Sum256([]byte(configured))
-	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
-}
-
-// currencyPattern is compiled on first use, not at start.
-var currencyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
-
-// maxProductNameChars bounds a product name.
-const maxProductNameChars = 200
-
-type productRequest struct {
-	Name       string `json:"name"`
-	Plan       string `json:"plan"`
-	PriceCents int64  `json:"price_cents" required:"true"`
-	Currency   string `json:"currency"`
-	Interval   string `json:"interval"`
-}
-
-func (p *productRequest) check() error {
-	p.Name = strings.TrimSpace(p.Name)
-	for _, f := range [][2]string{{"name", p.Name}, {"plan", p.Plan}, {"currency", p.Currency}, {"interval", p.Interval}} {
-		if err := required(f[0], f[1]); err != nil {
-			return err
-		}
-	}
-	switch {
-	case len(p.Name) > maxProductNameChars:
-		return badRequest("field \"name\" must be at most %d bytes", maxProductNameChars)
-	case p.Plan != store.PlanPro && p.Plan != store.PlanEnterprise:
-		return badRequest("field \"plan\" must be pro or enterprise")
-	case p.PriceCents <= 0:
-		return badRequest("field \"price_cents\" must be a whole number of cents above 0")
-	case !currencyPattern().MatchString(p.Currency):
-		return badRequest("field \"currency\" must be an ISO 4217 code of 3 upper-case letters, like EUR")
-	case p.Interval != "month" && p.Interval != "year":
-		return badRequest("field \"interval\" must be month or year")
-	}
-	return nil
-}
-
-type productResponse struct {
-	ID         int64  `json:"id"`
-	Name       string `json:"name"`
-	Plan       string `json:"plan"`
-	PriceCents int64  `json:"price_cents"`
-	Currency   string `json:"currency"`
-	Interval   string `json:"interval"`
-}
-
-func toProductResponse(p store.Product) productResponse {
-	return productResponse{ID: p.ID, Name: p.Name, Plan: p.Plan, PriceCents: p.PriceCents, Currency: p.Currency, Interval: p.Interval}
-}
-
-// product is the store's product of req, with the id given.
-func (p productRequest) product(id int64) store.Product {
-	return store.Product{ID: id, Name: p.Name, Plan: p.Plan, PriceCents: p.PriceCents, Currency: p.Currency, Interval: p.Interval}
-}
-
-// productLine is how the audit log names a product.
-func productLine(p store.Product) string {
-	return fmt.Sprintf("product %d %q (%s, %s)", p.ID, p.Name, p.Plan, price(&p))
-}
-
-// createProduct adds a product a checkout can sell, and records it.
-func (s *Server) createProduct(ctx context.Context, req productRequest) (productResponse, error) {
-	id, err := s.Store.CreateProduct(ctx, req.product(0))
-	if err != nil {
-		return productResponse{}, err
-	}
-	s.adminAudit(ctx, store.AuditProductCreated, productLine(req.product(id)))
-	return toProductResponse(req.product(id)), nil
-}
-
-// maxListedItems bounds the lists that have no pages (products, live
-// invites): both are short by nature.
-const maxListedItems = maxPageLimit
-
-type itemsResponse[T any] struct {
-	Items []T `json:"items"`
-}
-
-// listProducts lists every product, the newest first: a checkout sells the
-// newest of each plan.
-func (s *Server) listProducts(ctx context.Context, _ noRequest) (itemsResponse[productResponse], error) {
-	list, err := s.Store.Products(ctx, maxListedItems)
-	if err != nil {
-		return itemsResponse[productResponse]{}, err
-	}
-	out := make([]productResponse, 0, len(list))
-	for _, p := range list {
-		out = append(out, toProductResponse(p))
-	}
-	return itemsResponse[productResponse]{Items: out}, nil
-}
-
-// productChange names a product and gives all its new fields.
-type productChange struct {
-	ID int64 `json:"id" required:"true"`
-	productRequest
-}
-
-func (p *productChange) check() error {
-	if p.ID <= 0 {
-		return badRequest("field \"id\" must be a product's id")
-	}
-	return p.productRequest.check()
-}
-
-type productIDRequest struct {
-	ID int64 `json:"id" required:"true"`
-}
-
-func (s *Server) productByID(ctx context.Context, id int64) (*store.Product, error) {
-	p, err := s.Store.ProductByID(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, newError(codeProductNotFound, "no product has the id %d", id)
-	}
-	return p, err
-}
-
-// updateProduct changes a product's fields; a change that changes nothing
-// is not recorded.
-func (s *Server) updateProduct(ctx context.Context, req productChange) (productResponse, error) {
-	old, err := s.productByID(ctx, req.ID)
-	if err != nil {
-		return productResponse{}, err
-	}
-	changed := req.product(req.ID)
-	changed.CreatedAt = old.CreatedAt
-	if changed == *old {
-		return toProductResponse(changed), nil
-	}
-	if err := s.Store.UpdateProduct(ctx, changed); errors.Is(err, store.ErrNotFound) {
-		return productResponse{}, newError(codeProductNotFound, "no product has the id %d", req.ID)
-	} else if err != nil {
-		return productResponse{}, err
-	}
-	s.adminAudit(ctx, store.AuditProductChanged, productLine(*old)+" -> "+productLine(changed))
-	return toProductResponse(changed), nil
-}
-
-// deleteProduct deletes a product: checkouts stop selling it.
-func (s *Server) deleteProduct(ctx context.Context, req productIDRequest) (statusResponse, error) {
-	p, err := s.productByID(ctx, req.ID)
-	if err != nil {
-		return statusResponse{}, err
-	}
-	if err := s.Store.DeleteProduct(ctx, req.ID); errors.Is(err, store.ErrNotFound) {
-		return statusResponse{}, newError(codeProductNotFound, "no product has the id %d", req.ID)
-	} else if err != nil {
-		return statusResponse{}, err
-	}
-	s.adminAudit(ctx, store.AuditProductDeleted, productLine(*p))
-	return statusResponse{Status: store.AuditProductDeleted, Message: fmt.Sprintf("Product %d was deleted.", p.ID)}, nil
-}
-
-// adminAudit records an administrator's change that belongs to no
-// account, under the acting administrator, in the format of the account
-// actions' lines: what changed, then "by" whom.
-func (s *Server) adminAudit(ctx context.Context, kind, what string) {
-	by, actor := s.adminActor(ctx)
-	s.audit(ctx, kind, by, what+", by "+actor)
-}
-
-// adminInvite is a live invite as the admin routes list it. Its id is the
-// hex of the hash the store keeps: the link itself is never kept.
-type adminInvite struct {
-	ID        string     `json:"id"`
-	CreatedBy string     `json:"created_by"` // "" for the admin token or a deleted account
-	CreatedAt string     `json:"created_at"`
-	ExpiresAt string     `json:"expires_at"`
-	Pending   int        `json:"pending"` // accounts registered with it, not verified yet
-	Expires   *time.Time `json:"-"`       // for the admin page
-}
-
-// listInvites lists the live invites, the one expiring first first.
-func (s *Server) listInvites(ctx context.Context, _ noRequest) (itemsResponse[adminInvite], error) {
-	list, err := s.Store.Invites(ctx, maxListedItems)
-	if err != nil {
-		return itemsResponse[adminInvite]{}, err
-	}
-	out := make([]adminInvite, 0, len(list))
-	for _, in := range list {
-		out = append(out, adminInvite{ID: hex.EncodeToString(in.Hash), CreatedBy: in.CreatedBy,
-			CreatedAt: in.CreatedAt.Format(time.RFC3339), ExpiresAt: in.ExpiresAt.Format(time.RFC3339),
-			Pending: in.Pending, Expires: &in.ExpiresAt})
-	}
-	return itemsResponse[adminInvite]{Items: out}, nil
-}
-
-type inviteIDRequest struct {
-	ID string `json:"id"`
-}
-
-func (q *inviteIDRequest) check() error {
-	q.ID = strings.TrimSpace(q.ID)
-	return required("id", q.ID)
-}
-
-// revokeInvite deletes a live invite: its link registers no one from now
-// on, and accounts registered with it and not verified yet cannot be.
-func (s *Server) revokeInvite(ctx context.Context, req inviteIDRequest) (statusResponse, error) {
-	gone := newError(codeInviteNotFound, "no live invite has the id %q: it was used, revoked or expired", req.ID)
-	hash, err := hex.DecodeString(req.ID)
-	if err != nil || len(hash) == 0 || len(hash) > 64 {
-		return statusResponse{}, gone
-	}
-	if err := s.Store.RevokeInvite(ctx, hash); errors.Is(err, store.ErrNotFound) {
-		return statusResponse{}, gone
-	} else if err != nil {
-		return statusResponse{}, err
-	}
-	s.adminAudit(ctx, store.AuditInviteRevoked, "invite "+req.ID[:min(len(req.ID), 12)])
-	return statusResponse{Status: store.AuditInviteRevoked, Message: "The invite was revoked: its link registers no one."}, nil
-}
-
-// Page sizes of the admin lists.
-const (
-	defaultPageLimit = 50
-	maxPageLimit     = 500
-)
-
-type pageRequest struct {
-	Limit  *int `json:"limit"`
-	Offset int  `json:"offset"`
-}
-
-func (p *pageRequest) check() error {
-	if p.Limit != nil && (*p.Limit < 1 || *p.Limit > maxPageLimit) {
-		return badRequest("field \"limit\" must be 1 to %d", maxPageLimit)
-	}
-	if p.Offset < 0 {
-		return badRequest("field \"offset\" must be 0 or more")
-	}
-	return nil
-}
-
-// decodePage reads an optional {"limit","offset"} body; no body means the
-// first page of defaultPageLimit.
-func decodePage(w http.ResponseWriter, r *http.Request) (pageRequest, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
-	if err != nil {
-		return pageRequest{}, err
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return pageRequest{}, nil
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	return decode[pageRequest](w, r)
-}
-
-type listResponse[T any] struct {
-	Items  []T `json:"items"`
-	Limit  int `json:"limit"`
-	Offset int `json:"offset"`
-}
-
-// handleAdminList serves one paginated admin list.
-func handleAdminList[T any](s *Server, list func(ctx context.Context, limit, offset int) ([]T, error)) http.Handler {
-	return handleJSONFrom(s, decodePage, func(ctx context.Context, req pageRequest) (listResponse[T], error) {
-		limit := defaultPageLimit
-		if req.Limit != nil {
-			limit = *req.Limit
-		}
-		items, err := list(ctx, limit, req.Offset)
-		if err != nil {
-			return listResponse[T]{}, err
-		}
-		return listResponse[T]{Items: items, Limit: limit, Offset: req.Offset}, nil
-	})
-}
+// Accounts as administrators see and change them: POST /boss/accounts/list,
+// set_plan and the account actions (verify, make_admin, disable, delete...),
+// each also a form of the admin page.
 
 type adminAccount struct {
 	Email           string  `json:"email"`
@@ -372,52 +55,6 @@ func (s *Server) listAccounts(ctx context.Context, limit, offset int) ([]adminAc
 	return out, nil
 }
 
-type adminSuggestion struct {
-	ID        int64      `json:"id"`
-	AccountID int64      `json:"account_id"`
-	Email     string     `json:"email"`
-	Message   string     `json:"message"`
-	CreatedAt string     `json:"created_at"`
-	Created   *time.Time `json:"-"` // for the admin page
-}
-
-func (s *Server) listSuggestions(ctx context.Context, limit, offset int) ([]adminSuggestion, error) {
-	list, err := s.Store.Suggestions(ctx, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]adminSuggestion, 0, len(list))
-	for _, sg := range list {
-		out = append(out, adminSuggestion{ID: sg.ID, AccountID: sg.AccountID, Email: sg.Email,
-			Message: sg.Message, CreatedAt: sg.CreatedAt.Format(time.RFC3339), Created: &sg.CreatedAt})
-	}
-	return out, nil
-}
-
-type adminAuditEvent struct {
-	ID        int64      `json:"id"`
-	At        string     `json:"at"`
-	Kind      string     `json:"kind"`
-	AccountID int64      `json:"account_id"`
-	Email     string     `json:"email"`     // the account's email when the event happened
-	SealedIP  string     `json:"sealed_ip"` // open with POST /boss/decrypt_geoinfo2
-	Detail    string     `json:"detail"`
-	When      *time.Time `json:"-"` // for the admin page
-}
-
-func (s *Server) listAuditEvents(ctx context.Context, limit, offset int) ([]adminAuditEvent, error) {
-	list, err := s.Store.AuditEvents(ctx, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]adminAuditEvent, 0, len(list))
-	for _, e := range list {
-		out = append(out, adminAuditEvent{ID: e.ID, At: e.At.Format(time.RFC3339), Kind: e.Kind,
-			AccountID: e.AccountID, Email: e.Email, SealedIP: e.SealedIP, Detail: e.Detail, When: &e.At})
-	}
-	return out, nil
-}
-
 type setPlanRequest struct {
 	Email     string  `json:"email"`
 	Plan      string  `json:"plan"`
@@ -433,25 +70,6 @@ func (q *setPlanRequest) check() error {
 		return err
 	}
 	return ruleError(account.CheckPlan(q.Plan, q.UsageCap, q.PaidUntil != nil))
-}
-
-// ruleError is an account rule's refusal as a 400 naming the field.
-func ruleError(err error) error {
-	var rule *account.RuleError
-	if errors.As(err, &rule) {
-		return badRequest("field %q %s", rule.Field, rule.Problem)
-	}
-	return err
-}
-
-// operator makes account changes as the administrator of the exchange in
-// ctx, recorded with its client IP.
-func (s *Server) operator(ctx context.Context) account.Operator {
-	_, actor := s.adminActor(ctx)
-	return account.Operator{Store: s.Store, By: "by " + actor, Record: func(ctx context.Context, e store.AuditEvent) error {
-		s.auditEvent(ctx, e)
-		return nil
-	}}
 }
 
 // setPlan sets an account's plan, enterprise cap and paid_until. A paid
@@ -519,20 +137,6 @@ func rfc3339(t *time.Time) *string {
 	}
 	s := t.UTC().Format(time.RFC3339)
 	return &s
-}
-
-// adminActor names who is using an admin route, for the audit log: the
-// admin account of the session (and its id), or the admin token (id 0).
-func (s *Server) adminActor(ctx context.Context) (accountID int64, name string) {
-	ex := exchangeOf(ctx)
-	if ex.bearer {
-		return 0, "the admin token"
-	}
-	a, err := s.accountOfSession(ctx, ex.session)
-	if err != nil { // adminOnly let the request in: the session ended since
-		return 0, "an administrator"
-	}
-	return a.ID, a.Email
 }
 
 // accountRequest names the account of an administrator's action; a
@@ -648,4 +252,34 @@ func (s *Server) runAccountAction(act accountAction) func(ctx context.Context, r
 		}
 		return statusResponse{Status: act.Kind, Message: a.Email + ": " + act.done}, nil
 	}
+}
+
+// accountForm reads the form of an account action's button. The new
+// password is taken as typed: spaces may belong to it.
+func accountForm(form url.Values) (accountRequest, error) {
+	return accountRequest{Email: formText(form, "email"), Confirm: formText(form, "confirm"), NewPassword: form.Get("new_password")}, nil
+}
+
+// setPlanForm reads the admin page's set-plan form: an empty usage cap or
+// date is left out, and a date (YYYY-MM-DD) is paid until the last second
+// of that day in UTC.
+func setPlanForm(form url.Values) (setPlanRequest, error) {
+	req := setPlanRequest{Email: formText(form, "email"), Plan: formText(form, "plan")}
+	usageCap, err := formNumber(form, "usage_cap")
+	if err != nil {
+		return req, err
+	}
+	if usageCap != nil {
+		n := int(*usageCap)
+		req.UsageCap = &n
+	}
+	if day := formText(form, "paid_until"); day != "" {
+		t, err := time.Parse(time.DateOnly, day)
+		if err != nil {
+			return req, badRequest("field %q must be a date like 2026-12-31", "paid_until")
+		}
+		until := t.Add(24*time.Hour - time.Second).Format(time.RFC3339)
+		req.PaidUntil = &until
+	}
+	return req, nil
 }

@@ -9,8 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"secutil/server/internal/usagechart"
 	"secutil/store"
 )
+
+// The dashboard (GET /dashboard): usage against the plan's cap, calls per
+// day, the keys, and the plan cards.
 
 // planChoice is one plan on the dashboard's plan cards.
 type planChoice struct {
@@ -232,55 +236,11 @@ func (s *Server) dashboardAccount(w http.ResponseWriter, r *http.Request) (a *st
 	return a, true
 }
 
-// afterLogin is where a login sends the browser: the page that asked for
-// it (next, the login page's ?next=, a path on this site only), or the
-// dashboard.
-func afterLogin(next string) string {
-	if localPath(next) {
-		return next
-	}
-	return "/dashboard"
-}
-
-// localPath reports a path on this site: "/admin", never "//evil.example"
-// or "/\evil.example", which browsers read as another host.
-func localPath(p string) bool {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, `/\`) {
-		return false
-	}
-	u, err := url.Parse(p)
-	return err == nil && u.Scheme == "" && u.Host == ""
-}
-
 func (s *Server) handleDashboard() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if a, ok := s.dashboardAccount(w, r); ok {
 			s.renderDashboard(w, r, a, nil)
 		}
-	})
-}
-
-// handleDashboardForm serves a form of the dashboard for the logged-in
-// account (a browser without a session goes to /login): the adapter
-// decodes Q and act answers on success with the page to go to (303, so a
-// reload posts nothing again); its error is shown on the dashboard with
-// its status.
-func handleDashboardForm[Q any](s *Server, act action[sessionRequest[Q], string]) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, ok := s.dashboardAccount(w, r)
-		if !ok {
-			return
-		}
-		readRequest := func(w http.ResponseWriter, r *http.Request) (sessionRequest[Q], error) {
-			body, err := decode[Q](w, r)
-			return sessionRequest[Q]{account: a, body: body}, err
-		}
-		_, next, err := runAction(s, w, r, readRequest, act)
-		if err != nil {
-			s.renderDashboard(w, r, a, err)
-			return
-		}
-		http.Redirect(w, r, next, http.StatusSeeOther)
 	})
 }
 
@@ -293,84 +253,19 @@ func (s *Server) dashboardFailure(w http.ResponseWriter, r *http.Request, failur
 	}
 }
 
-type keyNameRequest struct {
-	Name string `json:"name"`
-}
+// usageChart is the dashboard's bar chart of metered calls per day
+// (laid out by usagechart).
+type usageChart = usagechart.Chart
 
-func (k *keyNameRequest) check() error {
-	if err := required("name", k.Name); err != nil {
-		return err
-	}
-	if !keyNamePattern().MatchString(k.Name) {
-		return badRequest("a key name is 1 to 64 letters, digits, '.', '_' or '-'")
-	}
-	return nil
-}
-
-// issueFromDashboard issues a key with issue (createKey: under a name not
-// in use yet; rotateKey: replacing the key of an existing name, which
-// revokes the old one at once) and sends the browser to the
-// dashboard, which shows it once from the flash cookie: reloading that page
-// shows no key and issues none.
-func (s *Server) issueFromDashboard(issue func(ctx context.Context, accountID int64, name string) (string, error)) action[sessionRequest[keyNameRequest], string] {
-	return func(ctx context.Context, req sessionRequest[keyNameRequest]) (string, error) {
-		key, err := issue(ctx, req.account.ID, req.body.Name)
-		if err != nil {
-			return "", err
-		}
-		if err := s.setFreshKey(ctx, req.account.ID, freshKey{Key: key, Name: req.body.Name}); err != nil {
-			return "", err
-		}
-		return "/dashboard", nil
-	}
-}
-
-// createKey issues a key called name, refusing a name already in use.
-func (s *Server) createKey(ctx context.Context, accountID int64, name string) (string, error) {
-	_, err := s.Store.KeyByName(ctx, accountID, name)
-	switch {
-	case err == nil:
-		return "", newError(codeKeyExists, "a key named %q exists already: rotate it to replace it", name)
-	case !errors.Is(err, store.ErrNotFound):
-		return "", err
-	}
-	return s.issueKey(ctx, accountID, name)
-}
-
-// rotateKey replaces the key called name, refusing a name not in use:
-// rotating is never a way to create a key by mistake.
-func (s *Server) rotateKey(ctx context.Context, accountID int64, name string) (string, error) {
-	_, err := s.Store.KeyByName(ctx, accountID, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", errNoKeyNamed(name)
-	}
+// usageChart reads the account's calls per day from the first of last
+// month to now and lays them out.
+func (s *Server) usageChart(ctx context.Context, accountID int64, now time.Time) (usageChart, error) {
+	thisMonth := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	lastMonth := thisMonth.AddDate(0, -1, 0)
+	days, err := s.Store.UsageByDay(ctx, accountID, lastMonth, now)
 	if err != nil {
-		return "", err
+		return usageChart{}, err
 	}
-	return s.issueKey(ctx, accountID, name)
-}
-
-func errNoKeyNamed(name string) error {
-	return newError(codeKeyNotFound, "there is no key named %q", name)
-}
-
-// revokeFromDashboard revokes the key the form names.
-func (s *Server) revokeFromDashboard(ctx context.Context, req sessionRequest[keyNameRequest]) (string, error) {
-	if err := s.revokeKey(ctx, req.account.ID, req.body.Name); err != nil {
-		return "", err
-	}
-	return "/dashboard?notice=key_revoked", nil
-}
-
-// revokeKey revokes the account's key called name.
-func (s *Server) revokeKey(ctx context.Context, accountID int64, name string) error {
-	err := s.Store.RevokeKey(ctx, accountID, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return errNoKeyNamed(name)
-	}
-	if err != nil {
-		return err
-	}
-	s.audit(ctx, store.AuditKeyRevoked, accountID, name)
-	return nil
+	split := int(thisMonth.Sub(lastMonth).Hours() / 24)
+	return usagechart.Layout(lastMonth, days[:split], thisMonth, days[split:]), nil
 }

@@ -3,12 +3,13 @@ package server
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"time"
 
 	"secutil/store"
 )
+
+// GET /health: whether the server and its database answer.
 
 type healthResponse struct {
 	Status  string `json:"status"`
@@ -41,17 +42,13 @@ func (s *Server) handleHealth() http.Handler {
 	})
 }
 
-const robotsTxt = `User-agent: *
-Disallow: /api/
-Disallow: /dashboard
-Disallow: /boss/
-Disallow: /billing/
-Allow: /
-`
-
-func handleRobots() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, robotsTxt)
-	})
+// geoIPDataDate is /health's geoip_data_date: the build date of the oldest
+// GeoIP database /ip_info answers from, so a monitor can see how old the
+// location data is; "" (the field left out) when there is none.
+func (s *Server) geoIPDataDate() string {
+	built := s.Geo.DataDate()
+	if built.IsZero() {
+		return ""
+	}
+	return built.Format(time.DateOnly)
 }

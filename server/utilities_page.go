@@ -11,11 +11,11 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
-	"secutil/server/internal/plural"
 	"strconv"
 	"strings"
 	"time"
 
+	"secutil/server/internal/plural"
 	"secutil/store"
 	"secutil/tools/breach"
 	"secutil/tools/geo"
@@ -89,33 +89,6 @@ func (s *Server) handleUtilityPage() http.Handler {
 	})
 }
 
-// handleUtilityOnPage serves a utility at the root for the utilities page.
-// A browser's form post (Accept: text/html) gets the page back with the
-// answer or the error in the utility's panel, never JSON; anyone else gets
-// the API's JSON. Either way the session cookie works as well as a key,
-// and a call counts.
-func (s *Server) handleUtilityOnPage(u utility) http.Handler {
-	run := u.bind(s)
-	asJSON := s.handleMetered(s.anyCaller, run)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !wantsHTML(r) {
-			asJSON.ServeHTTP(w, r)
-			return
-		}
-		form, err := resendForm(w, r)
-		if err != nil {
-			s.renderUtilityPage(w, r, u.panel, nil, nil, err)
-			return
-		}
-		result, err := s.runMetered(w, r, s.anyCaller, run)
-		if out, ok := result.(hashLookupOutput); ok && err == nil && form.Get("format") == "csv" {
-			writeLookupCSV(w, out)
-			return
-		}
-		s.renderUtilityPage(w, r, u.panel, form, result, err)
-	})
-}
-
 // resendForm reads a form post and puts it back as the body the utility
 // decodes. Two panels ask differently from their request: the breach
 // panel names its query's kind in a select ("kind" says which field of the
@@ -143,14 +116,12 @@ func resendForm(w http.ResponseWriter, r *http.Request) (url.Values, error) {
 // about one answer a second of typing.
 var previewRate = Rate{Burst: 60, Per: time.Minute}
 
-// handleStrengthPreview serves the strength meter while someone types: the
-// same estimate as /password_check for a logged-in session, not counted
-// toward usage, at most previewRate per account. Only the explicit
-// "Check" (POST /password_check) is a metered call.
-func (s *Server) handleStrengthPreview() http.Handler {
+// decodePreview reads a request of the strength meter's preview, which
+// serves a logged-in session at most previewRate per account: the session
+// and the account's limit come before the body.
+func (s *Server) decodePreview() decoder[sessionRequest[passwordRequest]] {
 	limits := newLimiter(previewRate)
-	// The session and the account's limit come before the body.
-	readRequest := func(w http.ResponseWriter, r *http.Request) (sessionRequest[passwordRequest], error) {
+	return func(w http.ResponseWriter, r *http.Request) (sessionRequest[passwordRequest], error) {
 		a, err := s.sessionAccount(r)
 		if err != nil {
 			return sessionRequest[passwordRequest]{}, err
@@ -163,22 +134,13 @@ func (s *Server) handleStrengthPreview() http.Handler {
 		body, err := decode[passwordRequest](w, r)
 		return sessionRequest[passwordRequest]{account: a, body: body}, err
 	}
-	preview := func(ctx context.Context, req sessionRequest[passwordRequest]) (strengthResponse, error) {
-		return s.rateStrength(&call{Context: ctx, caller: &caller{account: req.account}}, req.body)
-	}
-	asJSON := handleJSONFrom(s, readRequest, preview)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !wantsHTML(r) {
-			asJSON.ServeHTTP(w, r)
-			return
-		}
-		form, err := resendForm(w, r)
-		var result any
-		if err == nil {
-			_, result, err = runAction(s, w, r, readRequest, preview)
-		}
-		s.renderUtilityPage(w, r, "strength", form, result, err)
-	})
+}
+
+// previewStrength is the strength meter's answer while someone types: the
+// same estimate as /password_check, not counted toward usage. Only the
+// explicit "Check" (POST /password_check) is a metered call.
+func (s *Server) previewStrength(ctx context.Context, req sessionRequest[passwordRequest]) (strengthResponse, error) {
+	return s.rateStrength(&call{Context: ctx, caller: &caller{account: req.account}}, req.body)
 }
 
 // renderUtilityPage shows the utilities page; panel, when not empty, is

@@ -8,6 +8,9 @@ import (
 	"secutil/tools/breach"
 )
 
+// POST /data_breach: whether a password, or its SHA-1 or NTLM hash, is in
+// the breach data, or the range of a SHA-1 prefix.
+
 // breachRequest is the /data_breach body of the OpenAPI document: exactly one of a
 // password, its SHA-1, its NTLM hash, or a 5-hex SHA-1 prefix for a
 // Pwned-Passwords-style range query.

@@ -7,6 +7,9 @@ import (
 	"secutil/tools/pbe"
 )
 
+// POST /secure_encrypt and /secure_decrypt: a text encrypted with a
+// password, and opened again.
+
 type cryptoRequest struct {
 	Text     string `json:"text" required:"check"`
 	Password string `json:"password" required:"check"`

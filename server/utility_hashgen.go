@@ -6,6 +6,8 @@ import (
 	"secutil/tools/hashgen"
 )
 
+// POST /hash_generator: a text hashed with the algorithm named.
+
 type hashGeneratorRequest struct {
 	Algorithm string `json:"algorithm" required:"check" doc:"md5, sha1, sha224, sha256, sha384, sha512, sha512_224, sha512_256, sha3_*, blake2b_256/512, blake2s_256, ripemd160, md4, ntlm, crc32, bcrypt, argon2id, scrypt"`
 	Plaintext string `json:"plaintext" required:"true"`

@@ -9,6 +9,9 @@ import (
 	"secutil/tools/hashid"
 )
 
+// POST /hash_identifier: the formats a hash string may be in, for one string
+// or a batch.
+
 // maxIdentifyBatch bounds the hashes of one /hash_identifier call, as for
 // /hash_lookup.
 const maxIdentifyBatch = 500

@@ -4,8 +4,9 @@ import (
 	"context"
 
 	"secutil/tools/geo"
-	"secutil/tools/seal"
 )
+
+// POST /ip_info: where an IP address is, from the GeoIP databases in use.
 
 type ipRequest struct {
 	IPString string `json:"ip_string" required:"check" doc:"an IPv4 or IPv6 address"`
@@ -22,30 +23,6 @@ func (s *Server) locateIP(_ context.Context, req ipRequest) (geo.Info, error) {
 	ip, err := geo.ParseIP(req.IPString)
 	if err != nil {
 		return geo.Info{}, err
-	}
-	return s.Geo.Lookup(ip)
-}
-
-type sealedRequest struct {
-	Sealed string `json:"sealed"`
-}
-
-func (q *sealedRequest) check() error { return required("sealed", q.Sealed) }
-
-// decryptGeoInfo opens a client IP sealed in the audit log and geolocates
-// it. Only admins reach it (adminOnly). Malformed, tampered and
-// sealed-under-another-key values all read the same.
-func (s *Server) decryptGeoInfo(ctx context.Context, req sealedRequest) (geo.Info, error) {
-	if s.ServerKey == nil {
-		return geo.Info{}, newError(codeNoServerKey, "this server seals no IPs: it runs without a server key")
-	}
-	raw, err := seal.Open(s.ServerKey, req.Sealed)
-	if err != nil {
-		return geo.Info{}, err
-	}
-	ip, err := geo.ParseIP(string(raw))
-	if err != nil {
-		return geo.Info{}, newError(codeInvalidSealedValue, "the sealed value is not an IP address")
 	}
 	return s.Geo.Lookup(ip)
 }

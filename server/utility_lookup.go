@@ -13,6 +13,10 @@ import (
 	"secutil/store/hashindex"
 )
 
+// POST /hash_lookup: hashes looked up in the reverse index (and an upstream
+// secutil for the ones it lacks); and the public /hash_lookup_site, limited
+// per client instead of metered.
+
 // hashLookupRequest is {"hashes"}: an array of strings, or one string of
 // hashes, as /hash_identifier takes them.
 type hashLookupRequest struct {

@@ -10,6 +10,10 @@ import (
 	"secutil/tools/strength"
 )
 
+// POST /password_check: a password's strength, against the breach file when
+// the server has one. Its request type is also that of /entropy and
+// /common_pwd.
+
 type passwordRequest struct {
 	Password string `json:"password" required:"check" doc:"at most 256 characters"`
 }
@@ -85,22 +89,4 @@ func breachedIn(src breach.Source) func(password string) (int64, bool, error) {
 		return nil
 	}
 	return func(password string) (int64, bool, error) { return src.Count(breach.SHA1(password)) }
-}
-
-type entropyResponse struct {
-	Entropy            float64 `json:"entropy"`
-	EstimateBruteForce string  `json:"estimate_brute_force" doc:"half the keyspace at 10^10 guesses/s"`
-}
-
-func measureEntropy(_ context.Context, req passwordRequest) (entropyResponse, error) {
-	bits, _ := strength.Entropy(req.Password)
-	return entropyResponse{Entropy: bits, EstimateBruteForce: strength.BruteForceTime(req.Password)}, nil
-}
-
-type commonResponse struct {
-	IsCommon bool `json:"is_common"`
-}
-
-func checkCommon(_ context.Context, req passwordRequest) (commonResponse, error) {
-	return commonResponse{IsCommon: strength.IsCommon(req.Password)}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"secutil/store"
 )
 
+// POST /suggestion: a feature suggestion, stored with the call's charge.
+
 // maxSuggestionChars bounds a suggestion after trimming.
 const maxSuggestionChars = 5000
 
