@@ -1,14 +1,15 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
+	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
-	"secutil/server"
 	"secutil/store"
-	"secutil/tools/seal"
 )
 
 func TestGetAPIKey(t *testing.T) {
@@ -98,17 +99,6 @@ func TestRegenerateNeedsSession(t *testing.T) {
 	e.post("/api/v1/user_info", nil, "X-API-Key", fresh).want(200)
 }
 
-func TestCrossSitePostWithCookieIsRefused(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.account("ann@example.com", store.PlanStarter)
-	session := e.login("ann@example.com")
-	e.post("/api/regenerate", nil, "Cookie", session, "Sec-Fetch-Site", "cross-site").wantError(403, "cross_origin_request")
-	e.post("/api/regenerate", nil, "Cookie", session, "Origin", "https://evil.example", "Host", "secutil.local").wantError(403, "cross_origin_request")
-	e.post("/logout", nil, "Cookie", session, "Sec-Fetch-Site", "cross-site").wantError(403, "cross_origin_request")
-	e.post("/api/regenerate", nil, "Cookie", session, "Sec-Fetch-Site", "same-origin").want(200)
-}
-
 func TestUserInfo(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -125,85 +115,6 @@ func TestUserInfo(t *testing.T) {
 	if m := e.post("/api/user_info", nil, "X-API-Key", pro).want(200).json(); m["max_usage_for_plan"] != nil || m["plan"] != "pro" {
 		t.Fatalf("pro user_info = %v", m)
 	}
-}
-
-func TestRegistrationLoginLogout(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.post("/register", map[string]string{"email": "new@example.com", "password": "short"}).wantError(400, "weak_password")
-	e.post("/register", map[string]string{"email": "new@example.com", "password": "passwordpassword"}).wantError(400, "weak_password")
-	e.post("/register", map[string]string{"email": "not an email", "password": testPassword}).wantError(400, "invalid_request")
-	e.post("/register", map[string]string{"email": "new@example.com", "password": testPassword}).want(200)
-	e.post("/login", map[string]string{"email": "new@example.com", "password": testPassword}).wantError(401, "account_not_verified")
-	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": "000000x", "password": testPassword}).wantError(400, "invalid_request")
-	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": e.mail.lastCode(t, "new@example.com")}).wantError(400, "missing_field")
-	e.post("/register/verify", map[string]string{"email": "new@example.com", "code": e.mail.lastCode(t, "new@example.com"), "password": testPassword}).want(200)
-
-	session := e.login("new@example.com")
-	e.post("/api/regenerate", nil, "Cookie", session).want(200)
-	e.post("/logout", nil, "Cookie", session).want(200)
-	e.post("/api/regenerate", nil, "Cookie", session).wantError(401, "login_required")
-
-	// Registering a taken email answers the same and changes nothing.
-	e.post("/register", map[string]string{"email": "new@example.com", "password": "another long passphrase"}).want(200)
-	e.login("new@example.com")
-}
-
-func TestLoginIssuesAFreshSessionEachTime(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.account("ann@example.com", store.PlanStarter)
-	first := e.login("ann@example.com")
-	res := e.post("/login", map[string]string{"email": "ann@example.com", "password": testPassword}, "Cookie", first).want(200)
-	if strings.Contains(strings.Join(res.header.Values("Set-Cookie"), ";"), first) {
-		t.Fatal("login reused the session token it was sent (session fixation)")
-	}
-	// The old session was ended by the new login.
-	e.post("/api/regenerate", nil, "Cookie", first).wantError(401, "login_required")
-}
-
-func TestForgotPassword(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.account("ann@example.com", store.PlanStarter)
-	session := e.login("ann@example.com")
-	known := e.post("/forgot-password", map[string]string{"email": "ann@example.com"}).want(200).json()
-	unknown := e.post("/forgot-password", map[string]string{"email": "nobody@example.com"}).want(200).json()
-	if known["message"] != unknown["message"] {
-		t.Fatalf("answers differ, which tells who has an account: %v vs %v", known, unknown)
-	}
-	code := e.mail.resetCode(t, "ann@example.com")
-	e.post("/forgot-password/verify", map[string]string{"email": "ann@example.com", "code": code, "new_password": "short"}).wantError(400, "weak_password")
-	e.post("/forgot-password/verify", map[string]string{"email": "ann@example.com", "code": "999999", "new_password": "a brand new long passphrase"}).wantError(400, "invalid_request")
-	e.post("/forgot-password/verify", map[string]string{"email": "ann@example.com", "code": code, "new_password": "a brand new long passphrase"}).want(200)
-	// The reset ended existing sessions, and the old password is gone.
-	e.post("/api/regenerate", nil, "Cookie", session).wantError(401, "login_required")
-	e.post("/login", map[string]string{"email": "ann@example.com", "password": testPassword}).wantError(401, "invalid_credentials")
-	e.post("/login", map[string]string{"email": "ann@example.com", "password": "a brand new long passphrase"}).want(200)
-}
-
-func TestBruteForceIsThrottled(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, func(d *server.Deps) {
-		d.Limits = &server.Limits{
-			PerIP:            server.Rate{Burst: 100, Per: 3600e9},
-			PerClientAccount: server.Rate{Burst: 3, Per: 3600e9},
-			PerAccount:       server.Rate{Burst: 100, Per: 3600e9},
-			PublicHash:       server.Rate{Burst: 100, Per: 3600e9},
-		}
-	})
-	e.account("ann@example.com", store.PlanStarter)
-	for i := 0; i < 3; i++ {
-		e.post("/login", map[string]string{"email": "ann@example.com", "password": "wrong"}).wantError(401, "invalid_credentials")
-	}
-	res := e.post("/api/get_api_key", map[string]string{"email": "ANN@example.com", "password": testPassword})
-	res.wantError(429, "rate_limited")
-	if res.header.Get("Retry-After") == "" {
-		t.Fatal("429 without Retry-After")
-	}
-	// Another account is not affected by ann's bucket.
-	e.account("bob@example.com", store.PlanStarter)
-	e.login("bob@example.com")
 }
 
 func TestConcurrentRotationsLeaveOneKey(t *testing.T) {
@@ -230,21 +141,187 @@ func TestConcurrentRotationsLeaveOneKey(t *testing.T) {
 	}
 }
 
-func TestAuditEventsSealTheClientIP(t *testing.T) {
+// TestGetAPIKeyLeavesTheDashboardsKey: the key the dashboard's first-key
+// call-out makes (its name is held to the page above) survives
+// get_api_key, and Getting Started says what get_api_key replaces.
+func TestGetAPIKeyLeavesTheDashboardsKey(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.account("ann@example.com", store.PlanStarter)
-	e.login("ann@example.com")
-	events, err := e.store.AuditEvents(t.Context(), 10, 0)
-	if err != nil || len(events) == 0 {
-		t.Fatalf("audit events %v, %v", events, err)
+	id := e.account("ann@example.com", store.PlanStarter)
+	e.post("/dashboard/keys", map[string]string{"name": "dashboard"}, "Cookie", e.login("ann@example.com")).want(http.StatusSeeOther)
+	before, err := e.store.KeyByName(context.Background(), id, "dashboard")
+	if err != nil {
+		t.Fatal(err)
 	}
-	ev := events[0]
-	if ev.Kind != store.AuditLoginOK || ev.SealedIP == "" || strings.Contains(ev.SealedIP, "192.0.2.1") {
-		t.Fatalf("event %+v", ev)
+	for range 2 {
+		e.post("/api/v1/get_api_key", map[string]string{"email": "ann@example.com", "password": testPassword}).want(http.StatusOK)
 	}
-	ip, err := seal.Open(testServerKey, ev.SealedIP)
-	if err != nil || string(ip) != "192.0.2.1" {
-		t.Fatalf("opened %q, %v", ip, err)
+	after, err := e.store.KeyByName(context.Background(), id, "dashboard")
+	if err != nil || after.ID != before.ID {
+		t.Fatalf("the dashboard's key after get_api_key: %+v, %v (before %+v)", after, err, before)
 	}
+	e.request("GET", "/docs/getting_started", nil).want(http.StatusOK).has(`id="get-api-key-names"`).has("first key is named <code>dashboard</code>")
+}
+
+func TestDashboardKeys(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.account("keys@example.com", store.PlanStarter)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("keys@example.com")}
+	freshKey := regexp.MustCompile(`sk_[A-Za-z0-9]{46}`)
+	var key, rotated string
+
+	// issue posts a key form and follows its redirect as a browser does,
+	// returning the dashboard that shows the key and the fresh-key cookie.
+	issue := func(e *env, path, name string) (response, *http.Cookie) {
+		e.t.Helper()
+		res := e.browse("POST", path, url.Values{"name": {name}}, session).want(303)
+		if got, want := res.location(), "/dashboard"; got != want {
+			e.t.Fatalf("after %s: got %v, want %v", path, got, want)
+		}
+		flash := res.cookie("fresh_key")
+		if flash == nil || flash.Path != "/dashboard" || !flash.HttpOnly || flash.MaxAge <= 0 {
+			e.t.Fatalf("fresh_key cookie %+v: want an HttpOnly cookie for /dashboard", flash)
+		}
+		if strings.Contains(flash.Value, "sk_") {
+			e.t.Fatal("the fresh key travels in clear in its cookie")
+		}
+		return e.browse("GET", "/dashboard", nil, session, flash).want(200), flash
+	}
+
+	t.Run("usage", func(t *testing.T) {
+		e := e.in(t)
+		e.fill(id, 1)
+		e.request("GET", "/dashboard", nil, "Cookie", session.Value).want(200).has(`class="w5"`).has("1</span> / 100")
+	})
+
+	t.Run("an empty dashboard shows the first-key call-out with this server's address", func(t *testing.T) {
+		e := e.in(t)
+		page := e.browse("GET", "http://keys.example:9000/dashboard", nil, session).want(200)
+		page.has(`id="first-key"`).has("curl -s -X POST http://keys.example:9000/api/v1/user_info")
+	})
+
+	t.Run("create shows the key once, and a reload shows none", func(t *testing.T) {
+		e := e.in(t)
+		page, flash := issue(e, "/dashboard/keys", "ci")
+		if got := page.header.Get("Cache-Control"); got != "no-store" {
+			t.Fatalf("a page with a fresh key has Cache-Control %q", got)
+		}
+		if key = freshKey.FindString(string(page.body)); key == "" {
+			t.Fatalf("no fresh key on the page:\n%s", page.body)
+		}
+		page.has(`id="fresh-key-curl"`).has(`X-API-Key: ` + key)
+		if c := page.cookie("fresh_key"); c == nil || c.MaxAge >= 0 {
+			t.Fatalf("showing the key does not clear its cookie: %+v", c)
+		}
+		e.post("/api/user_info", nil, "X-API-Key", key).want(200)
+		// The reload: the browser no longer holds the cookie.
+		reload := e.browse("GET", "/dashboard", nil, session).want(200)
+		if freshKey.Match(reload.body) || strings.Count(string(reload.body), key[:7]) != 1 {
+			t.Fatal("a reload must show no key, and the list the key's prefix once")
+		}
+		// An altered cookie shows nothing.
+		forged := *flash
+		mid, swap := len(flash.Value)/2, "A"
+		if flash.Value[mid] == 'A' {
+			swap = "B"
+		}
+		forged.Value = flash.Value[:mid] + swap + flash.Value[mid+1:]
+		if freshKey.Match(e.browse("GET", "/dashboard", nil, session, &forged).want(200).body) {
+			t.Fatal("an altered fresh_key cookie was opened")
+		}
+		// Another account cannot use the cookie.
+		e.account("other@example.com", store.PlanStarter)
+		other := &http.Cookie{Name: "auth_session", Value: e.login("other@example.com")}
+		if freshKey.Match(e.browse("GET", "/dashboard", nil, other, flash).want(200).body) {
+			t.Fatal("another account's dashboard shows the key")
+		}
+	})
+
+	t.Run("calls and last use per key, and the chart", func(t *testing.T) {
+		e := e.in(t)
+		for range 3 {
+			e.post("/api/v1/generate_random_key", nil, "X-API-Key", key).want(200)
+		}
+		page := string(e.browse("GET", "/dashboard", nil, session).want(200).body)
+		if !regexp.MustCompile(`data-label="Calls this month" class="calls">3<`).MatchString(page) {
+			t.Fatalf("the key table does not show 3 calls:\n%s", page)
+		}
+		if strings.Contains(page, "never") {
+			t.Fatal("a used key shows as never used")
+		}
+		// 1 call from fill, 3 with the key.
+		if !strings.Contains(page, `id="chart-this-total">4<`) || !strings.Contains(page, "<rect class=\"this\"") {
+			t.Fatalf("the chart does not show this month's 4 calls:\n%s", page)
+		}
+	})
+
+	t.Run("create refuses a name in use", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("POST", "/dashboard/keys", url.Values{"name": {"ci"}}, session).want(409).has("A key named &#34;ci&#34; exists already").has(`id="keys"`)
+	})
+
+	t.Run("create refuses a bad name", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("POST", "/dashboard/keys", url.Values{"name": {"bad name!"}}, session).want(400).has("key name")
+	})
+
+	t.Run("rotate revokes the old key", func(t *testing.T) {
+		e := e.in(t)
+		page, _ := issue(e, "/dashboard/keys/rotate", "ci")
+		rotated = freshKey.FindString(string(page.body))
+		if rotated == "" || rotated == key {
+			t.Fatalf("rotation gave %q", rotated)
+		}
+		e.post("/api/user_info", nil, "X-API-Key", key).want(401)
+	})
+
+	t.Run("rotate refuses a name that has no key", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("POST", "/dashboard/keys/rotate", url.Values{"name": {"nope"}}, session).want(404).has("There is no key named")
+		if _, err := e.store.KeyByName(context.Background(), id, "nope"); err == nil {
+			t.Fatal("rotating a missing name created a key")
+		}
+	})
+
+	t.Run("revoke asks first", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("GET", "/dashboard", nil, session).want(200).has(`href="/dashboard?revoke=ci#confirm-revoke"`)
+		e.browse("GET", "/dashboard?revoke=ci", nil, session).want(200).has(`id="confirm-revoke"`).has("Revoke the key “ci”?")
+		if strings.Contains(string(e.browse("GET", "/dashboard?revoke=nope", nil, session).want(200).body), `id="confirm-revoke"`) {
+			t.Fatal("a confirmation for a key that does not exist")
+		}
+		e.post("/api/user_info", nil, "X-API-Key", rotated).want(200) // asking revoked nothing
+	})
+
+	t.Run("rotate asks first", func(t *testing.T) {
+		e := e.in(t)
+		e.browse("GET", "/dashboard", nil, session).want(200).has(`href="/dashboard?rotate=ci#confirm-rotate"`)
+		e.browse("GET", "/dashboard?rotate=ci", nil, session).want(200).has(`id="confirm-rotate"`).has("Rotate the key “ci”?").has(`action="/dashboard/keys/rotate"`)
+		if strings.Contains(string(e.browse("GET", "/dashboard?rotate=nope", nil, session).want(200).body), `id="confirm-rotate"`) {
+			t.Fatal("a confirmation for a key that does not exist")
+		}
+		e.post("/api/user_info", nil, "X-API-Key", rotated).want(200) // asking rotated nothing
+	})
+
+	t.Run("revoke", func(t *testing.T) {
+		e := e.in(t)
+		res := e.browse("POST", "/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(303)
+		if got, want := res.location(), "/dashboard?notice=key_revoked"; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		e.post("/api/user_info", nil, "X-API-Key", rotated).want(401)
+		e.browse("POST", "/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(404)
+	})
+
+	t.Run("needs a session from this site", func(t *testing.T) {
+		e := e.in(t)
+		// Without a session the browser goes to the login page, which comes
+		// back to the dashboard; cross-site posts are refused.
+		if got, want := e.browse("POST", "/dashboard/keys", url.Values{"name": {"x"}}).want(303).location(), "/login?next=%2Fdashboard"; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		e.post("/dashboard/keys", "name=x", "Cookie", session.Value, "Sec-Fetch-Site", "cross-site",
+			"Content-Type", "application/x-www-form-urlencoded").wantError(403, "cross_origin_request")
+	})
 }

@@ -12,43 +12,6 @@ import (
 
 const newTestPassword = "orbit walnut glacier trumpet"
 
-// TestOwnPasswordChange: a logged-in user changes their password with the
-// current one, under the registration's policy; every other session ends,
-// this one stays, and the API keys stay unless the user asks.
-func TestOwnPasswordChange(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	key := e.key("ann@example.com", store.PlanStarter)
-	mine, other := e.login("ann@example.com"), e.login("ann@example.com")
-	change := func(body map[string]any, session string) response {
-		return e.post("/account/password", body, "Cookie", session)
-	}
-
-	change(map[string]any{"current_password": testPassword, "new_password": newTestPassword}, "").wantError(401, "login_required")
-	change(map[string]any{"current_password": testPassword}, mine).wantError(400, "missing_field")
-	change(map[string]any{"current_password": "wrong password", "new_password": newTestPassword}, mine).wantError(401, "invalid_credentials")
-	change(map[string]any{"current_password": testPassword, "new_password": "short"}, mine).wantError(400, "weak_password")
-	e.post("/account/password", map[string]any{"current_password": testPassword, "new_password": newTestPassword},
-		"Cookie", mine, "Sec-Fetch-Site", "cross-site").wantError(403, "cross_origin_request")
-	e.request("GET", "/account", nil, "Cookie", other).want(200) // nothing changed yet
-
-	res := change(map[string]any{"current_password": testPassword, "new_password": newTestPassword}, mine).want(200).json()
-	if res["status"] != "password_changed" {
-		t.Fatalf("answer %v", res)
-	}
-	e.request("GET", "/account", nil, "Cookie", other).want(303) // to log in
-	e.request("GET", "/account", nil, "Cookie", mine).want(200)
-	e.post("/api/v1/user_info", nil, "X-API-Key", key).want(200)
-	e.post("/login", map[string]string{"email": "ann@example.com", "password": testPassword}).wantError(401, "invalid_credentials")
-	e.post("/login", map[string]string{"email": "ann@example.com", "password": newTestPassword}).want(200)
-	fresh := e.post("/api/v1/regenerate", nil, "Cookie", mine).want(200).json()["api_key"].(string)
-
-	// Asking for it revokes every key.
-	change(map[string]any{"current_password": newTestPassword, "new_password": testPassword, "revoke_keys": true}, mine).want(200)
-	e.post("/api/v1/user_info", nil, "X-API-Key", fresh).wantError(401, "unauthorized")
-	e.post("/api/v1/regenerate", nil, "Cookie", mine).want(200)
-}
-
 // TestAccountPageForms: the Account page is linked from the dashboard and
 // serves its forms to a browser: success goes back to it with a notice, a
 // refusal shows it again with the message at its status.

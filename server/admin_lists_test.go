@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -46,5 +47,22 @@ func TestDecryptGeoInfo(t *testing.T) {
 		if res.status != 400 {
 			t.Errorf("%v: status %d, want 400", bad, res.status)
 		}
+	}
+}
+
+func TestAdminListSuggestionsAndAudit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withAdminToken)
+	bearer := []string{"Authorization", "Bearer " + adminToken}
+	key := e.key("ann@example.com", store.PlanStarter)
+	e.meteredCall(key).want(http.StatusOK)
+
+	sg := e.post("/boss/suggestions/list", nil, bearer...).want(http.StatusOK).json()["items"].([]any)
+	if len(sg) != 1 || sg[0].(map[string]any)["message"] != "more tools please" {
+		t.Fatalf("suggestions %v", sg)
+	}
+	events := e.post("/boss/audit/list", map[string]any{"limit": 1}, bearer...).want(http.StatusOK).json()["items"].([]any)
+	if len(events) != 1 || events[0].(map[string]any)["kind"] != store.AuditKeyIssued {
+		t.Fatalf("newest audit event %v", events)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"secutil/store"
 	"secutil/tools/apikey"
+	"secutil/tools/seal"
 )
 
 // TestRevokedKeySaysWhenAndWhy: a key revoked on the dashboard, the old
@@ -63,5 +64,57 @@ func TestRevokedKeySaysWhenAndWhy(t *testing.T) {
 	e.post("/api/v1/base64", body, "X-API-Key", rotation).want(http.StatusOK)
 	if msg := refusal(apikey.New()); strings.Contains(msg, "revoked on") || !strings.Contains(msg, "never made on this server") {
 		t.Errorf("a key never made here: %q", msg)
+	}
+}
+
+func TestAuditEventsSealTheClientIP(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	e.login("ann@example.com")
+	events, err := e.store.AuditEvents(t.Context(), 10, 0)
+	if err != nil || len(events) == 0 {
+		t.Fatalf("audit events %v, %v", events, err)
+	}
+	ev := events[0]
+	if ev.Kind != store.AuditLoginOK || ev.SealedIP == "" || strings.Contains(ev.SealedIP, "192.0.2.1") {
+		t.Fatalf("event %+v", ev)
+	}
+	ip, err := seal.Open(testServerKey, ev.SealedIP)
+	if err != nil || string(ip) != "192.0.2.1" {
+		t.Fatalf("opened %q, %v", ip, err)
+	}
+}
+
+// TestKeyRefusalsSayWhatIsWrong: a missing key, a mistyped one and one
+// that is revoked and one never made get four different 401 messages,
+// each saying what to do.
+func TestKeyRefusalsSayWhatIsWrong(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("keys@example.com", store.PlanPro)
+	revoked := key
+	session := e.login("keys@example.com")
+	e.post("/api/v1/regenerate", nil, "Cookie", session).want(http.StatusOK) // rotates the default key
+	mistyped := key[:len(key)-1] + string(rune('a'+(key[len(key)-1]-'a'+1)%26))
+	body := map[string]string{"text": "x", "option": "encode"}
+	seen := map[string]string{}
+	for name, c := range map[string]struct {
+		key, says string
+	}{
+		"missing":   {"", "no API key"},
+		"mistyped":  {mistyped, "copy the whole key again"},
+		"truncated": {key[:20], "copy the whole key again"},
+		"revoked":   {revoked, "revoked"},
+		"unknown":   {apikey.New(), "never made on this server"},
+	} {
+		msg := e.post("/api/v1/base64", body, "X-API-Key", c.key).wantError(http.StatusUnauthorized, "unauthorized")["error"].(string)
+		if !strings.Contains(msg, c.says) {
+			t.Errorf("%s key: %q does not say %q", name, msg, c.says)
+		}
+		seen[msg] = name
+	}
+	if len(seen) != 4 {
+		t.Errorf("%d distinct messages, want 4 (missing, mistyped, revoked, unknown): %v", len(seen), seen)
 	}
 }

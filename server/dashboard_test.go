@@ -3,10 +3,12 @@ package server_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"secutil/server"
 	"secutil/store"
 )
 
@@ -68,24 +70,54 @@ func TestEmptyDashboard(t *testing.T) {
 	}
 }
 
-// TestGetAPIKeyLeavesTheDashboardsKey: the key the dashboard's first-key
-// call-out makes (its name is held to the page above) survives
-// get_api_key, and Getting Started says what get_api_key replaces.
-func TestGetAPIKeyLeavesTheDashboardsKey(t *testing.T) {
+// TestPlanCards: without a checkout provider, paid plans say to ask the
+// administrator; with one, they show the price and their button goes to
+// checkout, which the page's CSP lets the form reach. Every refusal comes
+// back to the dashboard as an alert.
+func TestPlanCards(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	id := e.account("ann@example.com", store.PlanStarter)
-	e.post("/dashboard/keys", map[string]string{"name": "dashboard"}, "Cookie", e.login("ann@example.com")).want(http.StatusSeeOther)
-	before, err := e.store.KeyByName(context.Background(), id, "dashboard")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 2 {
-		e.post("/api/v1/get_api_key", map[string]string{"email": "ann@example.com", "password": testPassword}).want(http.StatusOK)
-	}
-	after, err := e.store.KeyByName(context.Background(), id, "dashboard")
-	if err != nil || after.ID != before.ID {
-		t.Fatalf("the dashboard's key after get_api_key: %+v, %v (before %+v)", after, err, before)
-	}
-	e.request("GET", "/docs/getting_started", nil).want(http.StatusOK).has(`id="get-api-key-names"`).has("first key is named <code>dashboard</code>")
+	t.Run("without checkout", func(t *testing.T) {
+		e := newEnv(t)
+		e.account("plan@example.com", store.PlanPro)
+		session := &http.Cookie{Name: "auth_session", Value: e.login("plan@example.com")}
+		page := e.browse("GET", "/dashboard", nil, session).want(200)
+		page.has("Ask your administrator")
+		if strings.Contains(string(page.body), "Upgrade to") {
+			t.Fatal("an upgrade button without a payment provider")
+		}
+		res := e.browse("POST", "/switch_tier", url.Values{"plan": {"enterprise"}}, session).want(503)
+		res.has(`<div class="alert error" role="alert">No payment provider is configured`).has(`id="plan"`)
+		if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"starter"}, "confirm": {"true"}}, session).want(303).location(); got != "/dashboard?notice=plan_starter" {
+			t.Fatalf("downgrade goes to %s", got)
+		}
+		e.browse("POST", "/switch_tier", url.Values{"plan": {"gold"}}, session).want(400).has(`Field &#34;plan&#34; must be`)
+		if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}).want(303).location(); got != "/login?next=%2Fdashboard" {
+			t.Fatalf("without a session: %s", got)
+		}
+	})
+
+	t.Run("with checkout", func(t *testing.T) {
+		checkout, err := server.NewTemplateCheckout("https://pay.example:8443/buy?product={product_id}&ref={ref}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEnv(t, func(d *server.Deps) { d.Checkout = checkout })
+		e.account("buyer@example.com", store.PlanStarter)
+		session := &http.Cookie{Name: "auth_session", Value: e.login("buyer@example.com")}
+		page := e.browse("GET", "/dashboard", nil, session).want(200)
+		if csp := page.header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' https://pay.example:8443;") {
+			t.Fatalf("CSP %q does not let the plan form reach checkout", csp)
+		}
+		page.has("Not on sale yet")
+		e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}, session).want(400).has("There is no product for the pro plan yet")
+
+		if _, err := e.store.CreateProduct(t.Context(), store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: 900, Currency: "EUR", Interval: "month"}); err != nil {
+			t.Fatal(err)
+		}
+		e.browse("GET", "/dashboard", nil, session).want(200).has("9.00 EUR a month").has("Upgrade to pro")
+		res := e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}, session).want(303)
+		if got := res.location(); !strings.HasPrefix(got, "https://pay.example:8443/buy?product=") {
+			t.Fatalf("upgrade goes to %s", got)
+		}
+	})
 }

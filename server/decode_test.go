@@ -75,3 +75,15 @@ func TestFieldErrorsNameTheField(t *testing.T) {
 		}
 	}
 }
+
+func TestBodyLimitAndContentType(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	big := `{"email":"` + strings.Repeat("a", 2<<20) + `"}`
+	e.post("/api/get_api_key", big).wantError(413, "request_too_large")
+	e.post("/api/get_api_key", `{}`, "Content-Type", "text/xml").wantError(415, "unsupported_media_type")
+	// curl -d labels JSON as a form: it is still read as JSON.
+	e.account("ann@example.com", store.PlanStarter)
+	e.post("/api/get_api_key", `{"email":"ann@example.com","password":"`+testPassword+`"}`,
+		"Content-Type", "application/x-www-form-urlencoded").want(200)
+}

@@ -164,7 +164,6 @@ func is(targets ...error) func(error) bool {
 }
 
 // as matches an error of type T (errors.As).
-
 func as[T error](err error) bool {
 	var target T
 	return errors.As(err, &target)

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -35,5 +36,24 @@ func TestHealthReportsGeoIPDataDate(t *testing.T) {
 	bare := newEnv(t, func(d *server.Deps) { d.Geo = nil })
 	if m := bare.request("GET", "/health", nil).want(200).json(); m["geoip_data_date"] != nil {
 		t.Errorf("no GeoIP database: /health geoip_data_date = %v, want it absent", m["geoip_data_date"])
+	}
+}
+
+func TestHealthAndRobots(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	m := e.request("GET", "/health", nil).want(200).json()
+	if m["status"] != "ok" || m["db"] != "ok" || m["version"] == "" || m["backend"] != "sqlite" {
+		t.Fatalf("health = %v", m)
+	}
+	for _, p := range []string{"/robots", "/robots.txt"} {
+		res := e.request("GET", p, nil).want(200)
+		if !bytes.Contains(res.body, []byte("Disallow: /api/")) {
+			t.Fatalf("%s = %s", p, res.body)
+		}
+	}
+	e.store.Close()
+	if m := e.request("GET", "/health", nil).want(503).json(); m["db"] != "error" {
+		t.Fatalf("health with a closed db = %v", m)
 	}
 }

@@ -1,9 +1,7 @@
 package server_test
 
 import (
-	"bytes"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
@@ -20,18 +18,6 @@ func TestRouteErrorsAreJSON(t *testing.T) {
 		t.Fatalf("Allow = %q", res.header.Get("Allow"))
 	}
 	e.request("DELETE", "/health", nil).wantError(405, "method_not_allowed")
-}
-
-func TestBodyLimitAndContentType(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	big := `{"email":"` + strings.Repeat("a", 2<<20) + `"}`
-	e.post("/api/get_api_key", big).wantError(413, "request_too_large")
-	e.post("/api/get_api_key", `{}`, "Content-Type", "text/xml").wantError(415, "unsupported_media_type")
-	// curl -d labels JSON as a form: it is still read as JSON.
-	e.account("ann@example.com", store.PlanStarter)
-	e.post("/api/get_api_key", `{"email":"ann@example.com","password":"`+testPassword+`"}`,
-		"Content-Type", "application/x-www-form-urlencoded").want(200)
 }
 
 // TestSecurityHeaders: an API answer carries what an API client needs
@@ -73,87 +59,77 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 }
 
-func TestHealthAndRobots(t *testing.T) {
+func TestCrossSitePostWithCookieIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	m := e.request("GET", "/health", nil).want(200).json()
-	if m["status"] != "ok" || m["db"] != "ok" || m["version"] == "" || m["backend"] != "sqlite" {
-		t.Fatalf("health = %v", m)
-	}
-	for _, p := range []string{"/robots", "/robots.txt"} {
-		res := e.request("GET", p, nil).want(200)
-		if !bytes.Contains(res.body, []byte("Disallow: /api/")) {
-			t.Fatalf("%s = %s", p, res.body)
-		}
-	}
-	e.store.Close()
-	if m := e.request("GET", "/health", nil).want(503).json(); m["db"] != "error" {
-		t.Fatalf("health with a closed db = %v", m)
-	}
+	e.account("ann@example.com", store.PlanStarter)
+	session := e.login("ann@example.com")
+	e.post("/api/regenerate", nil, "Cookie", session, "Sec-Fetch-Site", "cross-site").wantError(403, "cross_origin_request")
+	e.post("/api/regenerate", nil, "Cookie", session, "Origin", "https://evil.example", "Host", "secutil.local").wantError(403, "cross_origin_request")
+	e.post("/logout", nil, "Cookie", session, "Sec-Fetch-Site", "cross-site").wantError(403, "cross_origin_request")
+	e.post("/api/regenerate", nil, "Cookie", session, "Sec-Fetch-Site", "same-origin").want(200)
 }
 
-func TestEveryAPIRouteUnderBothScopes(t *testing.T) {
+// TestUnknownRouteSuggestsTheNearest: a 404 names the route nearest to a
+// mistyped path, and none when nothing is near.
+func TestUnknownRouteSuggestsTheNearest(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	for _, path := range []string{"/get_api_key", "/new_api_key", "/regenerate", "/user_info", "/suggestion"} {
-		for _, scope := range []string{"/api", "/api/v1"} {
-			if res := e.post(scope+path, `{}`); res.status == 404 || res.status == 405 {
-				t.Errorf("POST %s%s: %d", scope, path, res.status)
-			}
-		}
-	}
-}
-
-// TestNoSecretInLogsOrDatabase drives every credential path, then searches
-// the logs and the raw database file for the secrets that went through.
-func TestNoSecretInLogsOrDatabase(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	const regPassword = "unusual orchid harbour lantern"
-	const newPassword = "different quiet meadow bicycle"
-	e.post("/register", map[string]string{"email": "sec@example.com", "password": regPassword}).want(200)
-	e.post("/register/verify", map[string]string{"email": "sec@example.com", "code": e.mail.lastCode(t, "sec@example.com"), "password": regPassword}).want(200)
-	e.post("/login", map[string]string{"email": "sec@example.com", "password": "wrong password attempt"}).want(401)
-	res := e.post("/login", map[string]string{"email": "sec@example.com", "password": regPassword}).want(200)
-	var session string
-	for _, c := range (&http.Response{Header: res.header}).Cookies() {
-		if c.Name == "auth_session" {
-			session = c.Value
-		}
-	}
-	key := e.post("/api/get_api_key", map[string]string{"email": "sec@example.com", "password": regPassword}).want(200).json()["api_key"].(string)
-	rotated := e.post("/api/new_api_key", nil, "X-API-Key", key).want(200).json()["api_key"].(string)
-	regenerated := e.post("/api/regenerate", nil, "Cookie", session).want(200).json()["api_key"].(string)
-	e.meteredCall(regenerated).want(200)
-	e.post("/forgot-password", map[string]string{"email": "sec@example.com"}).want(200)
-	e.post("/forgot-password/verify", map[string]string{"email": "sec@example.com", "code": e.mail.resetCode(t, "sec@example.com"), "new_password": newPassword}).want(200)
-	e.store.Close()
-
-	db, err := os.ReadFile(e.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wal, _ := os.ReadFile(e.dbPath + "-wal")
-	logs := e.logs.String()
-	for _, secret := range []string{regPassword, newPassword, "wrong password attempt", session, key, rotated, regenerated} {
-		if strings.Contains(logs, secret) {
-			t.Errorf("secret %q appears in the logs", secret)
-		}
-		if bytes.Contains(db, []byte(secret)) || bytes.Contains(wal, []byte(secret)) {
-			t.Errorf("secret %q appears in the database file", secret)
+	for path, want := range map[string]string{
+		"/api/v1/bas64":        "did you mean POST /api/v1/base64?",
+		"/api/v1/hash_lookups": "did you mean POST /api/v1/hash_lookup?",
+		"/api/hash_identifer":  "did you mean POST /api/hash_identifier?",
+		"/tool":                "did you mean GET /tools?",
+		"/nothing-like-it":     "",
+	} {
+		msg := e.post(path, map[string]string{}).wantError(http.StatusNotFound, "not_found")["error"].(string)
+		if want == "" && strings.Contains(msg, "did you mean") || !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want %q", path, msg, want)
 		}
 	}
 }
 
-// Text holding the NUL character cannot be stored (PostgreSQL's text has
-// no room for it): a 400 naming it, nothing counted, on either backend.
-func TestStoredTextWithNULIsABadRequest(t *testing.T) {
+// TestCrossOriginRefusalSaysWhatToDo: a browser's POST from another site
+// is refused with a message that says why and where the call belongs.
+func TestCrossOriginRefusalSaysWhatToDo(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	key := e.key("ann@example.com", store.PlanStarter)
-	e.post("/api/v1/suggestion", map[string]string{"message": "a\x00b"}, "X-API-Key", key).wantError(400, "invalid_request")
-	if m := e.post("/api/v1/user_info", nil, "X-API-Key", key).want(200).json(); m["api_usage"] != float64(0) {
-		t.Fatalf("user_info after a refused suggestion: %v", m)
+	msg := e.post("/api/v1/base64", map[string]string{"text": "x", "option": "encode"},
+		"Sec-Fetch-Site", "cross-site", "Origin", "https://app.example").wantError(http.StatusForbidden, "cross_origin_request")["error"].(string)
+	for _, says := range []string{"cannot call this API from the browser", "from your own server"} {
+		if !strings.Contains(msg, says) {
+			t.Errorf("%q does not say %q", msg, says)
+		}
 	}
-	e.post("/login", map[string]string{"email": "a\x00b@example.com", "password": testPassword}).wantError(401, "invalid_credentials")
+}
+
+// TestBrowserErrorPages: unknown paths and wrong methods get a page in the
+// site's style for browsers, JSON for API clients.
+func TestBrowserErrorPages(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		want         string
+	}{
+		{"GET", "/no-such-page", 404, "Not Found"},
+		{"GET", "/api/v1/no-such-route", 404, "Not Found"},
+		{"GET", "/ip_info", 405, "Method Not Allowed"},
+		{"GET", "/dashboard/keys", 405, "Method Not Allowed"},
+	} {
+		res := e.browse(tc.method, tc.path, nil).want(tc.status)
+		if ct := res.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Errorf("%s %s: Content-Type %q for a browser", tc.method, tc.path, ct)
+		}
+		res.has("<h1>" + tc.want + "</h1>").has("/static/app.css").has(`href="/tools"`)
+		if csp := res.header.Get("Content-Security-Policy"); !strings.Contains(csp, "style-src 'self'") {
+			t.Errorf("%s %s: CSP %q does not let the page load its stylesheet", tc.method, tc.path, csp)
+		}
+		if tc.status == 405 && res.header.Get("Allow") != "POST" {
+			t.Errorf("%s %s: Allow %q", tc.method, tc.path, res.header.Get("Allow"))
+		}
+		code := map[int]string{404: "not_found", 405: "method_not_allowed"}[tc.status]
+		e.request(tc.method, tc.path, nil, "Accept", "*/*").wantError(tc.status, code)
+	}
 }

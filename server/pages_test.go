@@ -1,10 +1,9 @@
 package server_test
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
 	"html"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,286 +15,6 @@ import (
 	"secutil/server"
 	"secutil/store"
 )
-
-// form posts values the way a browser submits a form.
-func (e *env) form(path string, values url.Values, session string) response {
-	e.t.Helper()
-	headers := []string{"Content-Type", "application/x-www-form-urlencoded", "Accept", "text/html,application/xhtml+xml"}
-	if session != "" {
-		headers = append(headers, "Cookie", session)
-	}
-	return e.post(path, values.Encode(), headers...)
-}
-
-func (r response) location() string { return r.header.Get("Location") }
-
-func (r response) has(s string) response {
-	r.t.Helper()
-	if !strings.Contains(string(r.body), s) {
-		r.t.Fatalf("body does not contain %q:\n%s", s, r.body)
-	}
-	return r
-}
-
-func sessionFrom(r response) string {
-	for _, c := range (&http.Response{Header: r.header}).Cookies() {
-		if c.Name == "auth_session" && c.Value != "" {
-			return c.Value
-		}
-	}
-	return ""
-}
-
-func TestFormsRedirectOnSuccessAndRerenderOnError(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	const email = "form@example.com"
-	res := e.form("/register", url.Values{"email": {email}, "password": {"short"}}, "").want(400)
-	res.has("at least 15 characters").has(`value="form@example.com"`)
-	if ct := res.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
-		t.Fatalf("error page Content-Type %q", ct)
-	}
-
-	res = e.form("/register", url.Values{"email": {email}, "password": {testPassword}}, "").want(303)
-	if got, want := res.location(), "/register/verify?email=form%40example.com"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	e.form("/register/verify", url.Values{"email": {email}, "code": {"000000"}, "password": {testPassword}}, "").want(400).has("code")
-	res = e.form("/register/verify", url.Values{"email": {email}, "code": {e.mail.lastCode(t, email)}, "password": {testPassword}}, "").want(303)
-	if got, want := res.location(), "/dashboard?notice=verified"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	e.request("GET", res.location(), nil, "Cookie", sessionFrom(res)).want(200).has("Your account is verified and you are logged in")
-
-	e.form("/login", url.Values{"email": {email}, "password": {"wrong password for sure"}}, "").want(401).has("Invalid email or password")
-	res = e.form("/login", url.Values{"email": {email}, "password": {testPassword}}, "").want(303)
-	if got, want := res.location(), "/dashboard"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	session := sessionFrom(res)
-	e.request("GET", "/dashboard", nil, "Cookie", session).want(200).has(email)
-
-	e.form("/forgot-password", url.Values{"email": {email}}, "").want(303)
-	e.form("/forgot-password/verify", url.Values{"email": {email}, "code": {e.mail.resetCode(t, email)}, "new_password": {"another long pass phrase"}}, "").want(303)
-	// The reset ended every session.
-	if got, want := e.request("GET", "/dashboard", nil, "Cookie", session).want(303).location(), "/login?next=%2Fdashboard"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-
-	session = sessionFrom(e.form("/login", url.Values{"email": {email}, "password": {"another long pass phrase"}}, "").want(303))
-	if got, want := e.form("/logout", url.Values{}, session).want(303).location(), "/?notice=logged_out"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	e.request("GET", "/dashboard", nil, "Cookie", session).want(303)
-}
-
-func TestFormPagesEscapeWhatTheyEcho(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.request("GET", "/login?email="+url.QueryEscape(`"><script>x</script>`)+"&notice=<b>hi</b>", nil).want(200)
-	body := string(e.request("GET", "/login?email="+url.QueryEscape(`"><script>x</script>`), nil).body)
-	if strings.Contains(body, "<script>x") {
-		t.Fatal("the prefilled email is not escaped")
-	}
-	if strings.Contains(string(e.request("GET", "/login?notice=<b>hi</b>", nil).body), "<b>hi") {
-		t.Fatal("an arbitrary notice was shown")
-	}
-}
-
-// browse sends what a browser sends: the cookies it holds, a form body
-// when there is one, and an Accept that prefers HTML.
-func (e *env) browse(method, path string, form url.Values, cookies ...*http.Cookie) response {
-	e.t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req := httptest.NewRequest(method, path, body)
-	req.RemoteAddr = "192.0.2.1:1234"
-	req.Header.Set("Accept", "text/html,application/xhtml+xml")
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for _, c := range cookies {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	return response{t: e.t, status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
-}
-
-// cookie returns the cookie called name that res sets, or nil.
-func (r response) cookie(name string) *http.Cookie {
-	for _, c := range (&http.Response{Header: r.header}).Cookies() {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
-
-func TestDashboardKeys(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	id := e.account("keys@example.com", store.PlanStarter)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("keys@example.com")}
-	freshKey := regexp.MustCompile(`sk_[A-Za-z0-9]{46}`)
-	var key, rotated string
-
-	// issue posts a key form and follows its redirect as a browser does,
-	// returning the dashboard that shows the key and the fresh-key cookie.
-	issue := func(e *env, path, name string) (response, *http.Cookie) {
-		e.t.Helper()
-		res := e.browse("POST", path, url.Values{"name": {name}}, session).want(303)
-		if got, want := res.location(), "/dashboard"; got != want {
-			e.t.Fatalf("after %s: got %v, want %v", path, got, want)
-		}
-		flash := res.cookie("fresh_key")
-		if flash == nil || flash.Path != "/dashboard" || !flash.HttpOnly || flash.MaxAge <= 0 {
-			e.t.Fatalf("fresh_key cookie %+v: want an HttpOnly cookie for /dashboard", flash)
-		}
-		if strings.Contains(flash.Value, "sk_") {
-			e.t.Fatal("the fresh key travels in clear in its cookie")
-		}
-		return e.browse("GET", "/dashboard", nil, session, flash).want(200), flash
-	}
-
-	t.Run("usage", func(t *testing.T) {
-		e := e.in(t)
-		e.fill(id, 1)
-		e.request("GET", "/dashboard", nil, "Cookie", session.Value).want(200).has(`class="w5"`).has("1</span> / 100")
-	})
-
-	t.Run("an empty dashboard shows the first-key call-out with this server's address", func(t *testing.T) {
-		e := e.in(t)
-		page := e.browse("GET", "http://keys.example:9000/dashboard", nil, session).want(200)
-		page.has(`id="first-key"`).has("curl -s -X POST http://keys.example:9000/api/v1/user_info")
-	})
-
-	t.Run("create shows the key once, and a reload shows none", func(t *testing.T) {
-		e := e.in(t)
-		page, flash := issue(e, "/dashboard/keys", "ci")
-		if got := page.header.Get("Cache-Control"); got != "no-store" {
-			t.Fatalf("a page with a fresh key has Cache-Control %q", got)
-		}
-		if key = freshKey.FindString(string(page.body)); key == "" {
-			t.Fatalf("no fresh key on the page:\n%s", page.body)
-		}
-		page.has(`id="fresh-key-curl"`).has(`X-API-Key: ` + key)
-		if c := page.cookie("fresh_key"); c == nil || c.MaxAge >= 0 {
-			t.Fatalf("showing the key does not clear its cookie: %+v", c)
-		}
-		e.post("/api/user_info", nil, "X-API-Key", key).want(200)
-		// The reload: the browser no longer holds the cookie.
-		reload := e.browse("GET", "/dashboard", nil, session).want(200)
-		if freshKey.Match(reload.body) || strings.Count(string(reload.body), key[:7]) != 1 {
-			t.Fatal("a reload must show no key, and the list the key's prefix once")
-		}
-		// An altered cookie shows nothing.
-		forged := *flash
-		mid, swap := len(flash.Value)/2, "A"
-		if flash.Value[mid] == 'A' {
-			swap = "B"
-		}
-		forged.Value = flash.Value[:mid] + swap + flash.Value[mid+1:]
-		if freshKey.Match(e.browse("GET", "/dashboard", nil, session, &forged).want(200).body) {
-			t.Fatal("an altered fresh_key cookie was opened")
-		}
-		// Another account cannot use the cookie.
-		e.account("other@example.com", store.PlanStarter)
-		other := &http.Cookie{Name: "auth_session", Value: e.login("other@example.com")}
-		if freshKey.Match(e.browse("GET", "/dashboard", nil, other, flash).want(200).body) {
-			t.Fatal("another account's dashboard shows the key")
-		}
-	})
-
-	t.Run("calls and last use per key, and the chart", func(t *testing.T) {
-		e := e.in(t)
-		for range 3 {
-			e.post("/api/v1/generate_random_key", nil, "X-API-Key", key).want(200)
-		}
-		page := string(e.browse("GET", "/dashboard", nil, session).want(200).body)
-		if !regexp.MustCompile(`data-label="Calls this month" class="calls">3<`).MatchString(page) {
-			t.Fatalf("the key table does not show 3 calls:\n%s", page)
-		}
-		if strings.Contains(page, "never") {
-			t.Fatal("a used key shows as never used")
-		}
-		// 1 call from fill, 3 with the key.
-		if !strings.Contains(page, `id="chart-this-total">4<`) || !strings.Contains(page, "<rect class=\"this\"") {
-			t.Fatalf("the chart does not show this month's 4 calls:\n%s", page)
-		}
-	})
-
-	t.Run("create refuses a name in use", func(t *testing.T) {
-		e := e.in(t)
-		e.browse("POST", "/dashboard/keys", url.Values{"name": {"ci"}}, session).want(409).has("A key named &#34;ci&#34; exists already").has(`id="keys"`)
-	})
-
-	t.Run("create refuses a bad name", func(t *testing.T) {
-		e := e.in(t)
-		e.browse("POST", "/dashboard/keys", url.Values{"name": {"bad name!"}}, session).want(400).has("key name")
-	})
-
-	t.Run("rotate revokes the old key", func(t *testing.T) {
-		e := e.in(t)
-		page, _ := issue(e, "/dashboard/keys/rotate", "ci")
-		rotated = freshKey.FindString(string(page.body))
-		if rotated == "" || rotated == key {
-			t.Fatalf("rotation gave %q", rotated)
-		}
-		e.post("/api/user_info", nil, "X-API-Key", key).want(401)
-	})
-
-	t.Run("rotate refuses a name that has no key", func(t *testing.T) {
-		e := e.in(t)
-		e.browse("POST", "/dashboard/keys/rotate", url.Values{"name": {"nope"}}, session).want(404).has("There is no key named")
-		if _, err := e.store.KeyByName(context.Background(), id, "nope"); err == nil {
-			t.Fatal("rotating a missing name created a key")
-		}
-	})
-
-	t.Run("revoke asks first", func(t *testing.T) {
-		e := e.in(t)
-		e.browse("GET", "/dashboard", nil, session).want(200).has(`href="/dashboard?revoke=ci#confirm-revoke"`)
-		e.browse("GET", "/dashboard?revoke=ci", nil, session).want(200).has(`id="confirm-revoke"`).has("Revoke the key “ci”?")
-		if strings.Contains(string(e.browse("GET", "/dashboard?revoke=nope", nil, session).want(200).body), `id="confirm-revoke"`) {
-			t.Fatal("a confirmation for a key that does not exist")
-		}
-		e.post("/api/user_info", nil, "X-API-Key", rotated).want(200) // asking revoked nothing
-	})
-
-	t.Run("rotate asks first", func(t *testing.T) {
-		e := e.in(t)
-		e.browse("GET", "/dashboard", nil, session).want(200).has(`href="/dashboard?rotate=ci#confirm-rotate"`)
-		e.browse("GET", "/dashboard?rotate=ci", nil, session).want(200).has(`id="confirm-rotate"`).has("Rotate the key “ci”?").has(`action="/dashboard/keys/rotate"`)
-		if strings.Contains(string(e.browse("GET", "/dashboard?rotate=nope", nil, session).want(200).body), `id="confirm-rotate"`) {
-			t.Fatal("a confirmation for a key that does not exist")
-		}
-		e.post("/api/user_info", nil, "X-API-Key", rotated).want(200) // asking rotated nothing
-	})
-
-	t.Run("revoke", func(t *testing.T) {
-		e := e.in(t)
-		res := e.browse("POST", "/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(303)
-		if got, want := res.location(), "/dashboard?notice=key_revoked"; got != want {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-		e.post("/api/user_info", nil, "X-API-Key", rotated).want(401)
-		e.browse("POST", "/dashboard/keys/revoke", url.Values{"name": {"ci"}}, session).want(404)
-	})
-
-	t.Run("needs a session from this site", func(t *testing.T) {
-		e := e.in(t)
-		// Without a session the browser goes to the login page, which comes
-		// back to the dashboard; cross-site posts are refused.
-		if got, want := e.browse("POST", "/dashboard/keys", url.Values{"name": {"x"}}).want(303).location(), "/login?next=%2Fdashboard"; got != want {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-		e.post("/dashboard/keys", "name=x", "Cookie", session.Value, "Sec-Fetch-Site", "cross-site",
-			"Content-Type", "application/x-www-form-urlencoded").wantError(403, "cross_origin_request")
-	})
-}
 
 func TestStaticAssetsAreVersionedAndCached(t *testing.T) {
 	t.Parallel()
@@ -415,6 +134,163 @@ func TestOpenAPIServed(t *testing.T) {
 	for _, path := range routed {
 		if !strings.Contains(ref, "curl -s -X POST http://docs.example:8443/api/v1"+path) {
 			t.Errorf("/docs shows no curl example for %s", path)
+		}
+	}
+}
+
+// TestOneCallIsSingular: a count of one is written "1 call", on the
+// utilities page and in the dashboard chart's day titles (the rest of the
+// dashboard's wording is its template's).
+func TestOneCallIsSingular(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.account("one@example.com", store.PlanEnterprise) // no cap
+	e.fill(id, 1)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("one@example.com")}
+	page := string(e.browse("GET", "/tools", nil, session).want(http.StatusOK).body)
+	if !strings.Contains(page, "<strong>1 call</strong> this month") {
+		t.Errorf("/tools: no singular \"1 call\":\n%s", page)
+	}
+	dashboard := string(e.browse("GET", "/dashboard", nil, session).want(http.StatusOK).body)
+	if !strings.Contains(dashboard, ": 1 call</title>") || strings.Contains(dashboard, ": 1 calls</title>") {
+		t.Errorf("/dashboard: the chart's day says \"1 calls\":\n%s", dashboard)
+	}
+}
+
+// TestFavicon: /favicon.ico, where browsers look for an icon, is the
+// site's SVG icon rather than a JSON 404.
+func TestFavicon(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	res := e.request("GET", "/favicon.ico", nil).want(http.StatusOK)
+	want, err := os.ReadFile("../static/favicon.svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := res.header.Get("Content-Type"); !strings.HasPrefix(ct, "image/svg+xml") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if !bytes.Equal(res.body, want) {
+		t.Error("the body is not static/favicon.svg")
+	}
+	e.request("GET", "/favicon.ico", nil, "If-None-Match", res.header.Get("ETag")).want(http.StatusNotModified)
+}
+
+// TestDocsTablesKeepNamesWhole: every table of the docs pages is a
+// docs-table, whose code cells app.css keeps from breaking mid-word
+// (what a browser then draws is for the screenshots).
+func TestDocsTablesKeepNamesWhole(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	css := string(e.request("GET", "/static/app.css", nil).want(http.StatusOK).body)
+	rule := regexp.MustCompile(`table\.docs-table td code \{([^}]*)\}`).FindStringSubmatch(css)
+	if rule == nil || !strings.Contains(rule[1], "white-space: nowrap") || !strings.Contains(rule[1], "overflow-wrap: normal") {
+		t.Fatalf("app.css has no rule keeping docs-table code whole: %q", rule)
+	}
+	tables := 0
+	for _, path := range []string{"/docs", "/docs/errors", "/docs/hashes", "/docs/ip_info", "/docs/rate_limits"} {
+		page := string(e.request("GET", path, nil).want(http.StatusOK).body)
+		for _, tag := range regexp.MustCompile(`<table[^>]*>`).FindAllString(page, -1) {
+			tables++
+			if !strings.Contains(tag, `class="docs-table"`) {
+				t.Errorf("%s: %s is not a docs-table", path, tag)
+			}
+		}
+	}
+	if tables < 5 {
+		t.Errorf("only %d tables found", tables)
+	}
+}
+
+// TestPagesShowMessagesAsSentences: an error shown on a page starts with
+// a capital and ends with a full stop.
+func TestPagesShowMessagesAsSentences(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	page := string(e.browse("POST", "/base64", url.Values{"text": {"x"}, "option": {"encode"}}).want(http.StatusUnauthorized).body)
+	if !strings.Contains(page, "Log in or send an API key in the X-API-Key header.</p>") {
+		t.Errorf("the refusal is not shown as a sentence:\n%s", page)
+	}
+}
+
+// TestHomeSaysIPLookupWorksOutOfTheBox: the embedded data answers country
+// and ASN with no database to provide, and the home page says so.
+func TestHomeSaysIPLookupWorksOutOfTheBox(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	home := string(e.request("GET", "/", nil).want(http.StatusOK).body)
+	if !strings.Contains(home, "Country and ASN out of the box") || strings.Contains(home, "databases you provide") {
+		t.Error("the home page does not say country and ASN work out of the box")
+	}
+}
+
+// TestAlertsSitUnderTheHeading: every page's alerts come right after its
+// h1, capitalised.
+func TestAlertsSitUnderTheHeading(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("alert@example.com", store.PlanStarter)
+	res := e.form("/login", url.Values{"email": {"alert@example.com"}, "password": {"wrong password entirely"}}, "").want(401)
+	if !regexp.MustCompile(`</h1>\s*<div class="alert error" role="alert">Invalid email or password\.</div>`).Match(res.body) {
+		t.Fatalf("the alert is not under the heading:\n%s", res.body)
+	}
+	page := e.request("GET", "/login?notice=verified", nil).want(200).body
+	if !regexp.MustCompile(`</h1>\s*<div class="alert notice" role="status">Your account is verified`).Match(page) {
+		t.Fatalf("the notice is not under the heading:\n%s", page)
+	}
+}
+
+// TestCurlLinesUseTheRequestsOrigin: the curl examples name the address
+// the page was reached by, and only a plain host name.
+func TestCurlLinesUseTheRequestsOrigin(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	// Every curl line of the docs, and the reference's for every route.
+	for _, path := range []string{"/docs", "/docs/getting_started", "/docs/authentication", "/docs/rate_limits", "/docs/security", "/docs/ip_info"} {
+		page := string(e.request("GET", "http://docs.example"+path, nil).want(200).body)
+		lines := strings.Count(page, "curl -s ")
+		ours := strings.Count(page, "curl -s -X POST http://docs.example/") + strings.Count(page, "curl -s http://docs.example/")
+		if lines == 0 && path == "/docs" || lines != ours {
+			t.Errorf("%s: %d of its %d curl lines name another address", path, lines-ours, lines)
+		}
+	}
+	for _, path := range []string{"/docs", "/docs/getting_started"} {
+		e.request("GET", "https://api.example.org"+path, nil).want(200).has("curl -s -X POST https://api.example.org/api/v1/")
+		// HTTPS as a trusted proxy says, and only then.
+		behind := newEnv(t, behindProxy)
+		behind.request("GET", "http://secutil.internal:8443"+path, nil, "RemoteAddr", "10.0.0.5:443", "X-Forwarded-Proto", "https").
+			want(200).has("curl -s -X POST https://secutil.internal:8443/api/v1/")
+		behind.request("GET", "http://secutil.internal:8443"+path, nil, "X-Forwarded-Proto", "https").
+			want(200).has("curl -s -X POST http://secutil.internal:8443/api/v1/")
+		// A Host header a shell would run never reaches a curl line.
+		req := httptest.NewRequest("GET", path, nil)
+		req.Host = "a$(reboot)"
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		if body := rec.Body.String(); !strings.Contains(body, "curl -s -X POST http://localhost/api/v1/") || strings.Contains(body, "reboot") {
+			t.Errorf("%s with a hostile Host header:\n%s", path, body)
+		}
+	}
+}
+
+// TestHomePromisesLinkToWorkingTools: every tool the home page promises
+// links to its panel on the tools page.
+func TestHomePromisesLinkToWorkingTools(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	home := string(e.request("GET", "/", nil).want(200).body)
+	tools := string(e.request("GET", "/tools", nil).want(200).body)
+	links := regexp.MustCompile(`href="/tools#(tool-[a-z0-9]+)"`).FindAllStringSubmatch(home, -1)
+	found := map[string]bool{}
+	for _, l := range links {
+		found[l[1]] = true
+		if !strings.Contains(tools, `id="`+l[1]+`"`) {
+			t.Errorf("the home page links to /tools#%s, which is not on the tools page", l[1])
+		}
+	}
+	for _, want := range []string{"tool-strength", "tool-breach", "tool-hashgen", "tool-hashid", "tool-lookup", "tool-ip", "tool-base64", "tool-jwt", "tool-randomkey", "tool-json", "tool-crypto"} {
+		if !found[want] {
+			t.Errorf("the home page does not link to /tools#%s", want)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"html"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -329,182 +328,6 @@ func TestStrengthShowsBreachCountWithABreachFile(t *testing.T) {
 	}
 }
 
-// TestBrowserErrorPages: unknown paths and wrong methods get a page in the
-// site's style for browsers, JSON for API clients.
-func TestBrowserErrorPages(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	for _, tc := range []struct {
-		method, path string
-		status       int
-		want         string
-	}{
-		{"GET", "/no-such-page", 404, "Not Found"},
-		{"GET", "/api/v1/no-such-route", 404, "Not Found"},
-		{"GET", "/ip_info", 405, "Method Not Allowed"},
-		{"GET", "/dashboard/keys", 405, "Method Not Allowed"},
-	} {
-		res := e.browse(tc.method, tc.path, nil).want(tc.status)
-		if ct := res.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
-			t.Errorf("%s %s: Content-Type %q for a browser", tc.method, tc.path, ct)
-		}
-		res.has("<h1>" + tc.want + "</h1>").has("/static/app.css").has(`href="/tools"`)
-		if csp := res.header.Get("Content-Security-Policy"); !strings.Contains(csp, "style-src 'self'") {
-			t.Errorf("%s %s: CSP %q does not let the page load its stylesheet", tc.method, tc.path, csp)
-		}
-		if tc.status == 405 && res.header.Get("Allow") != "POST" {
-			t.Errorf("%s %s: Allow %q", tc.method, tc.path, res.header.Get("Allow"))
-		}
-		code := map[int]string{404: "not_found", 405: "method_not_allowed"}[tc.status]
-		e.request(tc.method, tc.path, nil, "Accept", "*/*").wantError(tc.status, code)
-	}
-}
-
-// TestAlertsSitUnderTheHeading: every page's alerts come right after its
-// h1, capitalised.
-func TestAlertsSitUnderTheHeading(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.account("alert@example.com", store.PlanStarter)
-	res := e.form("/login", url.Values{"email": {"alert@example.com"}, "password": {"wrong password entirely"}}, "").want(401)
-	if !regexp.MustCompile(`</h1>\s*<div class="alert error" role="alert">Invalid email or password\.</div>`).Match(res.body) {
-		t.Fatalf("the alert is not under the heading:\n%s", res.body)
-	}
-	page := e.request("GET", "/login?notice=verified", nil).want(200).body
-	if !regexp.MustCompile(`</h1>\s*<div class="alert notice" role="status">Your account is verified`).Match(page) {
-		t.Fatalf("the notice is not under the heading:\n%s", page)
-	}
-}
-
-// TestLoginComesBack: /login keeps the page that asked for it, and only
-// a path of this site.
-func TestLoginComesBack(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.adminSession("boss@example.com")
-	next := e.request("GET", "/admin", nil).want(303).location()
-	if next != "/login?next=%2Fadmin" {
-		t.Fatalf("GET /admin without a session goes to %s", next)
-	}
-	e.request("GET", next, nil).want(200).has(`action="/login?next=%2fadmin"`)
-	for target, want := range map[string]string{"/admin": "/admin", "//evil.example/": "/dashboard", `/\evil.example`: "/dashboard", "https://evil.example/": "/dashboard"} {
-		res := e.form("/login?next="+url.QueryEscape(target), url.Values{"email": {"boss@example.com"}, "password": {testPassword}}, "").want(303)
-		if got := res.location(); got != want {
-			t.Errorf("next=%s: got %v, want %v", target, got, want)
-		}
-	}
-	// A failed attempt keeps the way back.
-	e.form("/login?next=%2Fadmin", url.Values{"email": {"boss@example.com"}, "password": {"wrong password entirely"}}, "").want(401).
-		has(`action="/login?next=%2fadmin"`)
-}
-
-// TestPlanCards: without a checkout provider, paid plans say to ask the
-// administrator; with one, they show the price and their button goes to
-// checkout, which the page's CSP lets the form reach. Every refusal comes
-// back to the dashboard as an alert.
-func TestPlanCards(t *testing.T) {
-	t.Parallel()
-	t.Run("without checkout", func(t *testing.T) {
-		e := newEnv(t)
-		e.account("plan@example.com", store.PlanPro)
-		session := &http.Cookie{Name: "auth_session", Value: e.login("plan@example.com")}
-		page := e.browse("GET", "/dashboard", nil, session).want(200)
-		page.has("Ask your administrator")
-		if strings.Contains(string(page.body), "Upgrade to") {
-			t.Fatal("an upgrade button without a payment provider")
-		}
-		res := e.browse("POST", "/switch_tier", url.Values{"plan": {"enterprise"}}, session).want(503)
-		res.has(`<div class="alert error" role="alert">No payment provider is configured`).has(`id="plan"`)
-		if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"starter"}, "confirm": {"true"}}, session).want(303).location(); got != "/dashboard?notice=plan_starter" {
-			t.Fatalf("downgrade goes to %s", got)
-		}
-		e.browse("POST", "/switch_tier", url.Values{"plan": {"gold"}}, session).want(400).has(`Field &#34;plan&#34; must be`)
-		if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}).want(303).location(); got != "/login?next=%2Fdashboard" {
-			t.Fatalf("without a session: %s", got)
-		}
-	})
-
-	t.Run("with checkout", func(t *testing.T) {
-		checkout, err := server.NewTemplateCheckout("https://pay.example:8443/buy?product={product_id}&ref={ref}")
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := newEnv(t, func(d *server.Deps) { d.Checkout = checkout })
-		e.account("buyer@example.com", store.PlanStarter)
-		session := &http.Cookie{Name: "auth_session", Value: e.login("buyer@example.com")}
-		page := e.browse("GET", "/dashboard", nil, session).want(200)
-		if csp := page.header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' https://pay.example:8443;") {
-			t.Fatalf("CSP %q does not let the plan form reach checkout", csp)
-		}
-		page.has("Not on sale yet")
-		e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}, session).want(400).has("There is no product for the pro plan yet")
-
-		if _, err := e.store.CreateProduct(t.Context(), store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: 900, Currency: "EUR", Interval: "month"}); err != nil {
-			t.Fatal(err)
-		}
-		e.browse("GET", "/dashboard", nil, session).want(200).has("9.00 EUR a month").has("Upgrade to pro")
-		res := e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}, session).want(303)
-		if got := res.location(); !strings.HasPrefix(got, "https://pay.example:8443/buy?product=") {
-			t.Fatalf("upgrade goes to %s", got)
-		}
-	})
-}
-
-// TestCurlLinesUseTheRequestsOrigin: the curl examples name the address
-// the page was reached by, and only a plain host name.
-func TestCurlLinesUseTheRequestsOrigin(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	// Every curl line of the docs, and the reference's for every route.
-	for _, path := range []string{"/docs", "/docs/getting_started", "/docs/authentication", "/docs/rate_limits", "/docs/security", "/docs/ip_info"} {
-		page := string(e.request("GET", "http://docs.example"+path, nil).want(200).body)
-		lines := strings.Count(page, "curl -s ")
-		ours := strings.Count(page, "curl -s -X POST http://docs.example/") + strings.Count(page, "curl -s http://docs.example/")
-		if lines == 0 && path == "/docs" || lines != ours {
-			t.Errorf("%s: %d of its %d curl lines name another address", path, lines-ours, lines)
-		}
-	}
-	for _, path := range []string{"/docs", "/docs/getting_started"} {
-		e.request("GET", "https://api.example.org"+path, nil).want(200).has("curl -s -X POST https://api.example.org/api/v1/")
-		// HTTPS as a trusted proxy says, and only then.
-		behind := newEnv(t, behindProxy)
-		behind.request("GET", "http://secutil.internal:8443"+path, nil, "RemoteAddr", "10.0.0.5:443", "X-Forwarded-Proto", "https").
-			want(200).has("curl -s -X POST https://secutil.internal:8443/api/v1/")
-		behind.request("GET", "http://secutil.internal:8443"+path, nil, "X-Forwarded-Proto", "https").
-			want(200).has("curl -s -X POST http://secutil.internal:8443/api/v1/")
-		// A Host header a shell would run never reaches a curl line.
-		req := httptest.NewRequest("GET", path, nil)
-		req.Host = "a$(reboot)"
-		rec := httptest.NewRecorder()
-		e.h.ServeHTTP(rec, req)
-		if body := rec.Body.String(); !strings.Contains(body, "curl -s -X POST http://localhost/api/v1/") || strings.Contains(body, "reboot") {
-			t.Errorf("%s with a hostile Host header:\n%s", path, body)
-		}
-	}
-}
-
-// TestHomePromisesLinkToWorkingTools: every tool the home page promises
-// links to its panel on the tools page.
-func TestHomePromisesLinkToWorkingTools(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	home := string(e.request("GET", "/", nil).want(200).body)
-	tools := string(e.request("GET", "/tools", nil).want(200).body)
-	links := regexp.MustCompile(`href="/tools#(tool-[a-z0-9]+)"`).FindAllStringSubmatch(home, -1)
-	found := map[string]bool{}
-	for _, l := range links {
-		found[l[1]] = true
-		if !strings.Contains(tools, `id="`+l[1]+`"`) {
-			t.Errorf("the home page links to /tools#%s, which is not on the tools page", l[1])
-		}
-	}
-	for _, want := range []string{"tool-strength", "tool-breach", "tool-hashgen", "tool-hashid", "tool-lookup", "tool-ip", "tool-base64", "tool-jwt", "tool-randomkey", "tool-json", "tool-crypto"} {
-		if !found[want] {
-			t.Errorf("the home page does not link to /tools#%s", want)
-		}
-	}
-}
-
 // TestNoFloatNoiseOnPages: numbers people read are rounded.
 func TestNoFloatNoiseOnPages(t *testing.T) {
 	t.Parallel()
@@ -524,5 +347,76 @@ func TestNoFloatNoiseOnPages(t *testing.T) {
 		if noise := regexp.MustCompile(`\d\.\d{5,}`).FindString(page); noise != "" {
 			t.Errorf("%s shows %s", form.path, noise)
 		}
+	}
+}
+
+// TestAnonymousToolsPageAsksToSignIn: logged out, /tools shows a sign-in
+// call-out listing the tools, and no form that could only fail.
+func TestAnonymousToolsPageAsksToSignIn(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	page := string(e.browse("GET", "/tools", nil).want(http.StatusOK).body)
+	if !strings.Contains(page, `id="sign-in"`) || !strings.Contains(page, `href="/login?next=/tools"`) {
+		t.Errorf("no sign-in call-out:\n%s", page)
+	}
+	if regexp.MustCompile(`<form[^>]*action="/[a-z_0-9]+#tool-`).MatchString(page) {
+		t.Error("the logged-out page still shows the tools' forms")
+	}
+}
+
+// TestJWTWarningIsAWarning: a token decoded with a warning (here: no
+// signature) answers 200, and the page shows the warning as a warning,
+// not as an error.
+func TestJWTWarningIsAWarning(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	session := e.browserSession("jwt@example.com")
+	unsigned := "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."
+	page := string(e.browse("POST", "/jwt_decoder", url.Values{"token": {unsigned}}, session).want(http.StatusOK).body)
+	panel := panelOf(t, []byte(page), "tool-jwt")
+	if !strings.Contains(panel, `class="alert warning"`) || strings.Contains(panel, `class="alert error"`) {
+		t.Errorf("the warning is not shown as a warning:\n%s", panel)
+	}
+}
+
+// TestHashIDOffersNoCommandForNotAHash: a string that is recognisably not
+// a hash gets no hashcat command on the page, and the answers nobody
+// copies (strength, entropy; also common, breach, a suggestion's thanks)
+// have no copy button.
+func TestHashIDOffersNoCommandForNotAHash(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	session := e.browserSession("hid@example.com")
+	for _, s := range []string{"123e4567-e89b-12d3-a456-426614174000", "1234567", "password"} {
+		page := string(e.browse("POST", "/hash_identifier", url.Values{"hash": {s}}, session).want(http.StatusOK).body)
+		panel := panelOf(t, []byte(page), "tool-hashid")
+		if !strings.Contains(panel, "not a hash") || strings.Contains(panel, "Crack it with hashcat") {
+			t.Errorf("%s: the panel offers a hashcat command for not a hash:\n%s", s, panel)
+		}
+	}
+	for path, id := range map[string]string{"/password_check": "strength-out", "/entropy": "entropy-out"} {
+		page := string(e.browse("POST", path, url.Values{"password": {"x"}}, session).want(http.StatusOK).body)
+		if !strings.Contains(page, `id="`+id+`"`) || strings.Contains(page, `data-copy="`+id+`"`) {
+			t.Errorf("%s: no answer, or a copy button for it", path)
+		}
+	}
+}
+
+// TestLookupNotFoundInThePlaintextColumn: a hash the lookup does not know
+// says "not found" under Plaintext, with the Type cell empty, so the
+// columns keep their meaning.
+func TestLookupNotFoundInThePlaintextColumn(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	session := e.browserSession("lk@example.com")
+	unknown := strings.Repeat("ab", 16)
+	page := string(e.browse("POST", "/hash_lookup", url.Values{"hashes": {unknown}}, session).want(http.StatusOK).body)
+	row := regexp.MustCompile(`(?s)<tr><td><code>` + unknown + `</code></td>(.*?)</tr>`).FindStringSubmatch(page)
+	if row == nil {
+		t.Fatalf("no row for the hash:\n%s", page)
+	}
+	cells := regexp.MustCompile(`<td[^>]*>(.*?)</td>`).FindAllStringSubmatch(row[1], -1)
+	if len(cells) != 2 || !strings.Contains(cells[1][1], "not found") || strings.Contains(cells[0][1], "not found") {
+		t.Errorf("cells %q: want Type empty and Plaintext \"not found\"", row[1])
 	}
 }

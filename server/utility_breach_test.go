@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,5 +76,26 @@ func TestDataBreachFromPwnedFiles(t *testing.T) {
 	}
 	if m := e.post("/api/data_breach", map[string]string{"prefix": "00000"}, "X-API-Key", key).want(200).json(); len(m["suffixes"].([]any)) != 1 {
 		t.Fatalf("%v", m)
+	}
+}
+
+// TestBreachOnTheCommonListSaysSo: a password found in the embedded list,
+// which has no counts, keeps "count": 0 and says "in the common list"
+// rather than leaving 0 to read as "seen 0 times".
+func TestBreachOnTheCommonListSaysSo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("br@example.com", store.PlanPro)
+	found := e.post("/api/v1/data_breach", map[string]string{"password": "letmein"}, "X-API-Key", key).want(http.StatusOK).json()
+	if found["breached"] != true || found["count"] != float64(0) || !strings.Contains(found["message"].(string), "in the common list") {
+		t.Errorf("listed: %v", found)
+	}
+	missed := e.post("/api/v1/data_breach", map[string]string{"password": "a long passphrase nobody has used"}, "X-API-Key", key).want(http.StatusOK).json()
+	if missed["breached"] != false || !strings.HasPrefix(missed["message"].(string), "not found in") {
+		t.Errorf("not listed: %v", missed)
+	}
+	page := string(e.browse("GET", "/docs/operating", nil).want(http.StatusOK).body)
+	if !strings.Contains(page, `id="breach-data"`) {
+		t.Error("/docs/operating has no breach-data section for the breach panel to link to")
 	}
 }

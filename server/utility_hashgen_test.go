@@ -1,10 +1,14 @@
 package server_test
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 
+	"secutil/server"
 	"secutil/store"
+	"secutil/tools/pbe"
 )
 
 func TestHashGeneratorRoute(t *testing.T) {
@@ -34,4 +38,43 @@ func TestHashGeneratorRoute(t *testing.T) {
 	if e.usage(a.ID) != before+1 {
 		t.Fatal("root-level call not counted")
 	}
+}
+
+// oneSlot gives the server an engine with one key-derivation slot, and
+// returns it so a test can hold the slot.
+func oneSlot(engine **pbe.Engine) func(*server.Deps) {
+	return func(d *server.Deps) {
+		*engine = pbe.NewEngine(1, cheapKDF)
+		d.Crypto = *engine
+	}
+}
+
+// holdSlot takes the engine's only slot until the returned func is called.
+func holdSlot(t *testing.T, engine *pbe.Engine) (release func()) {
+	t.Helper()
+	held, done := make(chan struct{}), make(chan struct{})
+	go engine.WithSlot(context.Background(), func() { close(held); <-done })
+	<-held
+	return sync.OnceFunc(func() { close(done) })
+}
+
+// TestSlowHashesShareTheKDFSlots: scrypt, argon2id and bcrypt ran with no
+// concurrency limit (200 parallel calls reached 6.5 GiB). They now wait
+// for the key-derivation slots /secure_encrypt uses.
+func TestSlowHashesShareTheKDFSlots(t *testing.T) {
+	t.Parallel()
+	var engine *pbe.Engine
+	e := newEnv(t, oneSlot(&engine))
+	key := e.key("pro@example.com", store.PlanPro)
+	release := holdSlot(t, engine)
+	defer release()
+	answers := make(chan response, 3)
+	for _, algorithm := range []string{"scrypt", "argon2id", "bcrypt"} {
+		go func() {
+			answers <- e.post("/api/hash_generator", map[string]string{"algorithm": algorithm, "plaintext": "pw"}, "X-API-Key", key)
+		}()
+	}
+	// A fast digest does not wait.
+	e.post("/api/hash_generator", map[string]string{"algorithm": "sha256", "plaintext": "pw"}, "X-API-Key", key).want(200)
+	answeredOnlyAfterRelease(t, answers, release, 3)
 }

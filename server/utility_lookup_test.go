@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -205,4 +206,24 @@ func TestHashLookupSiteLimitComesBeforeTheUpstream(t *testing.T) {
 	if got := calls.Load(); got != 2 {
 		t.Fatalf("the upstream was asked %d times for 2 allowed lookups", got)
 	}
+}
+
+// TestHashLookupTakesAnArray: "hashes" may be an array of strings, as for
+// /hash_identifier, with the same answer as the one-string form; another
+// type is a 400 that names the field.
+func TestHashLookupTakesAnArray(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("arr@example.com", store.PlanPro)
+	a, b := strings.Repeat("ab", 16), strings.Repeat("cd", 16)
+	asArray := e.post("/api/v1/hash_lookup", map[string]any{"hashes": []string{a, b}}, "X-API-Key", key).want(http.StatusOK)
+	asString := e.post("/api/v1/hash_lookup", map[string]any{"hashes": a + "\n" + b}, "X-API-Key", key).want(http.StatusOK)
+	if !bytes.Equal(asArray.body, asString.body) {
+		t.Errorf("array %s, string %s", asArray.body, asString.body)
+	}
+	msg := e.post("/api/v1/hash_lookup", map[string]any{"hashes": 5}, "X-API-Key", key).wantError(http.StatusBadRequest, "invalid_field")["error"].(string)
+	if !strings.Contains(msg, `"hashes"`) {
+		t.Errorf("%q does not name the field", msg)
+	}
+	e.post("/api/v1/hash_lookup", map[string]any{}, "X-API-Key", key).wantError(http.StatusBadRequest, "missing_field")
 }

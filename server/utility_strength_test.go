@@ -31,6 +31,8 @@ func TestPasswordCheck(t *testing.T) {
 	e.post("/api/password_check", map[string]string{"password": strings.Repeat("é", 257)}, "X-API-Key", key).wantError(400, "invalid_request")
 	e.post("/api/password_check", map[string]string{"password": strings.Repeat("é", 256)}, "X-API-Key", key).want(200)
 	e.post("/api/password_check", map[string]string{"password": "x"}).wantError(401, "unauthorized")
+	// At the root, for the utilities page, a session works as a key.
+	e.post("/password_check", map[string]string{"password": "password"}, "Cookie", e.login("annabel@example.com")).want(200)
 }
 
 func TestPasswordCheckStarterCap(t *testing.T) {
@@ -43,28 +45,29 @@ func TestPasswordCheckStarterCap(t *testing.T) {
 	e.post("/api/hash_generator", map[string]string{"algorithm": "md5", "plaintext": "x"}, "X-API-Key", key).wantError(429, "plan_limit_reached")
 }
 
-func TestEntropyAndCommonPassword(t *testing.T) {
+func TestPasswordCheckReportsBreaches(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	key := e.key("ann@example.com", store.PlanPro)
-	m := e.post("/api/entropy", map[string]string{"password": "abc"}, "X-API-Key", key).want(200).json()
-	// 3 × log2(26) = 14.10 bits.
-	if m["entropy"] != 14.1 || m["estimate_brute_force"] != "less than a second" {
-		t.Fatalf("entropy: %v", m)
-	}
-	if m := e.post("/api/v1/entropy", map[string]string{"password": "Tr0ub4dor&3xQ!vZ9pL"}, "X-API-Key", key).want(200).json(); m["estimate_brute_force"] != "centuries" {
-		t.Fatalf("entropy: %v", m)
-	}
-	for pw, want := range map[string]bool{"password": true, "PASSWORD": true, "letmein": true, "violet tram ladder cinema": false} {
-		if m := e.post("/api/common_pwd", map[string]string{"password": pw}, "X-API-Key", key).want(200).json(); m["is_common"] != want {
-			t.Errorf("common_pwd(%q) = %v", pw, m["is_common"])
+	t.Run("without a breach file, breached is null", func(t *testing.T) {
+		e := newEnv(t)
+		key := e.key("ann@example.com", store.PlanPro)
+		m := e.post("/api/v1/password_check", map[string]string{"password": breachedPassphrase}, "X-API-Key", key).want(200).json()
+		if v, ok := m["breached"]; !ok || v != nil || m["score"] != float64(4) {
+			t.Fatalf("%v", m)
 		}
-	}
-	e.post("/api/entropy", map[string]string{}, "X-API-Key", key).wantError(400, "missing_field")
-	e.post("/api/common_pwd", map[string]string{"password": "x"}).wantError(401, "unauthorized")
-	e.post("/api/entropy", map[string]string{"password": "x"}).wantError(401, "unauthorized")
-	// Root-level web variants.
-	session := e.login("ann@example.com")
-	e.post("/common_pwd", map[string]string{"password": "password"}, "Cookie", session).want(200)
-	e.post("/password_check", map[string]string{"password": "password"}, "Cookie", session).want(200)
+	})
+	t.Run("with one, the count; a breached password scores 0", func(t *testing.T) {
+		e := newEnv(t, withBreachFile(t))
+		key := e.key("ann@example.com", store.PlanPro)
+		m := e.post("/api/v1/password_check", map[string]string{"password": breachedPassphrase}, "X-API-Key", key).want(200).json()
+		feedback, _ := m["feedback"].([]any)
+		if m["breached"] != float64(12) || m["score"] != float64(0) || m["label"] != "very weak" ||
+			len(feedback) == 0 || !strings.Contains(feedback[0].(string), "appeared 12 times in data breaches") ||
+			m["estimated_crack_time"] != "less than a second" {
+			t.Fatalf("%v", m)
+		}
+		m = e.post("/password_check", map[string]string{"password": "amber glacier pocket violin"}, "X-API-Key", key).want(200).json()
+		if m["breached"] != float64(0) || m["score"] != float64(4) {
+			t.Fatalf("%v", m)
+		}
+	})
 }
