@@ -7,8 +7,9 @@ import (
 
 // The adapters: each serves an action (func(ctx, Q) (R, error)) as an
 // http.Handler, and they differ only in how they decode the request and
-// encode the answer. routes.go's header is their table. All but
-// handleMetered share the core, runAction.
+// encode the answer. routes.go's header is their table. The utilities'
+// two (handleMetered, handleUtilityForm) run a call through runMetered;
+// every other one through runAction.
 
 // runAction is the core every adapter shares: it decodes the request, runs
 // act with the exchange in its context (exchangeOf), and writes what act

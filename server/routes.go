@@ -29,8 +29,9 @@ import (
 //	handleUtilityForm    a utility at the root: a browser gets the utilities page with the answer, others JSON
 //	handlePanelForm      handleUtilityForm for a panel's action that is no utility (not metered)
 //
-// All but handleMetered share runAction. Every administrator's route is
-// registered through adminRoute, which guards it.
+// A utility's two (handleMetered, handleUtilityForm) run its call through
+// runMetered, every other one through runAction. Every administrator's
+// route is registered through adminRoute, which guards it.
 //
 // Names: a function named handleX returns an http.Handler; a decoder is
 // named decodeX; an action is named for what it does (convertBase64,

@@ -2,8 +2,9 @@ package server
 
 import (
 	"context"
-	"secutil/server/internal/plural"
 	"strings"
+
+	"secutil/server/internal/plural"
 
 	"secutil/tools/breach"
 )
