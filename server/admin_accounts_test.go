@@ -12,20 +12,6 @@ import (
 	"secutil/store"
 )
 
-// accountEvents are the audit events about email, newest first, as
-// /boss/audit/list answers them.
-func (e *env) accountEvents(email, admin string) []map[string]any {
-	e.t.Helper()
-	items := e.post("/boss/audit/list", map[string]int{"limit": 500}, "Cookie", admin).want(200).json()["items"].([]any)
-	var out []map[string]any
-	for _, it := range items {
-		if ev := it.(map[string]any); ev["email"] == email {
-			out = append(out, ev)
-		}
-	}
-	return out
-}
-
 func TestAdminAccountActions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withAdminToken)
@@ -146,22 +132,6 @@ func TestAdminAccountActions(t *testing.T) {
 	})
 }
 
-func TestAdminAccountActionsNeedAnAdmin(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.account("ann@example.com", store.PlanStarter)
-	user := e.login("ann@example.com")
-	for _, path := range []string{"/boss/accounts/verify", "/boss/accounts/disable", "/boss/accounts/delete", "/boss/accounts/reset_usage", "/boss/invites/create"} {
-		e.post(path, map[string]string{"email": "ann@example.com", "confirm": "ann@example.com"}).wantError(401, "unauthorized")
-		e.post(path, map[string]string{"email": "ann@example.com", "confirm": "ann@example.com"}, "Cookie", user).wantError(403, "forbidden")
-		page := strings.TrimSuffix(strings.Replace(path, "/boss/", "/admin/", 1), "/create")
-		e.form(page, url.Values{"email": {"ann@example.com"}}, user).want(403)
-	}
-	if e.accountOf("ann@example.com").Disabled {
-		t.Fatal("a non-admin disabled an account")
-	}
-}
-
 func TestAdminPageAccountButtons(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withRegistration(server.RegistrationInvite))
@@ -204,4 +174,181 @@ func TestAdminPageAccountButtons(t *testing.T) {
 		invite := link[:strings.IndexByte(link, '<')]
 		e.post("/register", map[string]string{"email": "new@example.com", "password": testPassword, "invite": invite}).want(200)
 	})
+}
+
+func TestAdminActivatesAnUnverifiedAccountWithANewPassword(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	e.post("/register", map[string]string{"email": "pending@example.com", "password": testPassword}).want(200)
+	const chosen = "a new password the operator chose"
+
+	e.refused("/admin/accounts/make_admin", url.Values{"email": {"pending@example.com"}}, admin, `field "new_password" is required`)
+	e.refused("/admin/accounts/make_admin", url.Values{"email": {"pending@example.com"}, "new_password": {"passwordpassword"}}, admin, "common")
+	if a := e.accountOf("pending@example.com"); a.Admin || a.Verified {
+		t.Fatalf("refused forms changed the account: %+v", a)
+	}
+	res := e.form("/admin/accounts/make_admin", url.Values{"email": {"pending@example.com"}, "new_password": {chosen}}, admin).want(http.StatusSeeOther)
+	if got, want := res.location(), "/admin?done=make_admin"; got != want {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if a := e.accountOf("pending@example.com"); !a.Admin || !a.Verified {
+		t.Fatalf("after the form: admin %v verified %v", a.Admin, a.Verified)
+	}
+	e.post("/login", map[string]string{"email": "pending@example.com", "password": testPassword}).wantError(401, "invalid_credentials")
+	e.post("/login", map[string]string{"email": "pending@example.com", "password": chosen}).want(200)
+	// A password on any other action is refused, not ignored.
+	e.post("/boss/accounts/disable", map[string]string{"email": "pending@example.com", "new_password": chosen}, "Cookie", admin).wantError(400, "invalid_request")
+}
+
+func TestAdminNoOpIsNotAudited(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	e.account("ann@example.com", store.PlanStarter)
+	for range 2 {
+		e.post("/boss/accounts/set_plan", map[string]any{"email": "ann@example.com", "plan": "pro"}, "Cookie", admin).want(200)
+	}
+	if changes := e.planChanges(); len(changes) != 1 {
+		t.Fatalf("%d plan_changed events for setting pro twice, want 1", len(changes))
+	}
+	if m := e.post("/boss/accounts/disable", map[string]string{"email": "ann@example.com"}, "Cookie", admin).want(200).json(); m["status"] != "account_disabled" {
+		t.Fatalf("%v", m)
+	}
+	if m := e.post("/boss/accounts/disable", map[string]string{"email": "ann@example.com"}, "Cookie", admin).want(200).json(); m["status"] != "unchanged" {
+		t.Fatalf("disabling a disabled account: %v, want status unchanged", m)
+	}
+	if disabled := detailsOf(e.accountEvents("ann@example.com", admin), "account_disabled"); len(disabled) != 1 {
+		t.Fatalf("account_disabled events %q, want 1", disabled)
+	}
+}
+
+func TestAdminPageSetPlanForm(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	e.account("ann@example.com", store.PlanStarter)
+	user := e.login("ann@example.com")
+
+	t.Run("sets plan, cap and the end of the paid day", func(t *testing.T) {
+		e := e.in(t)
+		res := e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"},
+			"usage_cap": {"500"}, "paid_until": {"2030-01-31"}}, admin).want(http.StatusSeeOther)
+		if got, want := res.location(), "/admin?done=plan_set"; got != want {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		a, err := e.store.AccountByEmail(context.Background(), "ann@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Plan != store.PlanEnterprise || a.UsageCap == nil || *a.UsageCap != 500 || a.PaidUntil == nil ||
+			a.PaidUntil.UTC().Format("2006-01-02T15:04:05") != "2030-01-31T23:59:59" {
+			t.Fatalf("after the form: plan %s cap %v paid until %v", a.Plan, a.UsageCap, a.PaidUntil)
+		}
+		if changes := e.planChanges(); len(changes) != 1 {
+			t.Fatalf("plan_changed audit events %+v", changes)
+		}
+		e.request("GET", res.location(), nil, "Cookie", admin).want(http.StatusOK).has("The plan was set.").has("paid until 31 Jan 2030 23:59 UTC")
+	})
+
+	t.Run("empty optional fields are left out", func(t *testing.T) {
+		e := e.in(t)
+		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"},
+			"usage_cap": {""}, "paid_until": {""}}, admin).want(http.StatusSeeOther)
+		if a := e.accountOf("ann@example.com"); a.Plan != store.PlanPro || a.UsageCap != nil || a.PaidUntil != nil {
+			t.Fatalf("after the form: plan %s cap %v paid until %v", a.Plan, a.UsageCap, a.PaidUntil)
+		}
+	})
+
+	// Refusals redirect back to the page, which shows the message once.
+	for _, tc := range []struct {
+		name string
+		form url.Values
+		msg  string
+	}{
+		{"cap on pro", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "usage_cap": {"10"}}, "only to the enterprise plan"},
+		{"cap not a number", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"}, "usage_cap": {"ten"}}, "whole number"},
+		{"date not a date", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "paid_until": {"soon"}}, "a date like"},
+		{"unknown email", url.Values{"email": {"nobody@example.com"}, "plan": {"pro"}}, "No account has the email"},
+	} {
+		t.Run("refused: "+tc.name, func(t *testing.T) {
+			e.in(t).refused("/admin/accounts/set_plan", tc.form, admin, tc.msg)
+		})
+	}
+
+	t.Run("needs an admin", func(t *testing.T) {
+		e := e.in(t)
+		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}}, user).want(http.StatusForbidden)
+		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}}, "").want(http.StatusUnauthorized)
+	})
+}
+
+func TestAdminListAccounts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withAdminToken)
+	bearer := []string{"Authorization", "Bearer " + adminToken}
+	key := e.key("ann@example.com", store.PlanStarter)
+	e.account("bob@example.com", store.PlanPro)
+	e.meteredCall(key).want(http.StatusOK)
+
+	res := e.post("/boss/accounts/list", nil, bearer...).want(http.StatusOK).json()
+	items := res["items"].([]any)
+	if len(items) != 2 || res["limit"] != float64(50) || res["offset"] != float64(0) {
+		t.Fatalf("default page %v", res)
+	}
+	ann := items[0].(map[string]any)
+	for field, want := range map[string]any{"email": "ann@example.com", "plan": "starter", "effective_plan": "starter",
+		"api_usage": float64(1), "max_usage_for_plan": float64(100), "paid_until": nil, "admin": false, "verified": true} {
+		if ann[field] != want {
+			t.Fatalf("%s = %v, want %v (in %v)", field, ann[field], want, ann)
+		}
+	}
+	if _, ok := ann["created_at"].(string); !ok {
+		t.Fatalf("no created_at in %v", ann)
+	}
+	second := e.post("/boss/accounts/list", map[string]any{"limit": 1, "offset": 1}, bearer...).want(http.StatusOK).json()["items"].([]any)
+	if len(second) != 1 || second[0].(map[string]any)["email"] != "bob@example.com" {
+		t.Fatalf("second page %v", second)
+	}
+	for _, bad := range []map[string]any{{"limit": 0}, {"limit": 501}, {"offset": -1}} {
+		e.post("/boss/accounts/list", bad, bearer...).wantError(http.StatusBadRequest, "invalid_request")
+	}
+	empty := e.post("/boss/accounts/list", map[string]any{"offset": 10}, bearer...).want(http.StatusOK).json()["items"].([]any)
+	if len(empty) != 0 {
+		t.Fatalf("page past the end %v", empty)
+	}
+}
+
+func TestAdminSetPlan(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withAdminToken)
+	bearer := []string{"Authorization", "Bearer " + adminToken}
+	key := e.key("ann@example.com", store.PlanStarter)
+
+	e.post("/boss/accounts/set_plan", map[string]any{"plan": "pro"}, bearer...).wantError(http.StatusBadRequest, "missing_field")
+	e.post("/boss/accounts/set_plan", map[string]any{"email": "ann@example.com"}, bearer...).wantError(http.StatusBadRequest, "missing_field")
+	for _, bad := range []map[string]any{
+		{"email": "ann@example.com", "plan": "gold"},
+		{"email": "ann@example.com", "plan": "pro", "usage_cap": 10},
+		{"email": "ann@example.com", "plan": "enterprise", "usage_cap": 0},
+		{"email": "ann@example.com", "plan": "starter", "paid_until": "2030-01-01T00:00:00Z"},
+		{"email": "ann@example.com", "plan": "pro", "paid_until": "soon"},
+	} {
+		e.post("/boss/accounts/set_plan", bad, bearer...).wantError(http.StatusBadRequest, "invalid_request")
+	}
+	e.post("/boss/accounts/set_plan", map[string]any{"email": "nobody@example.com", "plan": "pro"}, bearer...).wantError(http.StatusNotFound, "account_not_found")
+
+	m := e.post("/boss/accounts/set_plan", map[string]any{"email": "ann@example.com", "plan": "enterprise", "usage_cap": 500, "paid_until": "2030-01-01T00:00:00Z"}, bearer...).
+		want(http.StatusOK).json()
+	if m["plan"] != "enterprise" || m["usage_cap"] != float64(500) || m["paid_until"] != "2030-01-01T00:00:00Z" {
+		t.Fatalf("set_plan answered %v", m)
+	}
+	info := e.post("/api/user_info", nil, "X-API-Key", key).want(http.StatusOK).json()
+	if info["plan"] != "enterprise" || info["max_usage_for_plan"] != float64(500) {
+		t.Fatalf("user_info after set_plan: %v", info)
+	}
+	changes := e.planChanges()
+	if len(changes) != 1 || !strings.Contains(changes[0].Detail, "starter -> enterprise") {
+		t.Fatalf("plan_changed audit events %+v", changes)
+	}
 }

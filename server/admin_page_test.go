@@ -1,9 +1,11 @@
 package server_test
 
 import (
-	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -53,79 +55,6 @@ func TestAdminLinkOnlyForAdmins(t *testing.T) {
 	}
 }
 
-func TestAdminPageSetPlanForm(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	admin := e.adminSession("boss@example.com")
-	e.account("ann@example.com", store.PlanStarter)
-	user := e.login("ann@example.com")
-
-	t.Run("sets plan, cap and the end of the paid day", func(t *testing.T) {
-		e := e.in(t)
-		res := e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"},
-			"usage_cap": {"500"}, "paid_until": {"2030-01-31"}}, admin).want(http.StatusSeeOther)
-		if got, want := res.location(), "/admin?done=plan_set"; got != want {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-		a, err := e.store.AccountByEmail(context.Background(), "ann@example.com")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.Plan != store.PlanEnterprise || a.UsageCap == nil || *a.UsageCap != 500 || a.PaidUntil == nil ||
-			a.PaidUntil.UTC().Format("2006-01-02T15:04:05") != "2030-01-31T23:59:59" {
-			t.Fatalf("after the form: plan %s cap %v paid until %v", a.Plan, a.UsageCap, a.PaidUntil)
-		}
-		if changes := e.planChanges(); len(changes) != 1 {
-			t.Fatalf("plan_changed audit events %+v", changes)
-		}
-		e.request("GET", res.location(), nil, "Cookie", admin).want(http.StatusOK).has("The plan was set.").has("paid until 31 Jan 2030 23:59 UTC")
-	})
-
-	t.Run("empty optional fields are left out", func(t *testing.T) {
-		e := e.in(t)
-		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"},
-			"usage_cap": {""}, "paid_until": {""}}, admin).want(http.StatusSeeOther)
-		if a := e.accountOf("ann@example.com"); a.Plan != store.PlanPro || a.UsageCap != nil || a.PaidUntil != nil {
-			t.Fatalf("after the form: plan %s cap %v paid until %v", a.Plan, a.UsageCap, a.PaidUntil)
-		}
-	})
-
-	// Refusals redirect back to the page, which shows the message once.
-	for _, tc := range []struct {
-		name string
-		form url.Values
-		msg  string
-	}{
-		{"cap on pro", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "usage_cap": {"10"}}, "only to the enterprise plan"},
-		{"cap not a number", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"}, "usage_cap": {"ten"}}, "whole number"},
-		{"date not a date", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "paid_until": {"soon"}}, "a date like"},
-		{"unknown email", url.Values{"email": {"nobody@example.com"}, "plan": {"pro"}}, "No account has the email"},
-	} {
-		t.Run("refused: "+tc.name, func(t *testing.T) {
-			e.in(t).refused("/admin/accounts/set_plan", tc.form, admin, tc.msg)
-		})
-	}
-
-	t.Run("needs an admin", func(t *testing.T) {
-		e := e.in(t)
-		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}}, user).want(http.StatusForbidden)
-		e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}}, "").want(http.StatusUnauthorized)
-	})
-}
-
-func TestAdminPageCreateProductForm(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	admin := e.adminSession("boss@example.com")
-	res := e.form("/admin/products", url.Values{"name": {"Pro monthly"}, "plan": {"pro"}, "price_cents": {"1200"},
-		"currency": {"EUR"}, "interval": {"month"}}, admin).want(http.StatusSeeOther)
-	if got, want := res.location(), "/admin?done=product_created"; got != want {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	e.refused("/admin/products", url.Values{"name": {"Pro monthly"}, "plan": {"pro"}, "price_cents": {"0"},
-		"currency": {"EUR"}, "interval": {"month"}}, admin, "price_cents")
-}
-
 func TestAdminPageShowsSuggestionsAndSealedIPs(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -154,4 +83,144 @@ func TestAdminPagePagination(t *testing.T) {
 		t.Fatal("the last page links to a next one")
 	}
 	e.request("GET", "/admin?offset=-3", nil, "Cookie", admin).want(http.StatusOK)
+}
+
+func TestAdminFormRefusalRedirectsWithTheMessageOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	other := e.adminSession("second@example.com")
+
+	res := e.form("/admin/accounts/set_plan", url.Values{"email": {"nobody@example.com"}, "plan": {"pro"}}, admin).want(http.StatusSeeOther)
+	page := e.followAdmin(res, admin).want(http.StatusOK).has("No account has the email")
+	if c := page.cookie("admin_flash"); c == nil || c.MaxAge >= 0 {
+		t.Fatalf("the page leaves the flash cookie %+v: a reload would show the message again", c)
+	}
+	if strings.Contains(string(e.request("GET", "/admin", nil, "Cookie", admin).want(200).body), "No account has the email") {
+		t.Fatal("a reload shows the message again")
+	}
+	// The cookie is the account's: another administrator's page does not
+	// show it, nor does an altered one.
+	flash := res.cookie("admin_flash")
+	for name, value := range map[string]string{"another admin": flash.Value, "altered": flash.Value[:len(flash.Value)-2] + "AA"} {
+		req := httptest.NewRequest(http.MethodGet, "/admin", nil)
+		req.AddCookie(&http.Cookie{Name: "auth_session", Value: map[string]string{"another admin": other, "altered": admin}[name]})
+		req.AddCookie(&http.Cookie{Name: "admin_flash", Value: value})
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		if rec.Code != 200 || strings.Contains(rec.Body.String(), "No account has the email") {
+			t.Errorf("%s: status %d, message shown %v", name, rec.Code, strings.Contains(rec.Body.String(), "No account has the email"))
+		}
+	}
+}
+
+func TestAdminPageOffersOnlyActionsThatCanSucceed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	e.account("ann@example.com", store.PlanStarter)
+	e.post("/register", map[string]string{"email": "pending@example.com", "password": testPassword}).want(200)
+	lockouts := []string{`action="/admin/accounts/remove_admin"`, `action="/admin/accounts/disable"`, `href="/admin?delete=`}
+
+	page := e.request("GET", "/admin", nil, "Cookie", admin).want(200)
+	boss := adminRowOf(t, page, "boss@example.com")
+	for _, action := range lockouts {
+		if strings.Contains(boss, action) {
+			t.Errorf("the last administrator's own row offers %s:\n%s", action, boss)
+		}
+	}
+	if ann := adminRowOf(t, page, "ann@example.com"); !strings.Contains(ann, `action="/admin/accounts/disable"`) || !strings.Contains(ann, `class="button danger small" href="/admin?delete=ann%40example.com#confirm-delete"`) {
+		t.Errorf("ann's row lacks disable or a red delete:\n%s", ann)
+	}
+	// An unverified account is verified, or made an administrator, with a
+	// new password typed in the same form.
+	pending := adminRowOf(t, page, "pending@example.com")
+	for _, action := range []string{"verify", "make_admin"} {
+		form := pending[strings.Index(pending, `action="/admin/accounts/`+action+`"`):]
+		form = form[:strings.Index(form, "</form>")]
+		if !strings.Contains(form, `name="new_password" type="password" required`) {
+			t.Errorf("the %s form of an unverified account has no new password field:\n%s", action, form)
+		}
+	}
+	if ann := adminRowOf(t, page, "ann@example.com"); strings.Contains(ann, "new_password") {
+		t.Errorf("a verified account's row asks for a password:\n%s", ann)
+	}
+	if strings.Contains(string(e.request("GET", "/admin?delete=boss%40example.com", nil, "Cookie", admin).body), `id="confirm-delete"`) {
+		t.Error("the page asks to confirm deleting the last administrator")
+	}
+
+	// With a second administrator, that one can be demoted or deleted;
+	// one's own row still offers none of it.
+	e.adminSession("second@example.com")
+	page = e.request("GET", "/admin", nil, "Cookie", admin).want(200)
+	second := adminRowOf(t, page, "second@example.com")
+	for _, action := range lockouts {
+		if !strings.Contains(second, action) {
+			t.Errorf("the second administrator's row lacks %s", action)
+		}
+		if strings.Contains(adminRowOf(t, page, "boss@example.com"), action) {
+			t.Errorf("one's own row offers %s", action)
+		}
+	}
+	e.refused("/admin/accounts/disable", url.Values{"email": {"boss@example.com"}}, admin, "your own account")
+}
+
+// TestAdminTablesShowDatesBadgesAndScroll: the admin page's tables show
+// dates as dates, a disabled account's badge in a column of its own, and
+// scroll sideways inside their panel on a phone.
+func TestAdminTablesShowDatesBadgesAndScroll(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	e.account("ann@example.com", store.PlanStarter)
+	e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "paid_until": {"2030-01-31"}}, admin).want(http.StatusSeeOther)
+	e.form("/admin/accounts/disable", url.Values{"email": {"ann@example.com"}}, admin).want(http.StatusSeeOther)
+	page := e.request("GET", "/admin", nil, "Cookie", admin).want(200)
+	body := string(page.body)
+
+	ann := adminRowOf(t, page, "ann@example.com")
+	if !strings.Contains(ann, "<td>31 Jan 2030</td>") || strings.Contains(ann, "2030-01-31T") {
+		t.Errorf("paid_until is not shown as a date:\n%s", ann)
+	}
+	// The badge has a cell of its own, after the admin column's.
+	if !strings.Contains(ann, "<td></td>\n      <td><span class=\"badge\">disabled</span></td>") {
+		t.Errorf("the disabled badge is not in its own column:\n%s", ann)
+	}
+	if !strings.Contains(body, `<th scope="col">Status</th>`) {
+		t.Error("no Status column")
+	}
+	// Every admin table scrolls sideways inside its panel on a phone.
+	if n, scrolled := strings.Count(body, "<table"), strings.Count(body, `<div class="table-scroll"><table`); n == 0 || n != scrolled {
+		t.Errorf("%d tables, %d in a scroll container", n, scrolled)
+	}
+	// Audit times are dates, not RFC 3339.
+	audit := body[strings.Index(body, `id="audit"`):]
+	for _, when := range regexp.MustCompile(`<tr>\s*<td>([^<]*)</td>`).FindAllStringSubmatch(audit, -1) {
+		if !regexp.MustCompile(`^\d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC$`).MatchString(when[1]) {
+			t.Errorf("an audit time reads %q, not a date", when[1])
+		}
+	}
+}
+
+func TestAdminPageConfirmsADeleteOnAnyPage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	for i := range 60 {
+		e.account(fmt.Sprintf("user%02d@example.com", i), store.PlanStarter)
+	}
+	// user59 is on the second page of accounts; its delete link still asks.
+	e.request("GET", "/admin?delete=user59%40example.com", nil, "Cookie", admin).want(200).
+		has(`id="confirm-delete"`).has(`name="confirm" value="user59@example.com"`)
+}
+
+// adminRowOf is the accounts table's row of email on the page.
+func adminRowOf(t *testing.T, page response, email string) string {
+	t.Helper()
+	body := string(page.body)
+	start := strings.Index(body, `title="Set this account's plan">`+email+`</a>`)
+	if start < 0 {
+		t.Fatalf("no row for %s", email)
+	}
+	return body[start : start+strings.Index(body[start:], "</tr>")]
 }

@@ -30,8 +30,8 @@ import (
 )
 
 var (
-	updateScreenshots = flag.Bool("screenshots", false, "browser test: write its screenshots to docs/screenshots (runs every journey)")
-	allJourneys       = flag.Bool("browser.all", false, "browser test: run every journey, not only the keys journey (.ci/run does)")
+	update      = flag.Bool("update", false, "rewrite the fixtures: the browser test takes the screenshots of docs/screenshots again (and runs every journey)")
+	allJourneys = flag.Bool("browser.all", false, "browser test: run every journey, not only the keys journey (.ci/run does)")
 )
 
 // loggedCode finds the newest code the log mailer wrote for email.
@@ -199,7 +199,7 @@ func (b *browser) shot(t *testing.T, name string, full bool) {
 	if _, ok := screenshotPages[name]; !ok {
 		t.Fatalf("screenshot %s is not in screenshotPages", name)
 	}
-	if !*updateScreenshots {
+	if !*update {
 		return // screenshots are for docs/ only, and each costs Chromium CPU
 	}
 	action := chromedp.CaptureScreenshot()
@@ -333,15 +333,15 @@ func seedHistory(t *testing.T, e *env, accountID int64, now time.Time) {
 // hash identifier tables at a phone's width. Any script
 // error, console error or Content-Security-Policy violation fails it.
 // Each browser costs seconds of CPU, so by default only the keys journey
-// runs; -browser.all runs all five (.ci/run does), and -screenshots runs
-// all five and writes the README's screenshots.
+// runs; -browser.all runs all five (.ci/run does), and -update runs all
+// five and writes the README's screenshots.
 func TestBrowserJourney(t *testing.T) {
 	t.Parallel()
 	if browsertest.Find() == "" {
 		t.Skip("no Chromium on PATH: skipping the browser test (install it with " + browsertest.Install + "; .ci/run does)")
 	}
 	t.Cleanup(func() {
-		if *updateScreenshots && !t.Failed() {
+		if *update && !t.Failed() {
 			writeScreenshotSources(t)
 		}
 	})
@@ -349,7 +349,7 @@ func TestBrowserJourney(t *testing.T) {
 		"keys": keysJourney, "tools": toolsJourney, "usage and admin": usageAndAdminJourney, "checkout": checkoutJourney,
 		"invites": invitesJourney,
 	} {
-		if name != "keys" && !*allJourneys && !*updateScreenshots {
+		if name != "keys" && !*allJourneys && !*update {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {

@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"strconv"
 
+	"secutil/server/account"
 	"secutil/store"
 	"secutil/store/hashindex"
 	"secutil/tools/breach"
@@ -162,7 +164,6 @@ func is(targets ...error) func(error) bool {
 }
 
 // as matches an error of type T (errors.As).
-
 func as[T error](err error) bool {
 	var target T
 	return errors.As(err, &target)
@@ -174,4 +175,61 @@ func jsonBound(bound jsonfmt.Limit) func(error) bool {
 		var limit *jsonfmt.LimitError
 		return errors.As(err, &limit) && limit.Limit == bound
 	}
+}
+
+// apiError is an error with the code (and so the status) the client should
+// see. Its message is written for a person and never contains a secret.
+type apiError struct {
+	code  *errorCode
+	msg   string
+	field string // the required field a missing_field error names
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func (e *apiError) status() int { return e.code.Status }
+
+func newError(code *errorCode, format string, args ...any) *apiError {
+	// Without arguments the message is used as written: most package-level
+	// errors are such, and formatting them at init cost every command's
+	// start (secutil version included) a few dozen fresh memory pages.
+	if len(args) == 0 {
+		return &apiError{code: code, msg: format}
+	}
+	return &apiError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+func badRequest(format string, args ...any) *apiError {
+	return newError(codeInvalidRequest, format, args...)
+}
+
+var (
+	errUnauthorized  = newError(codeUnauthorized, "missing or invalid API key: send it in the X-API-Key header")
+	errLoginRequired = newError(codeLoginRequired, "login required")
+	errInternal      = newError(codeInternal, "internal error")
+)
+
+// errorBody is the JSON of every error; for the response types that carry
+// their own "error" field (base64, jwt, crypto, json) it is that same shape.
+type errorBody struct {
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+// truncate shortens user input quoted back in an error message.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// ruleError is an account rule's refusal as a 400 naming the field.
+func ruleError(err error) error {
+	var rule *account.RuleError
+	if errors.As(err, &rule) {
+		return badRequest("field %q %s", rule.Field, rule.Problem)
+	}
+	return err
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"secutil/server"
+	"secutil/store"
 )
 
 // TestErrorVocabularyDocumented holds /docs/errors and the OpenAPI
@@ -118,4 +119,17 @@ func TestEveryCodeSentIsInTheTable(t *testing.T) {
 	if !strings.Contains(src, `"code":"internal_error"`) {
 		t.Error("the literal fallback body of writeJSON was not found: this test reads literals no longer")
 	}
+}
+
+// Text holding the NUL character cannot be stored (PostgreSQL's text has
+// no room for it): a 400 naming it, nothing counted, on either backend.
+func TestStoredTextWithNULIsABadRequest(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanStarter)
+	e.post("/api/v1/suggestion", map[string]string{"message": "a\x00b"}, "X-API-Key", key).wantError(400, "invalid_request")
+	if m := e.post("/api/v1/user_info", nil, "X-API-Key", key).want(200).json(); m["api_usage"] != float64(0) {
+		t.Fatalf("user_info after a refused suggestion: %v", m)
+	}
+	e.post("/login", map[string]string{"email": "a\x00b@example.com", "password": testPassword}).wantError(401, "invalid_credentials")
 }

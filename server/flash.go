@@ -7,10 +7,16 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"secutil/tools/seal"
 )
+
+// The flash cookies: what a form's POST leaves for the page its 303 goes to,
+// shown once. The dashboard's carries a key just issued, the admin page's a
+// form's error or a new invite link.
 
 // freshKey is a key just issued, on its way to the one dashboard page that
 // shows it.
@@ -87,6 +93,92 @@ func (s *Server) takeFreshKey(w http.ResponseWriter, r *http.Request, accountID 
 func (s *Server) freshKeyCookie(https bool, value string, maxAge int) *http.Cookie {
 	return &http.Cookie{
 		Name: freshKeyCookie, Value: value, Path: "/dashboard", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || https,
+	}
+}
+
+// The flash cookie of the admin page: what a form's POST leaves for the
+// GET it redirects to (its error, or an invite link), sealed as the
+// dashboard's fresh-key cookie is, so every instance can open
+// it and no one else can read or forge it. The page clears it as it shows
+// it.
+const (
+	adminFlashCookie  = "admin_flash"
+	adminFlashTTL     = 2 * time.Minute
+	adminFlashPurpose = "admin page"
+	// maxFlashMessage bounds an error in the cookie, which must stay
+	// under a browser's 4 KiB once sealed.
+	maxFlashMessage = 1000
+)
+
+type adminFlash struct {
+	// Purpose is adminFlashPurpose: a value sealed for another cookie
+	// (a fresh key) never opens as this one.
+	Purpose       string `json:"purpose"`
+	Account       int64  `json:"account"`
+	Expires       int64  `json:"expires"`
+	Error         string `json:"error,omitempty"`
+	InviteURL     string `json:"invite_url,omitempty"`
+	InviteExpires int64  `json:"invite_expires,omitempty"`
+}
+
+// flashResult is the result of an admin page form's action that leaves
+// something for the page to show once (an invite link).
+type flashResult interface{ flash() adminFlash }
+
+// redirectToAdmin answers a form with 303 to the admin page, with the
+// notice done if not empty, leaving f for it unless f is empty.
+func (s *Server) redirectToAdmin(w http.ResponseWriter, r *http.Request, done string, f adminFlash) {
+	if f != (adminFlash{}) {
+		if a, err := s.sessionAccount(r); err == nil {
+			f.Account = a.ID
+		}
+		f.Purpose, f.Expires = adminFlashPurpose, time.Now().Add(adminFlashTTL).Unix()
+		if len(f.Error) > maxFlashMessage {
+			f.Error = strings.ToValidUTF8(f.Error[:maxFlashMessage], "") + "…"
+		}
+		raw, err := json.Marshal(f)
+		if err == nil {
+			var sealed string
+			if sealed, err = seal.Seal(s.flashKey, raw); err == nil {
+				http.SetCookie(w, s.adminFlashCookie(s.isHTTPS(r), sealed, int(adminFlashTTL.Seconds())))
+			}
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	target := "/admin"
+	if done != "" {
+		target += "?done=" + url.QueryEscape(done)
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// takeAdminFlash returns what the last form left for the account's admin
+// page (empty for nothing), and clears the cookie that carried it.
+func (s *Server) takeAdminFlash(w http.ResponseWriter, r *http.Request, accountID int64) adminFlash {
+	c, err := r.Cookie(adminFlashCookie)
+	if err != nil {
+		return adminFlash{}
+	}
+	http.SetCookie(w, s.adminFlashCookie(s.isHTTPS(r), "", -1))
+	raw, err := seal.Open(s.flashKey, c.Value)
+	if err != nil {
+		return adminFlash{}
+	}
+	var f adminFlash
+	if json.Unmarshal(raw, &f) != nil || f.Purpose != adminFlashPurpose || f.Account != accountID || time.Now().Unix() > f.Expires {
+		return adminFlash{}
+	}
+	return f
+}
+
+// adminFlashCookie is Secure as the session cookie is.
+func (s *Server) adminFlashCookie(https bool, value string, maxAge int) *http.Cookie {
+	return &http.Cookie{
+		Name: adminFlashCookie, Value: value, Path: "/admin", MaxAge: maxAge,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || https,
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -32,21 +33,6 @@ type formPrefill struct{ email, token string }
 
 // A form that sends nothing (logout) has nothing to keep.
 func (noRequest) prefill() formPrefill { return formPrefill{} }
-
-// handleForm serves a route that a page's form and JSON clients share:
-// decode the request into Q and run act. A browser is sent on to the
-// result's next page, or shown page again with the error; anyone else
-// gets JSON.
-func handleForm[Q formRequest](s *Server, page string, act action[Q, formResult]) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, res, err := runAction(s, w, r, decodeRequest[Q], act)
-		if err != nil {
-			s.formError(w, r, page, req.prefill(), err)
-			return
-		}
-		formDone(w, r, res.next, res.body)
-	})
-}
 
 // formError answers a failed request. A browser gets the form's page again
 // with the message, the error's status and what it sent but a password;
@@ -97,4 +83,19 @@ func (b *formBool) UnmarshalJSON(data []byte) error {
 		return &json.UnmarshalTypeError{Value: truncate(string(data), 20), Type: reflect.TypeFor[bool]()}
 	}
 	return nil
+}
+
+func formText(form url.Values, name string) string { return strings.TrimSpace(form.Get(name)) }
+
+// formNumber reads an optional whole-number field; empty is nil.
+func formNumber(form url.Values, name string) (*int64, error) {
+	text := formText(form, name)
+	if text == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return nil, badRequest("field %q must be a whole number", name)
+	}
+	return &n, nil
 }

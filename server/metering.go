@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"secutil/server/internal/plural"
 	"strconv"
 	"time"
+
+	"secutil/server/internal/plural"
 
 	"secutil/store"
 )
@@ -38,19 +39,6 @@ func (c *call) Value(key any) any {
 
 // callOf is the call a utility's action runs for.
 func callOf(ctx context.Context) *call { return ctx.Value(callKey{}).(*call) }
-
-// handleMetered serves a utility as JSON, the answer of runMetered or its
-// error, to the callers authenticate accepts.
-func (s *Server) handleMetered(authenticate func(*http.Request) (*caller, error), run runner) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		result, err := s.runMetered(w, r, authenticate, run)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeResult(w, result)
-	})
-}
 
 // runMetered authenticates a utility call, runs it and counts it. A capped
 // account's call reserves one of its remaining calls before doing any work,

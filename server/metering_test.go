@@ -7,15 +7,11 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"secutil/store"
+	"secutil/tools/pbe"
 )
-
-// meteredCall is a cheap metered utility call used to exercise counting.
-func (e *env) meteredCall(key string) response {
-	e.t.Helper()
-	return e.post("/api/v1/suggestion", map[string]string{"message": "more tools please"}, "X-API-Key", key)
-}
 
 func TestConcurrentMeteredCallsCountExactly(t *testing.T) {
 	t.Parallel()
@@ -120,24 +116,63 @@ func TestBadInputIsNotCounted(t *testing.T) {
 	}
 }
 
-func TestSuggestion(t *testing.T) {
+// answeredOnlyAfterRelease checks that no call answers while the slot is
+// held, then releases it and waits for n answers of 200.
+func answeredOnlyAfterRelease(t *testing.T, answers <-chan response, release func(), n int) {
+	t.Helper()
+	select {
+	case res := <-answers:
+		t.Fatalf("a call was answered while the only slot was held: %d %s", res.status, res.body)
+	case <-time.After(500 * time.Millisecond):
+	}
+	release()
+	for range n {
+		(<-answers).want(200)
+	}
+}
+
+// TestCappedAccountNeverWorksPastItsCalls: the cap was checked before the
+// work but charged after it, so 100 of 200 parallel calls from a starter
+// account were refused only after computing. Now a call reserves one of
+// the calls left before it works: with 5 left, 20 parallel slow calls get
+// 15 refusals at once, and only 5 ever wait for the work.
+func TestCappedAccountNeverWorksPastItsCalls(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	var engine *pbe.Engine
+	e := newEnv(t, oneSlot(&engine))
 	key := e.key("ann@example.com", store.PlanStarter)
-	res := e.post("/api/suggestion", map[string]any{"message": "  dark mode  ", "email": "ann@example.com"}, "X-API-Key", key).want(200)
-	if ct := res.header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
-		t.Fatalf("Content-Type %q", ct)
+	a, _ := e.store.AccountByEmail(t.Context(), "ann@example.com")
+	e.fill(a.ID, store.StarterCap-5)
+	release := holdSlot(t, engine)
+	defer release()
+
+	answers := make(chan response, 20)
+	for i := range 20 {
+		go func() {
+			body := map[string]string{"algorithm": "scrypt", "plaintext": "pw"}
+			path := "/api/hash_generator"
+			if i%2 == 1 {
+				path, body = "/api/secure_encrypt", map[string]string{"text": "x", "password": "pw"}
+			}
+			answers <- e.post(path, body, "X-API-Key", key)
+		}()
 	}
-	e.post("/api/suggestion", map[string]any{"message": "x", "email": nil}, "X-API-Key", key).want(200)
-	e.post("/api/suggestion", map[string]any{"message": "x", "email": "not-an-email"}, "X-API-Key", key).wantError(400, "invalid_request")
-	long := make([]byte, 5001)
-	for i := range long {
-		long[i] = 'a'
+	for range 15 {
+		select {
+		case res := <-answers:
+			res.wantError(http.StatusTooManyRequests, "plan_limit_reached")
+		case <-time.After(10 * time.Second):
+			t.Fatal("calls past the cap waited for work instead of being refused at once")
+		}
 	}
-	e.post("/api/suggestion", map[string]any{"message": string(long)}, "X-API-Key", key).wantError(400, "invalid_message_length")
-	e.post("/api/suggestion", map[string]any{"message": string(long[:5000])}, "X-API-Key", key).want(200)
-	sg, _ := e.store.Suggestions(context.Background(), 10, 0)
-	if len(sg) != 3 || sg[2].Message != "dark mode" || sg[2].Email != "ann@example.com" {
-		t.Fatalf("stored suggestions %+v", sg)
+	answeredOnlyAfterRelease(t, answers, release, 5)
+	if got := e.usage(a.ID); got != store.StarterCap {
+		t.Fatalf("usage %d, want the cap %d", got, store.StarterCap)
 	}
+	// A failed call gives its reservation back.
+	b := e.key("bob@example.com", store.PlanStarter)
+	bob, _ := e.store.AccountByEmail(t.Context(), "bob@example.com")
+	e.fill(bob.ID, store.StarterCap-1)
+	e.post("/api/hash_generator", map[string]string{"algorithm": "whirlpool", "plaintext": "pw"}, "X-API-Key", b).wantError(400, "unknown_algorithm")
+	e.post("/api/hash_generator", map[string]string{"algorithm": "md5", "plaintext": "pw"}, "X-API-Key", b).want(200)
 }

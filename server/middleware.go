@@ -6,10 +6,11 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"secutil/server/internal/closest"
 	"strings"
 	"sync"
 	"time"
+
+	"secutil/server/internal/closest"
 
 	"secutil/server/internal/accesslog"
 )

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
+	"secutil/server/internal/apiref"
 	"secutil/server/internal/schemagen"
 )
 
@@ -20,4 +24,71 @@ func TestGeneratedPartsHaveOneSource(t *testing.T) {
 	if err := fill(member(doc, "components", "schemas"), "X", "generated"); err == nil {
 		t.Error("fill into a missing object")
 	}
+}
+
+// TestReferenceListsFieldsInAnswerOrder: /docs lists each utility's
+// answer fields in the order the API writes them, which is the order of
+// the response struct's fields (encoding/json keeps it).
+func TestReferenceListsFieldsInAnswerOrder(t *testing.T) {
+	t.Parallel()
+	doc, err := OpenAPIDocument()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := apiref.Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string][]string{}
+	for _, g := range ref.Groups {
+		for _, rt := range g.Routes {
+			for _, f := range rt.Response {
+				documented[rt.Path] = append(documented[rt.Path], f.Name)
+			}
+		}
+	}
+	checked := 0
+	for _, u := range utilities {
+		written := jsonFieldOrder(u.response)
+		if len(written) == 0 {
+			continue // not a struct of its own (a tool's type or several shapes)
+		}
+		checked++
+		if got := documented[u.path]; !slices.Equal(got, written) {
+			t.Errorf("%s: /docs lists %q, the API writes %q", u.path, got, written)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d utilities checked", checked)
+	}
+}
+
+// jsonFieldOrder is the names encoding/json writes a struct's fields
+// under, in order (nil for a type that is not a struct).
+func jsonFieldOrder(t reflect.Type) []string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for f := range t.Fields() {
+		if !f.IsExported() || f.Name == "_" {
+			continue
+		}
+		if f.Anonymous && f.Tag.Get("json") == "" {
+			names = append(names, jsonFieldOrder(f.Type)...)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	return names
 }

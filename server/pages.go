@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"path"
 	"regexp"
-	"secutil/server/internal/plural"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +19,9 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"secutil/server/internal/apiref"
+	"secutil/server/internal/plural"
 
 	"secutil/store"
 )
@@ -404,5 +406,44 @@ func (s *Server) serveStatic(nameOf func(*http.Request) string) http.Handler {
 		}
 		w.Header().Set("ETag", `"`+f.hash+`"`)
 		serveContent(w, r, path.Base(name), time.Time{}, f.body)
+	})
+}
+
+// apiReference is the readable form of openapi.json that /docs shows
+// (read by apiref).
+type apiReference = apiref.Reference
+
+func newAPIReference(openAPI []byte) (*apiReference, error) { return apiref.Parse(openAPI) }
+
+// handleOpenAPI serves the OpenAPI document the reference is made from.
+func (s *Server) handleOpenAPI() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(s.pages.openAPI)
+	})
+}
+
+// handleReference renders the API reference at /docs.
+func (s *Server) handleReference() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := newView(s, r, s.pages.reference)
+		v.Path = "/docs"
+		render(s, w, r, http.StatusOK, "docs_index", v)
+	})
+}
+
+const robotsTxt = `User-agent: *
+Disallow: /api/
+Disallow: /dashboard
+Disallow: /boss/
+Disallow: /billing/
+Allow: /
+`
+
+func handleRobots() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, robotsTxt)
 	})
 }

@@ -54,3 +54,19 @@ func TestPagesAreParsedOncePerContent(t *testing.T) {
 		t.Error("assets without a doc page's template loaded")
 	}
 }
+
+func TestSentence(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                      "",
+		"no API key":            "No API key.",
+		"did you mean /tools?":  "Did you mean /tools?",
+		"done.":                 "Done.",
+		"ünïcode first":         "Ünïcode first.",
+		"JSON is not an object": "JSON is not an object.",
+	} {
+		if got := sentence(in); got != want {
+			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package server
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // The shape of every route: an adapter decodes the request into its type,
 // runs the action, and encodes the action's response or error. Every
@@ -9,16 +12,30 @@ import "net/http"
 // finds its caller with callOf(ctx). Any other route's action gets its
 // caller in its request when the decoder authenticated one (keyRequest,
 // sessionRequest), finds the rest it needs of the exchange (client
-// address, session token, scheme) with exchangeOf(ctx) (respond.go), and
-// asks for cookies and headers through it. The adapters differ only in how
-// they decode and encode: handleMetered (a utility, metered; metering.go),
-// and, sharing the core runAction, handleJSON and handleJSONFrom (JSON,
-// the latter with a decoder of the route's own), handleForm (a page's form
-// or JSON), handleDashboardForm and handleAdminForm (a form that
-// redirects, or shows its page again with the error) and handleAdminList
-// (a paginated /boss/ list). Names: a function named handleX returns an
-// http.Handler; a decoder is named decodeX; an action is named for what it
-// does (convertBase64, login), never handleX.
+// address, session token, scheme) with exchangeOf(ctx) (exchange.go), and
+// asks for cookies and headers through it.
+//
+// The adapters, all in handle.go, differ only in how they decode and
+// encode:
+//
+//	handleMetered        a utility under /api: a key, the account's cap, the call counted; JSON
+//	handleJSON           JSON in, JSON (or plainText) out
+//	handleJSONFrom       handleJSON with a decoder of the route's own (a key, a session, a limit)
+//	handleAdminList      a paginated /boss/ list: handleJSONFrom with decodePage
+//	handleForm           a page's form or JSON: a browser goes on (303) or sees the form again with the error
+//	handleSessionForm    a form for the session's account: a browser goes on, or sees its page again with the error
+//	handleDashboardForm  a form of the dashboard: 303 on, or the dashboard again with the error
+//	handleAdminForm      a form of the admin page: 303 to it, the notice or the error in the flash cookie
+//	handleUtilityForm    a utility at the root: a browser gets the utilities page with the answer, others JSON
+//	handlePanelForm      handleUtilityForm for a panel's action that is no utility (not metered)
+//
+// A utility's two (handleMetered, handleUtilityForm) run its call through
+// runMetered, every other one through runAction. Every administrator's
+// route is registered through adminRoute, which guards it.
+//
+// Names: a function named handleX returns an http.Handler; a decoder is
+// named decodeX; an action is named for what it does (convertBase64,
+// login), never handleX.
 
 // apiScopes are the two prefixes under which every API route is served
 // (the OpenAPI document's servers).
@@ -79,16 +96,16 @@ func (s *Server) routes(mux router) {
 	mux.Handle("POST /logout", handleForm(s, "home", s.logout))
 
 	// Every utility again at the root, for the utilities page
-	// (handlers_utilitypage.go): the session cookie works as well as a key,
+	// (utilities_page.go): the session cookie works as well as a key,
 	// calls count toward usage, and a browser's form post gets the page back
 	// with the answer in place.
 	for _, u := range utilities {
-		mux.Handle("POST "+u.path, s.handleUtilityOnPage(u))
+		mux.Handle("POST "+u.path, s.handleUtilityForm(u))
 	}
 	// The strength meter's preview while typing: free, limited per account.
-	mux.Handle("POST /password_check/preview", s.handleStrengthPreview())
+	mux.Handle("POST /password_check/preview", handlePanelForm(s, "strength", s.decodePreview(), s.previewStrength))
 
-	// Web pages (templates/ and static/ in package web).
+	// Web pages (Deps.Assets: templates/ and static/).
 	mux.Handle("GET /{$}", s.handlePage("home"))
 	mux.Handle("GET /static/{name}", s.handleStatic())
 	mux.Handle("GET /favicon.ico", s.handleFavicon())
@@ -104,8 +121,8 @@ func (s *Server) routes(mux router) {
 	mux.Handle("POST /dashboard/keys/rotate", handleDashboardForm(s, s.issueFromDashboard(s.rotateKey)))
 	mux.Handle("POST /dashboard/keys/revoke", handleDashboardForm(s, s.revokeFromDashboard))
 	mux.Handle("GET /account", s.handleAccountPage())
-	mux.Handle("POST /account/password", handleAccountForm(s, s.changeOwnPassword))
-	mux.Handle("POST /account/delete", handleAccountForm(s, s.deleteOwnAccount))
+	mux.Handle("POST /account/password", handleSessionForm(s, s.accountFormFailure, s.changeOwnPassword))
+	mux.Handle("POST /account/delete", handleSessionForm(s, s.accountFormFailure, s.deleteOwnAccount))
 	mux.Handle("GET /api-docs", s.handleOpenAPI())
 	mux.Handle("GET /docs", s.handleReference())
 	mux.Handle("GET /docs/{$}", s.handleReference())
@@ -114,39 +131,56 @@ func (s *Server) routes(mux router) {
 	}
 	mux.Handle("GET /docs/errors", s.handleErrorsPage())
 
-	s.billingRoutes(mux)
-}
-
-// billingRoutes are billing and administration (handlers_billing.go,
-// handlers_admin.go). Every /boss/ route goes through adminOnly.
-func (s *Server) billingRoutes(mux router) {
-	mux.Handle("POST /switch_tier", s.handleSwitchTier())
+	// Plans and payments (billing.go).
+	mux.Handle("POST /switch_tier", handleSessionForm(s, s.planFormFailure, s.switchTier))
 	mux.Handle("POST /billing/create_checkout_session", handleJSONFrom(s, decodeSession[planRequest](s), s.createCheckoutSession))
 	mux.Handle("POST /billing/payments/webhook", handleJSONFrom(s, s.decodeWebhook, s.applyWebhook))
 
-	mux.Handle("POST /boss/payments/create_product", s.adminOnly(handleJSON(s, s.createProduct)))
-	mux.Handle("POST /boss/payments/list_products", s.adminOnly(handleJSON(s, s.listProducts)))
-	mux.Handle("POST /boss/payments/update_product", s.adminOnly(handleJSON(s, s.updateProduct)))
-	mux.Handle("POST /boss/payments/delete_product", s.adminOnly(handleJSON(s, s.deleteProduct)))
-	mux.Handle("POST /boss/accounts/list", s.adminOnly(handleAdminList(s, s.listAccounts)))
-	mux.Handle("POST /boss/accounts/set_plan", s.adminOnly(handleJSON(s, s.setPlan)))
-	mux.Handle("POST /boss/suggestions/list", s.adminOnly(handleAdminList(s, s.listSuggestions)))
-	mux.Handle("POST /boss/audit/list", s.adminOnly(handleAdminList(s, s.listAuditEvents)))
-	mux.Handle("POST /boss/decrypt_geoinfo2", s.adminOnly(handleJSON(s, s.decryptGeoInfo)))
-	mux.Handle("POST /boss/invites/create", s.adminOnly(handleJSON(s, s.createInvite)))
-	mux.Handle("POST /boss/invites/list", s.adminOnly(handleJSON(s, s.listInvites)))
-	mux.Handle("POST /boss/invites/revoke", s.adminOnly(handleJSON(s, s.revokeInvite)))
+	s.adminRoutes(mux)
+}
+
+// adminRoutes are the administrators' routes: the /boss/ API (JSON, an
+// admin session or the admin token) and the admin page with its forms,
+// which run the actions of the /boss/ routes they mirror. Each is
+// registered through adminRoute: none can be left unguarded.
+func (s *Server) adminRoutes(mux router) {
+	admin := func(pattern string, h http.Handler) { s.adminRoute(mux, pattern, h) }
+	admin("POST /boss/payments/create_product", handleJSON(s, s.createProduct))
+	admin("POST /boss/payments/list_products", handleJSON(s, s.listProducts))
+	admin("POST /boss/payments/update_product", handleJSON(s, s.updateProduct))
+	admin("POST /boss/payments/delete_product", handleJSON(s, s.deleteProduct))
+	admin("POST /boss/accounts/list", handleAdminList(s, s.listAccounts))
+	admin("POST /boss/accounts/set_plan", handleJSON(s, s.setPlan))
+	admin("POST /boss/suggestions/list", handleAdminList(s, s.listSuggestions))
+	admin("POST /boss/audit/list", handleAdminList(s, s.listAuditEvents))
+	admin("POST /boss/decrypt_geoinfo2", handleJSON(s, s.decryptGeoInfo))
+	admin("POST /boss/invites/create", handleJSON(s, s.createInvite))
+	admin("POST /boss/invites/list", handleJSON(s, s.listInvites))
+	admin("POST /boss/invites/revoke", handleJSON(s, s.revokeInvite))
 	for _, act := range accountActions {
-		mux.Handle("POST /boss/accounts/"+act.Name, s.adminOnly(handleJSON(s, s.runAccountAction(act))))
-		mux.Handle("POST /admin/accounts/"+act.Name, handleAdminForm(s, act.Name, accountForm, s.runAccountAction(act)))
+		admin("POST /boss/accounts/"+act.Name, handleJSON(s, s.runAccountAction(act)))
+		admin("POST /admin/accounts/"+act.Name, handleAdminForm(s, act.Name, decodeAdminForm(accountForm), s.runAccountAction(act)))
 	}
 
-	// The admin page (handlers_adminpage.go); its forms run the actions of the /boss/ routes.
-	mux.Handle("GET /admin", s.handleAdminPage())
-	mux.Handle("POST /admin/accounts/set_plan", handleAdminForm(s, "plan_set", setPlanForm, s.setPlan))
-	mux.Handle("POST /admin/products", handleAdminForm(s, "product_created", productForm, s.createProduct))
-	mux.Handle("POST /admin/products/update", handleAdminForm(s, "product_updated", productChangeForm, s.updateProduct))
-	mux.Handle("POST /admin/products/delete", handleAdminForm(s, "product_deleted", productIDForm, s.deleteProduct))
-	mux.Handle("POST /admin/invites", s.handleAdminInvite())
-	mux.Handle("POST /admin/invites/revoke", handleAdminForm(s, "invite_revoked", inviteForm, s.revokeInvite))
+	admin("GET /admin", s.handleAdminPage())
+	admin("POST /admin/accounts/set_plan", handleAdminForm(s, "plan_set", decodeAdminForm(setPlanForm), s.setPlan))
+	admin("POST /admin/products", handleAdminForm(s, "product_created", decodeAdminForm(productForm), s.createProduct))
+	admin("POST /admin/products/update", handleAdminForm(s, "product_updated", decodeAdminForm(productChangeForm), s.updateProduct))
+	admin("POST /admin/products/delete", handleAdminForm(s, "product_deleted", decodeAdminForm(productIDForm), s.deleteProduct))
+	admin("POST /admin/invites", handleAdminForm(s, "invite_created", decodeRequest[noRequest], s.createInvite))
+	admin("POST /admin/invites/revoke", handleAdminForm(s, "invite_revoked", decodeAdminForm(inviteForm), s.revokeInvite))
+}
+
+// adminRoute registers an administrator's route behind its guard. The
+// admin page, which a browser opens (GET), goes through adminPageOnly: a
+// visitor without a session is sent to log in, an account that is not an
+// administrator gets the page's refusal (403). Every other route goes
+// through adminOnly: 401 without a credential (or with a wrong token),
+// 403 for the session of an account that is not an administrator.
+func (s *Server) adminRoute(mux router, pattern string, h http.Handler) {
+	if strings.HasPrefix(pattern, http.MethodGet+" ") {
+		mux.Handle(pattern, s.adminPageOnly(h))
+		return
+	}
+	mux.Handle(pattern, s.adminOnly(h))
 }

@@ -37,7 +37,7 @@ var screenshotPages = map[string]string{
 // and that template's SHA-256 when the browser test took it.
 const screenshotSources = "../docs/screenshots/sources.txt"
 
-const refreshScreenshots = "go test ./server -run '^TestBrowserJourney$' -screenshots"
+const refreshScreenshots = "go test ./server -run '^TestBrowserJourney$' -update"
 
 func templateHash(t testing.TB, page string) string {
 	t.Helper()

@@ -3,41 +3,59 @@
 // Everything here needs the *Server or speaks HTTP; the rest lives in its
 // own package.
 //
-// Where things live in this package:
+// Where things live in this package. A route's file is named for its area
+// and its subject (account_login.go, admin_products.go), and a utility's
+// for the panel of the utilities page that shows it (utility_<panel>.go);
+// a test sits beside the file it tests, and env_test.go holds the test
+// helper every HTTP test uses.
 //
 //   - server.go: Deps, the limits, New (the handler and its defaults).
+//   - routes.go: every route, and the table of the adapters; handle.go: the
+//     adapters, which serve an action as an http.Handler.
+//   - decode.go, validate.go: reading a request (the bounds on bodies, JSON
+//     and forms, required fields); exchange.go: what an action knows of its
+//     HTTP exchange; respond.go: writing the answer; errors.go: the error
+//     codes and statuses; forms.go: answering a page's form.
 //   - utilities.go: one declaration per utility (routes, types, page panel,
-//     error codes); openapi.go: the OpenAPI document made from them.
-//   - routes.go: every route; handlers_*.go: the handlers, a file per area
-//     (utilities, accounts, admin, billing, pages).
-//   - respond.go, validate.go, forms.go: decoding requests and encoding
-//     answers as JSON or as pages; errors.go: the error codes and statuses.
+//     error codes); utility_<panel>.go: the request and response types and
+//     the action of each; openapi.go: the OpenAPI document made from the
+//     declarations; utilities_page.go: the utilities page (/tools).
+//   - account_*.go: the account routes (login, keys, register, codes,
+//     password, setup, the Account page); dashboard.go: the dashboard.
+//   - admin.go: the guards of every admin route; admin_*.go: the /boss/
+//     routes and the admin page (accounts, products, invites, lists, page).
+//   - billing.go: plans and checkout; billing_webhook.go: the payment
+//     provider's events.
 //   - middleware.go: security headers, panics, unknown routes, the access
 //     log; proxy.go: allowed hosts, trusted proxies and HTTPS.
-//   - auth.go, flash.go: API keys, sessions and the fresh-key cookie.
-//   - metering.go: charging metered calls to an account; ratelimit.go and
-//     sharedlimit.go: the login and lookup limits (in memory, and in the
-//     database for limits keyed by account).
-//   - metrics.go: the metrics served at /metrics; range.go: GET /range;
-//     upstream.go: asking another secutil for hashes; outbox.go: mail sent
-//     after the answer; chart.go: the dashboard's chart; reference.go: the
-//     /docs reference; pages.go, serve_content.go: templates and static
-//     files.
+//   - auth.go: API keys and sessions; flash.go: the cookies a form leaves
+//     for the page after it (a new key, an admin form's outcome).
+//   - metering.go: charging metered calls to an account; ratelimit.go: the
+//     login and lookup limits (in memory, and in the database for limits
+//     keyed by account).
+//   - health.go: GET /health; metrics.go: GET /metrics; range.go: GET
+//     /range; upstream.go: asking another secutil for hashes; outbox.go:
+//     mail sent after the answer; pages.go, serve_content.go: templates,
+//     the /docs reference and static files.
 //
 // Pieces that need no *Server, under server/internal:
 //
 //   - accesslog: the access log line, byte for byte as slog writes it.
 //   - apiref: the OpenAPI document read into the /docs reference.
 //   - breaker: the circuit breaker in front of the hash upstream.
+//   - closest: the known name nearest to a mistyped one ("did you mean").
 //   - jobqueue: a bounded queue of jobs run after the answer, stoppable.
 //   - keyedlimit: in-memory token buckets per key, bounded by LRU eviction.
+//   - plural: a count with its noun in the right number.
 //   - promtext: the Prometheus text format and its histograms.
 //   - schemagen: JSON Schemas from Go types, for the OpenAPI document;
 //     openapigen: the command go generate runs to write it.
 //   - usagechart: the layout of the dashboard's chart of calls per day.
 //
-// The utilities' own work is in tools/ (pure functions, no HTTP), and every
-// line of SQL in store/.
+// server/account holds the account changes and plan rules that the admin
+// routes share with the command line; server/browsertest starts the
+// browser tests' Chromium. The utilities' own work is in tools/ (pure
+// functions, no HTTP), and every line of SQL in store/.
 package server
 
 import (
@@ -138,7 +156,7 @@ type Deps struct {
 
 	// Registration is who may create an account with /register:
 	// RegistrationOpen (the default), RegistrationClosed or
-	// RegistrationInvite (handlers_setup.go).
+	// RegistrationInvite (account_register.go).
 	Registration string
 
 	// Background is the life of the work done after a response (the mail
@@ -183,7 +201,7 @@ var DefaultLimits = Limits{
 // Server holds the handlers' shared state.
 type Server struct {
 	Deps
-	bodies               bodyBudget // the request bodies being read (respond.go)
+	bodies               bodyBudget // the request bodies being read (decode.go)
 	ipLimiter            *limiter
 	clientAccountLimiter sharedLimiter
 	accountLimiter       sharedLimiter

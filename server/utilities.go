@@ -48,7 +48,7 @@ type runner func(w http.ResponseWriter, r *http.Request, c *call) (any, error)
 // An action is what a route does apart from HTTP: it takes a context and
 // the decoded request, and returns the response to encode or an error. A
 // utility's action finds its caller with callOf(ctx); any other route's
-// finds its exchange with exchangeOf(ctx) (respond.go).
+// finds its exchange with exchangeOf(ctx) (exchange.go).
 type action[Q, R any] func(ctx context.Context, req Q) (R, error)
 
 // noRequest is the request of an action that reads no body: the body, if

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"secutil/server/internal/closest"
 )
@@ -210,4 +211,24 @@ func skipJSONValue(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// required reports a required string field that is missing or blank.
+func required(name, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return missingField(name)
+	}
+	return nil
+}
+
+// parseTime parses a required RFC 3339 field.
+func parseTime(field, value string) (time.Time, error) {
+	if err := required(field, value); err != nil {
+		return time.Time{}, err
+	}
+	t, err := time.Parse(time.RFC3339, value)
+	if err != nil {
+		return time.Time{}, badRequest("field %q must be an RFC 3339 time like 2026-12-31T23:59:59Z", field)
+	}
+	return t.UTC(), nil
 }

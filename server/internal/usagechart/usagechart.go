@@ -5,8 +5,9 @@ package usagechart
 
 import (
 	"fmt"
-	"secutil/server/internal/plural"
 	"time"
+
+	"secutil/server/internal/plural"
 )
 
 // Chart is a laid-out chart, ready for the template to draw.

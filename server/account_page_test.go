@@ -1,0 +1,91 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"secutil/store"
+)
+
+const newTestPassword = "orbit walnut glacier trumpet"
+
+// TestAccountPageForms: the Account page is linked from the dashboard and
+// serves its forms to a browser: success goes back to it with a notice, a
+// refusal shows it again with the message at its status.
+func TestAccountPageForms(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+
+	if got := e.browse("GET", "/account", nil).want(303).location(); got != "/login?next=%2Faccount" {
+		t.Fatalf("without a session: %s", got)
+	}
+	if got := e.browse("POST", "/account/password", url.Values{"current_password": {testPassword}}).want(303).location(); got != "/login?next=%2Faccount" {
+		t.Fatalf("a form post without a session: %s", got)
+	}
+	e.browse("GET", "/dashboard", nil, session).want(200).has(`href="/account"`)
+	e.browse("GET", "/account", nil, session).want(200).
+		has(`action="/account/password"`).has(`name="revoke_keys"`).has(`href="/account?confirm=delete#confirm-delete"`)
+	if strings.Contains(string(e.browse("GET", "/account", nil, session).body), `action="/account/delete"`) {
+		t.Fatal("the deletion form is offered before it is asked for")
+	}
+	e.browse("GET", "/account?confirm=delete", nil, session).want(200).has(`action="/account/delete"`)
+
+	e.browse("POST", "/account/password", url.Values{"current_password": {"wrong password"}, "new_password": {newTestPassword}}, session).
+		want(401).has(`<div class="alert error" role="alert">The current password is wrong`).has(`id="change-password"`)
+	res := e.browse("POST", "/account/password", url.Values{"current_password": {testPassword}, "new_password": {newTestPassword}}, session).want(303)
+	if got := res.location(); got != "/account?notice=own_password_changed" {
+		t.Fatalf("after the change: %s", got)
+	}
+	e.browse("GET", res.location(), nil, session).want(200).has("Your password was changed: every other session was logged out, your API keys still work.")
+
+	e.browse("POST", "/account/delete", url.Values{"password": {"wrong password"}}, session).want(401).has("The current password is wrong")
+	res = e.browse("POST", "/account/delete", url.Values{"password": {newTestPassword}}, session).want(303)
+	if got := res.location(); got != "/?notice=account_deleted" {
+		t.Fatalf("after deleting: %s", got)
+	}
+	if c := res.cookie("auth_session"); c == nil || c.MaxAge >= 0 {
+		t.Fatalf("the session cookie is not cleared: %v", c)
+	}
+	e.browse("GET", "/?notice=account_deleted", nil).want(200).has("Your account was deleted and you are logged out.")
+	e.browse("GET", "/docs/privacy", nil).want(200).has(`id="deletion"`).has("monthly counts of calls stay for the operator")
+}
+
+// TestOwnAccountDeletion: a user deletes their account with its password:
+// keys, sessions and pending codes go, the monthly usage stays for the
+// operator; the last administrator cannot.
+func TestOwnAccountDeletion(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.account("ann@example.com", store.PlanStarter)
+	key := e.post("/api/v1/get_api_key", map[string]string{"email": "ann@example.com", "password": testPassword}).want(200).json()["api_key"].(string)
+	session := e.login("ann@example.com")
+	e.fill(id, 3)
+	e.post("/account/delete", map[string]string{"password": testPassword}).wantError(401, "login_required")
+	e.post("/account/delete", map[string]string{}, "Cookie", session).wantError(400, "missing_field")
+	e.post("/account/delete", map[string]string{"password": "wrong password"}, "Cookie", session).wantError(401, "invalid_credentials")
+	e.post("/account/delete", map[string]string{"password": testPassword}, "Cookie", session, "Sec-Fetch-Site", "cross-site").wantError(403, "cross_origin_request")
+	e.post("/api/v1/user_info", nil, "X-API-Key", key).want(200)
+
+	res := e.post("/account/delete", map[string]string{"password": testPassword}, "Cookie", session).want(200)
+	if got := res.json()["status"]; got != "deleted" {
+		t.Fatalf("status %v", got)
+	}
+	if _, err := e.store.AccountByEmail(context.Background(), "ann@example.com"); err == nil {
+		t.Fatal("the account is still there")
+	}
+	e.post("/api/v1/user_info", nil, "X-API-Key", key).wantError(401, "unauthorized")
+	e.post("/api/v1/regenerate", nil, "Cookie", session).wantError(401, "login_required")
+	kept, err := e.store.DeletedUsages(context.Background(), 10)
+	if err != nil || len(kept) != 1 || kept[0].Count != 3 {
+		t.Fatalf("kept usage %+v, %v", kept, err)
+	}
+
+	boss := e.adminSession("boss@example.com")
+	e.post("/account/delete", map[string]string{"password": testPassword}, "Cookie", boss).wantError(409, "last_admin")
+	e.post("/api/v1/regenerate", nil, "Cookie", boss).want(200)
+}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"secutil/store"
+	"secutil/tools/apikey"
+	"secutil/tools/emailaddr"
+	"secutil/tools/passhash"
+)
+
+// Registration (POST /register, POST /register/verify, the register page)
+// and the server's registration policy: open, closed, or by invite.
+
+// CheckEmail accepts the email of a new account, as emailaddr.Canonical
+// does: an ASCII address, no look-alike characters. The API and the
+// command line share it; its error completes a sentence that starts with
+// the field's name.
+func CheckEmail(email string) error {
+	_, err := emailaddr.Canonical(email)
+	return err
+}
+
+// validEmail is CheckEmail as a 400 naming the field.
+func validEmail(email string) error {
+	if err := CheckEmail(email); err != nil {
+		return badRequest("field \"email\" %v", err)
+	}
+	return nil
+}
+
+// registerRequest is /register's body; invite is the token of an invite
+// link, which a server with -registration invite requires.
+type registerRequest struct {
+	credentials
+	Invite string `json:"invite"`
+}
+
+func (q registerRequest) prefill() formPrefill {
+	return formPrefill{email: q.Email, token: q.Invite}
+}
+
+// register creates a pending account and mails a code, if the server's
+// registration policy lets the caller (registrationAllowed). An email that
+// already has an account gets the same answer (no enumeration) and a mail
+// telling its owner. An invite is spent when the account is verified, not
+// here: registering again with it (for a new code, or with the email
+// typed right) works until then.
+func (s *Server) register(ctx context.Context, req registerRequest) (formResult, error) {
+	if err := s.registrationAllowed(ctx, req.Invite); err != nil {
+		return formResult{}, err
+	}
+	email := strings.TrimSpace(req.Email)
+	if err := validEmail(email); err != nil {
+		return formResult{}, err
+	}
+	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
+		return formResult{}, err
+	}
+	if err := s.checkPassword(req.Password, req.Email); err != nil {
+		return formResult{}, err
+	}
+	if err := s.createPendingAccount(ctx, email, req.Password, s.inviteHash(req.Invite)); err != nil {
+		return formResult{}, err
+	}
+	message := "check your mail for a 6-digit code and send it to /register/verify within 15 minutes"
+	if s.codesInLog {
+		message = "this server has no mail configured: ask its operator for your 6-digit code and send it to /register/verify within 15 minutes"
+	}
+	return formResult{next: withEmail("/register/verify", req.Email), body: statusResponse{Status: "verification_sent", Message: message}}, nil
+}
+
+// createPendingAccount does the work of register once the request passed
+// its checks: a pending account, new or given the newest password, keeps
+// inviteHash (nil without one) until it is verified.
+func (s *Server) createPendingAccount(ctx context.Context, email, password string, inviteHash []byte) error {
+	hash, err := passhash.Hash(password, s.PasswordParams)
+	if err != nil {
+		return err
+	}
+	// A pending account's password is the newest registration's. It
+	// cannot hijack one: verification asks for the password again, so the
+	// account opens only with a password the mailbox owner typed.
+	id, created, err := s.Store.RegisterPending(ctx, store.NewAccount{Email: email, PasswordHash: hash}, inviteHash)
+	switch {
+	case errors.Is(err, store.ErrEmailTaken):
+		if a, err := s.Store.AccountByEmail(ctx, email); err != nil || !a.Verified {
+			return nil // a concurrent registration of the same email won
+		}
+		return s.Mailer.Send(ctx, email, "secutil: registration attempt",
+			"Someone tried to register a secutil account with this address, which already has one.\n"+
+				"If it was you, log in or use \"forgot password\". Otherwise you can ignore this mail.")
+	case err != nil:
+		return err
+	}
+	if created {
+		s.audit(ctx, store.AuditRegistered, id, "")
+	}
+	return s.sendCode(ctx, id, email, store.PurposeRegister, exchangeOf(ctx).clientKey)
+}
+
+// verifyRegistration activates the account the code was mailed for, given
+// the password it was registered with, spends its invite, and logs it in:
+// a browser goes on to the dashboard, a JSON client gets the session
+// cookie.
+func (s *Server) verifyRegistration(ctx context.Context, req verifyRequest) (formResult, error) {
+	if err := required("password", req.Password); err != nil {
+		return formResult{}, err
+	}
+	if err := s.throttle(ctx, s.ipLimiter, req.Email); err != nil {
+		return formResult{}, err
+	}
+	a, err := s.consumeCode(ctx, req.Email, store.PurposeRegister, req.Code, req.Password)
+	if err != nil {
+		return formResult{}, err
+	}
+	if err := s.Store.VerifyRegistration(ctx, a.ID); err != nil {
+		return formResult{}, err
+	}
+	s.audit(ctx, store.AuditAccountVerified, a.ID, "by its code")
+	if err := s.logIn(ctx, a.ID); err != nil {
+		return formResult{}, err
+	}
+	return formResult{next: "/dashboard?notice=verified",
+		body: statusResponse{Status: "verified", Message: "account verified and logged in; get an API key on the dashboard"}}, nil
+}
+
+// Registration policies: who may create an account with /register.
+const (
+	RegistrationOpen   = "open"   // anyone who reaches the server
+	RegistrationClosed = "closed" // nobody: operators add accounts (secutil user add)
+	RegistrationInvite = "invite" // holders of an invite link an administrator made
+)
+
+var (
+	errRegistrationClosed = newError(codeRegistrationClosed, "registration is closed on this server: ask its operator for an account")
+	errInviteRequired     = newError(codeRegistrationClosed, "registration on this server needs an invite link from an administrator")
+	errInvitesOff         = newError(codeInvitesOff, "invites work only on a server started with -registration invite")
+)
+
+// registrationAllowed applies the registration policy, before any other
+// check of a registration: closed refuses everyone, invite needs a usable
+// invite.
+func (s *Server) registrationAllowed(ctx context.Context, invite string) error {
+	switch s.Registration {
+	case RegistrationClosed:
+		return errRegistrationClosed
+	case RegistrationInvite:
+		if strings.TrimSpace(invite) == "" {
+			return errInviteRequired
+		}
+		return s.Store.CheckInvite(ctx, apikey.Hash(invite))
+	}
+	return nil
+}
+
+// inviteHash is what the store knows of a registration's invite: its
+// hash on a server that registers by invite, else nil.
+func (s *Server) inviteHash(invite string) []byte {
+	if s.Registration != RegistrationInvite {
+		return nil
+	}
+	return apikey.Hash(invite)
+}
+
+// handleRegisterPage serves GET /register: the form, or a page saying why
+// this server takes no registration from the visitor (403); a logged-in
+// browser goes on to the dashboard. An invite link's token is checked at
+// once and kept in the form.
+func (s *Server) handleRegisterPage() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.redirectLoggedIn(w, r) {
+			return
+		}
+		invite := r.URL.Query().Get("invite")
+		s.renderTokenPage(w, r, "register", invite, s.registrationAllowed(r.Context(), invite))
+	})
+}
+
+// renderTokenPage shows a page whose form carries the token of a link: the
+// form with the token when refusal is nil, else the refusal's message with
+// its status and no form.
+func (s *Server) renderTokenPage(w http.ResponseWriter, r *http.Request, page, token string, refusal error) {
+	v := newView(s, r, noData{})
+	status := http.StatusOK
+	if refusal != nil {
+		ae := s.publicError(r, refusal)
+		status, v.Error = ae.status(), ae.msg
+	} else {
+		v.Token = token
+	}
+	render(s, w, r, status, page, v)
+}

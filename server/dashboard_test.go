@@ -1,0 +1,123 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"secutil/server"
+	"secutil/store"
+)
+
+// TestDashboardAtTheCap: at the cap the dashboard and the utilities page
+// say the cap, the reset date and whom to ask; the enterprise card shows
+// the account's own cap.
+func TestDashboardAtTheCap(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withAdminToken)
+	id := e.account("capped@example.com", store.PlanStarter)
+	e.post("/boss/accounts/set_plan", map[string]any{"email": "capped@example.com", "plan": "enterprise", "usage_cap": 5},
+		"Authorization", "Bearer "+adminToken).want(http.StatusOK)
+	cookie := &http.Cookie{Name: "auth_session", Value: e.login("capped@example.com")}
+	e.fill(id, 4)
+	page := e.browse("GET", "/dashboard", nil, cookie).want(200)
+	if strings.Contains(string(page.body), `id="at-cap"`) {
+		t.Fatal("the cap message shows below the cap")
+	}
+	page.has("5 metered calls a month: the cap your administrator set.")
+	e.fill(id, 1)
+	reset := store.PeriodEnd(time.Now()).UTC().Format("2 Jan 2006")
+	e.browse("GET", "/dashboard", nil, cookie).want(200).has(`id="at-cap"`).
+		has("You have used all 5 metered calls of your enterprise plan this month").has("until " + reset).
+		has("ask an administrator of this server to raise it")
+
+	e.browse("GET", "/tools", nil, cookie).want(200).has(`id="tools-at-cap"`).has("until " + reset).has("ask an administrator of this server to raise it")
+
+	starter := e.account("starter@example.com", store.PlanStarter)
+	e.fill(starter, store.StarterCap)
+	e.browse("GET", "/dashboard", nil, &http.Cookie{Name: "auth_session", Value: e.login("starter@example.com")}).want(200).
+		has("You have used all 100 metered calls of your starter plan").has("ask an administrator of this server for a larger plan")
+}
+
+// TestEmptyDashboard: an account without keys sees one create-key form
+// (the first-key call-out's, whose key is not named "default", the name
+// get_api_key replaces) and an empty state; one call reads "1 call"; a
+// server that takes no payments shows no price.
+func TestEmptyDashboard(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.account("ann@example.com", store.PlanPro)
+	if _, err := e.store.CreateProduct(context.Background(), store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: 900, Currency: "EUR", Interval: "month"}); err != nil {
+		t.Fatal(err)
+	}
+	cookie := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	e.fill(id, 1)
+	page := e.browse("GET", "/dashboard", nil, cookie).want(200)
+	body := string(page.body)
+	if n := strings.Count(body, `action="/dashboard/keys"`); n != 1 {
+		t.Fatalf("%d create-key forms on an empty dashboard", n)
+	}
+	page.has(`id="no-keys"`).has(`id="first-key-name" name="name" type="text" pattern="[A-Za-z0-9._\-]{1,64}" maxlength="64" required value="dashboard"`).
+		has("<code>POST /api/v1/get_api_key</code>").has(`<span id="usage">1</span> call</p>`)
+	if strings.Contains(body, "EUR") {
+		t.Fatal("a price on a server that takes no payments")
+	}
+	if strings.Contains(body, "1 calls") {
+		t.Fatal(`"1 calls" on the dashboard`)
+	}
+}
+
+// TestPlanCards: without a checkout provider, paid plans say to ask the
+// administrator; with one, they show the price and their button goes to
+// checkout, which the page's CSP lets the form reach. Every refusal comes
+// back to the dashboard as an alert.
+func TestPlanCards(t *testing.T) {
+	t.Parallel()
+	t.Run("without checkout", func(t *testing.T) {
+		e := newEnv(t)
+		e.account("plan@example.com", store.PlanPro)
+		session := &http.Cookie{Name: "auth_session", Value: e.login("plan@example.com")}
+		page := e.browse("GET", "/dashboard", nil, session).want(200)
+		page.has("Ask your administrator")
+		if strings.Contains(string(page.body), "Upgrade to") {
+			t.Fatal("an upgrade button without a payment provider")
+		}
+		res := e.browse("POST", "/switch_tier", url.Values{"plan": {"enterprise"}}, session).want(503)
+		res.has(`<div class="alert error" role="alert">No payment provider is configured`).has(`id="plan"`)
+		if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"starter"}, "confirm": {"true"}}, session).want(303).location(); got != "/dashboard?notice=plan_starter" {
+			t.Fatalf("downgrade goes to %s", got)
+		}
+		e.browse("POST", "/switch_tier", url.Values{"plan": {"gold"}}, session).want(400).has(`Field &#34;plan&#34; must be`)
+		if got := e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}).want(303).location(); got != "/login?next=%2Fdashboard" {
+			t.Fatalf("without a session: %s", got)
+		}
+	})
+
+	t.Run("with checkout", func(t *testing.T) {
+		checkout, err := server.NewTemplateCheckout("https://pay.example:8443/buy?product={product_id}&ref={ref}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEnv(t, func(d *server.Deps) { d.Checkout = checkout })
+		e.account("buyer@example.com", store.PlanStarter)
+		session := &http.Cookie{Name: "auth_session", Value: e.login("buyer@example.com")}
+		page := e.browse("GET", "/dashboard", nil, session).want(200)
+		if csp := page.header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' https://pay.example:8443;") {
+			t.Fatalf("CSP %q does not let the plan form reach checkout", csp)
+		}
+		page.has("Not on sale yet")
+		e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}, session).want(400).has("There is no product for the pro plan yet")
+
+		if _, err := e.store.CreateProduct(t.Context(), store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: 900, Currency: "EUR", Interval: "month"}); err != nil {
+			t.Fatal(err)
+		}
+		e.browse("GET", "/dashboard", nil, session).want(200).has("9.00 EUR a month").has("Upgrade to pro")
+		res := e.browse("POST", "/switch_tier", url.Values{"plan": {"pro"}}, session).want(303)
+		if got := res.location(); !strings.HasPrefix(got, "https://pay.example:8443/buy?product=") {
+			t.Fatalf("upgrade goes to %s", got)
+		}
+	})
+}

@@ -1,0 +1,430 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"secutil/server/internal/plural"
+	"secutil/store"
+	"secutil/tools/breach"
+	"secutil/tools/geo"
+	"secutil/tools/hashgen"
+	"secutil/tools/hashid"
+)
+
+// The utilities page (/tools, templates/tools.html) has a form for every
+// utility, each in its panel, and works without JavaScript: a form posts to
+// the utility's root-level route and gets the page back with the answer.
+
+// utilityPageData is what templates/tools.html shows: every utility's
+// form, and the panel just used with its input, answer or error.
+type utilityPageData struct {
+	Algorithms []string
+	Usage      *usageSummary // nil when logged out
+	// Missing names the data this server lacks ("ip", "breach_counts",
+	// "ntlm"), each with what an administrator must do to add it.
+	Missing map[string]string
+
+	Active string     // the panel just used
+	Form   url.Values // its input, shown again
+	Result any        // its answer, shaped for the page by present
+	Error  string
+}
+
+// usageSummary is an account's metered calls this month against its cap.
+type usageSummary struct {
+	Used  int
+	Cap   *int
+	AtCap string // what to do at the cap (capAdvice), "" below it
+}
+
+// Value is what the field of panel shows: the input just sent to it.
+func (d utilityPageData) Value(panel, field string) string {
+	if d.Active != panel {
+		return ""
+	}
+	return d.Form.Get(field)
+}
+
+// Selected reports whether a choice of a panel's select is the one to show:
+// the one just sent, or else fallback.
+func (d utilityPageData) Selected(panel, field, value, fallback string) bool {
+	if d.Active == panel && d.Form.Has(field) {
+		return d.Form.Get(field) == value
+	}
+	return value == fallback
+}
+
+// Answer is the panel's result, nil unless it was just used.
+func (d utilityPageData) Answer(panel string) any {
+	if d.Active != panel {
+		return nil
+	}
+	return d.Result
+}
+
+// Failure is the panel's error, "" unless it was just used and failed.
+func (d utilityPageData) Failure(panel string) string {
+	if d.Active != panel {
+		return ""
+	}
+	return d.Error
+}
+
+// handleUtilityPage serves the utilities page with no utility used yet.
+func (s *Server) handleUtilityPage() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.renderUtilityPage(w, r, "", nil, nil, nil)
+	})
+}
+
+// resendForm reads a form post and puts it back as the body the utility
+// decodes. Two panels ask differently from their request: the breach
+// panel names its query's kind in a select ("kind" says which field of the
+// /data_breach request "query" fills), and the hash identifier's several
+// lines are a batch ("hashes").
+func resendForm(w http.ResponseWriter, r *http.Request) (url.Values, error) {
+	form, err := readForm(w, r)
+	if err != nil {
+		return nil, err
+	}
+	body := form
+	if kind := form.Get("kind"); kind == "password" || kind == "sha1" || kind == "ntlm" || kind == "prefix" {
+		body = url.Values{kind: {form.Get("query")}}
+	}
+	if hash := strings.TrimSpace(form.Get("hash")); strings.ContainsAny(hash, "\n") {
+		body = url.Values{"hashes": {hash}}
+	}
+	encoded := body.Encode()
+	r.Body = io.NopCloser(strings.NewReader(encoded))
+	r.ContentLength = int64(len(encoded))
+	return form, nil
+}
+
+// previewRate bounds the strength meter's free preview for one account:
+// about one answer a second of typing.
+var previewRate = Rate{Burst: 60, Per: time.Minute}
+
+// decodePreview reads a request of the strength meter's preview, which
+// serves a logged-in session at most previewRate per account: the session
+// and the account's limit come before the body.
+func (s *Server) decodePreview() decoder[sessionRequest[passwordRequest]] {
+	limits := newLimiter(previewRate)
+	return func(w http.ResponseWriter, r *http.Request) (sessionRequest[passwordRequest], error) {
+		a, err := s.sessionAccount(r)
+		if err != nil {
+			return sessionRequest[passwordRequest]{}, err
+		}
+		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), s.Store.Now()); !ok {
+			secs := max(int(math.Ceil(wait.Seconds())), 1)
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			return sessionRequest[passwordRequest]{}, newError(codeRateLimited, "the free preview pauses for %s after %s a minute: press Check for a counted answer", plural.Count(secs, "second", "seconds"), plural.Count(previewRate.Burst, "answer", "answers"))
+		}
+		body, err := decode[passwordRequest](w, r)
+		return sessionRequest[passwordRequest]{account: a, body: body}, err
+	}
+}
+
+// previewStrength is the strength meter's answer while someone types: the
+// same estimate as /password_check, not counted toward usage. Only the
+// explicit "Check" (POST /password_check) is a metered call.
+func (s *Server) previewStrength(ctx context.Context, req sessionRequest[passwordRequest]) (strengthResponse, error) {
+	return s.rateStrength(&call{Context: ctx, caller: &caller{account: req.account}}, req.body)
+}
+
+// renderUtilityPage shows the utilities page; panel, when not empty, is
+// the utility just used with its form, its result, or its error (and the
+// error's status).
+func (s *Server) renderUtilityPage(w http.ResponseWriter, r *http.Request, panel string, form url.Values, result any, failure error) {
+	d := utilityPageData{Algorithms: hashgen.Algorithms(), Missing: s.missingData(r), Active: panel, Form: form}
+	status := http.StatusOK
+	if failure != nil {
+		ae := s.publicError(r, failure)
+		d.Error, status = ae.msg, ae.status()
+	} else if result != nil {
+		d.Result = s.present(result, form)
+	}
+	v := newView(s, r, d)
+	v.Path = "/tools"
+	if v.Account != nil {
+		usage, err := s.usageOf(r, v.Account)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		v.Data.Usage = &usage
+	}
+	render(s, w, r, status, "tools", v)
+}
+
+// missingData lists the data this server runs without, each with the
+// sentence that tells an administrator which flag adds it.
+func (s *Server) missingData(r *http.Request) map[string]string {
+	missing := map[string]string{}
+	if len(s.Geo.Databases()) == 0 {
+		missing["ip"] = s.publicError(r, geo.ErrNoDatabase).msg
+	}
+	if !breach.HasCounts(s.Breach) {
+		missing["breach_counts"] = "start secutil with -breach-file (a Pwned Passwords SHA-1 file) to get breach counts"
+	}
+	if s.BreachNTLM == nil {
+		missing["ntlm"] = errNTLMNotConfigured.msg
+	}
+	return missing
+}
+
+// present shapes a utility's answer for the page: the JSON types of the
+// API as they are, except where people read something the JSON leaves to
+// the client (a JWT's expiry, a hashcat command, a breach count).
+func (s *Server) present(result any, form url.Values) any {
+	switch v := result.(type) {
+	case strengthResponse:
+		return newStrengthView(v)
+	case jwtResponse:
+		return newJWTView(v, time.Now())
+	case hashid.Result:
+		return hashIDView{Count: 1, Groups: []hashIDGroup{newHashIDGroup(v.Estimate, v.Note, 1, v.Candidates)}}
+	case hashIdentifierBatch:
+		view := hashIDView{Count: v.Count}
+		for _, g := range v.Groups {
+			group := newHashIDGroup(g.Estimate, g.Note, g.Count, g.Candidates)
+			group.Hashes = g.Hashes
+			view.Groups = append(view.Groups, group)
+		}
+		return view
+	case geo.Info:
+		return ipView{Info: v, Rows: infoRows(v)}
+	case breachResponse:
+		return breachView{Breached: v.Breached, Count: v.Count, Source: v.Source}
+	case breachRangeResponse:
+		shown := v.Suffixes[:min(len(v.Suffixes), rangeShown)]
+		return breachView{Range: true, Suffixes: shown, Total: len(v.Suffixes), Source: v.Source}
+	}
+	return result
+}
+
+// strengthView is a strength estimate with, when the server has a breach
+// file, how often the password was seen in breaches.
+type strengthView struct {
+	strengthResponse
+	BreachChecked bool
+	BreachCount   int64
+}
+
+func newStrengthView(res strengthResponse) strengthView {
+	v := strengthView{strengthResponse: res}
+	if res.Breached != nil {
+		v.BreachChecked, v.BreachCount = true, *res.Breached
+	}
+	return v
+}
+
+// rangeShown is how many entries of a range query the page lists.
+const rangeShown = 20
+
+// breachView is a breach check's answer: one password or hash, or a range.
+type breachView struct {
+	Range    bool
+	Breached bool
+	Count    int64
+	Source   string
+	Suffixes []breach.RangeEntry
+	Total    int
+}
+
+// jwtView is a decoded token's three parts and the dates it claims.
+type jwtView struct {
+	Header, Payload, Signature string
+	Expires, NotBefore         *time.Time
+	Expired, NotYetValid       bool
+	Warning                    string
+}
+
+func newJWTView(res jwtResponse, now time.Time) jwtView {
+	var parts struct {
+		Header, Payload json.RawMessage
+		Signature       string
+	}
+	json.Unmarshal([]byte(res.Answer), &parts) // the decoder wrote it: it is valid
+	v := jwtView{Header: indentJSON(parts.Header), Payload: indentJSON(parts.Payload), Signature: parts.Signature}
+	if res.Error != nil {
+		v.Warning = *res.Error
+	}
+	var claims struct{ Exp, Nbf any }
+	json.Unmarshal(parts.Payload, &claims)
+	if exp, ok := claims.Exp.(float64); ok {
+		t := time.Unix(int64(exp), 0).UTC()
+		v.Expires, v.Expired = &t, now.After(t)
+	}
+	if nbf, ok := claims.Nbf.(float64); ok {
+		t := time.Unix(int64(nbf), 0).UTC()
+		v.NotBefore, v.NotYetValid = &t, now.Before(t)
+	}
+	return v
+}
+
+func indentJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// hashIDView is the identifier's answer for one hash, or a batch's groups
+// of hashes of one shape; each group ranks its candidates and has a ready
+// hashcat command for the likeliest one hashcat knows.
+type hashIDView struct {
+	Count  int // hashes identified
+	Groups []hashIDGroup
+}
+
+type hashIDGroup struct {
+	Estimate, Note string
+	Count          int
+	Hashes         []string // a batch's members
+	Candidates     []hashid.Candidate
+	More           int // candidates not shown
+	Hashcat        string
+}
+
+// candidatesShown is how many candidates a group lists; the API has all.
+const candidatesShown = 8
+
+func newHashIDGroup(estimate, note string, count int, candidates []hashid.Candidate) hashIDGroup {
+	g := hashIDGroup{Estimate: estimate, Note: note, Count: count, Candidates: candidates}
+	// A string that is recognisably not a hash gets no command to crack it,
+	// whatever formats it happens to fit.
+	for _, c := range candidates {
+		if estimate == hashid.NotHash {
+			break
+		}
+		if c.Hashcat != "" {
+			g.Hashcat = c.Hashcat
+			break
+		}
+	}
+	if len(candidates) > candidatesShown {
+		g.Candidates, g.More = candidates[:candidatesShown], len(candidates)-candidatesShown
+	}
+	return g
+}
+
+// ipView is an IP lookup's answer as a table of every field.
+type ipView struct {
+	geo.Info
+	Rows []fieldRow
+}
+
+type fieldRow struct{ Name, Value string }
+
+// infoLabels name GeoInfo2's fields for people; a field without a label
+// shows its JSON name.
+var infoLabels = map[string]string{
+	"ip": "IP address", "city": "City", "region": "Region", "country": "Country",
+	"country_iso": "Country code", "country_flag": "Flag", "postal": "Postal code",
+	"timezone": "Time zone", "calling_code": "Calling code", "currency": "Currency",
+	"isp": "ISP", "org": "Organisation", "latitude": "Latitude", "longitude": "Longitude",
+	"eu": "EU member", "languages": "Languages", "asn": "ASN", "source": "Source", "note": "Note",
+}
+
+// infoRows lists every field of info in the order of the type, so a field
+// added to GeoInfo2 shows without a change here. A null field has an empty
+// value; an omitted empty one (note) is left out.
+func infoRows(info geo.Info) []fieldRow {
+	var rows []fieldRow
+	v := reflect.ValueOf(info)
+	for i := range v.NumField() {
+		name, opts, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		value := fieldText(v.Field(i))
+		if name == "" || name == "-" || (value == "" && strings.Contains(opts, "omitempty")) {
+			continue
+		}
+		label := infoLabels[name]
+		if label == "" {
+			label = name
+		}
+		rows = append(rows, fieldRow{Name: label, Value: value})
+	}
+	return rows
+}
+
+// fieldText renders a GeoInfo2 value: "" for null, yes/no, numbers without
+// float noise, lists joined.
+func fieldText(f reflect.Value) string {
+	if f.Kind() == reflect.Pointer {
+		if f.IsNil() {
+			return ""
+		}
+		f = f.Elem()
+	}
+	switch f.Kind() {
+	case reflect.Bool:
+		if f.Bool() {
+			return "yes"
+		}
+		return "no"
+	case reflect.Float64:
+		return decimal(f.Float())
+	case reflect.Slice:
+		items := make([]string, f.Len())
+		for i := range items {
+			items[i] = fieldText(f.Index(i))
+		}
+		return strings.Join(items, ", ")
+	default:
+		return fmt.Sprint(f.Interface())
+	}
+}
+
+// decimal writes x with at most four decimals and no trailing zeros, so
+// float noise (0.5599999999999999) never reaches a page.
+func decimal(x float64) string {
+	return strconv.FormatFloat(math.Round(x*1e4)/1e4, 'f', -1, 64)
+}
+
+// writeLookupCSV sends a hash lookup's results as a CSV download. A cell
+// that a spreadsheet would run as a formula is prefixed with a quote.
+func writeLookupCSV(w http.ResponseWriter, out hashLookupOutput) {
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="hash-lookup.csv"`)
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"hash", "found", "type", "plaintext"})
+	for _, res := range out.Results {
+		row := []string{res.Hash, strconv.FormatBool(res.Found), "", ""}
+		if res.Found {
+			row[2], row[3] = *res.Type, spreadsheetSafe(*res.Plaintext)
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+}
+
+func spreadsheetSafe(cell string) string {
+	if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+		return "'" + cell
+	}
+	return cell
+}
+
+// usageOf is the account's usage this month against its cap.
+func (s *Server) usageOf(r *http.Request, a *store.Account) (usageSummary, error) {
+	used, err := s.Store.Usage(r.Context(), a.ID)
+	now := s.Store.Now()
+	sum := usageSummary{Used: used, Cap: a.Cap(now)}
+	if sum.Cap != nil && used >= *sum.Cap {
+		sum.AtCap = capAdvice(a, now, s.Checkout != nil)
+	}
+	return sum, err
+}

@@ -1,0 +1,80 @@
+package server_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"secutil/server"
+	"secutil/store"
+	"secutil/tools/pbe"
+)
+
+func TestHashGeneratorRoute(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanStarter)
+	m := e.post("/api/v1/hash_generator", map[string]string{"algorithm": "SHA-256", "plaintext": "abc"}, "X-API-Key", key).want(200).json()
+	if m["algorithm"] != "sha256" || m["hash"] != "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
+		t.Fatalf("%v", m)
+	}
+	m = e.post("/api/hash_generator", map[string]string{"algorithm": "bcrypt", "plaintext": "abc"}, "X-API-Key", key).want(200).json()
+	if !strings.HasPrefix(m["hash"].(string), "$2b$10$") {
+		t.Fatalf("%v", m)
+	}
+	e.post("/api/hash_generator", map[string]string{"algorithm": "md5", "plaintext": ""}, "X-API-Key", key).want(200) // empty plaintext hashes too
+	e.post("/api/hash_generator", map[string]string{"algorithm": "md5"}, "X-API-Key", key).wantError(400, "missing_field")
+	msg := e.post("/api/hash_generator", map[string]string{"algorithm": "rot13", "plaintext": "x"}, "X-API-Key", key).wantError(400, "unknown_algorithm")["error"].(string)
+	if !strings.Contains(msg, "blake2b_512") {
+		t.Fatalf("error %q does not list the allowed values", msg)
+	}
+	e.post("/api/hash_generator", map[string]string{"algorithm": "bcrypt", "plaintext": strings.Repeat("x", 80)}, "X-API-Key", key).wantError(400, "invalid_input")
+	e.post("/api/hash_generator", map[string]string{"algorithm": "md5", "plaintext": "x"}).wantError(401, "unauthorized")
+	// The root-level web variant takes the session and counts.
+	a, _ := e.store.AccountByEmail(t.Context(), "ann@example.com")
+	before := e.usage(a.ID)
+	e.post("/hash_generator", map[string]string{"algorithm": "md5", "plaintext": "x"}, "Cookie", e.login("ann@example.com")).want(200)
+	if e.usage(a.ID) != before+1 {
+		t.Fatal("root-level call not counted")
+	}
+}
+
+// oneSlot gives the server an engine with one key-derivation slot, and
+// returns it so a test can hold the slot.
+func oneSlot(engine **pbe.Engine) func(*server.Deps) {
+	return func(d *server.Deps) {
+		*engine = pbe.NewEngine(1, cheapKDF)
+		d.Crypto = *engine
+	}
+}
+
+// holdSlot takes the engine's only slot until the returned func is called.
+func holdSlot(t *testing.T, engine *pbe.Engine) (release func()) {
+	t.Helper()
+	held, done := make(chan struct{}), make(chan struct{})
+	go engine.WithSlot(context.Background(), func() { close(held); <-done })
+	<-held
+	return sync.OnceFunc(func() { close(done) })
+}
+
+// TestSlowHashesShareTheKDFSlots: scrypt, argon2id and bcrypt ran with no
+// concurrency limit (200 parallel calls reached 6.5 GiB). They now wait
+// for the key-derivation slots /secure_encrypt uses.
+func TestSlowHashesShareTheKDFSlots(t *testing.T) {
+	t.Parallel()
+	var engine *pbe.Engine
+	e := newEnv(t, oneSlot(&engine))
+	key := e.key("pro@example.com", store.PlanPro)
+	release := holdSlot(t, engine)
+	defer release()
+	answers := make(chan response, 3)
+	for _, algorithm := range []string{"scrypt", "argon2id", "bcrypt"} {
+		go func() {
+			answers <- e.post("/api/hash_generator", map[string]string{"algorithm": algorithm, "plaintext": "pw"}, "X-API-Key", key)
+		}()
+	}
+	// A fast digest does not wait.
+	e.post("/api/hash_generator", map[string]string{"algorithm": "sha256", "plaintext": "pw"}, "X-API-Key", key).want(200)
+	answeredOnlyAfterRelease(t, answers, release, 3)
+}

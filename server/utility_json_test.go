@@ -1,0 +1,57 @@
+package server_test
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"secutil/store"
+)
+
+func TestJSONRoutes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	m := e.post("/api/json_format", map[string]string{"text": `{"b":1,"a":"<x>"}`}, "X-API-Key", key).want(200).json()
+	if m["result"] != "{\n  \"b\": 1,\n  \"a\": \"<x>\"\n}" {
+		t.Fatalf("json_format = %q", m["result"])
+	}
+	m = e.post("/api/v1/json_minify", map[string]string{"text": "{ \"b\" : [1, 2] }"}, "X-API-Key", key).want(200).json()
+	if m["result"] != `{"b":[1,2]}` {
+		t.Fatalf("json_minify = %q", m["result"])
+	}
+	res := e.post("/api/json_format", map[string]string{"text": "{\n\"a\": tru}"}, "X-API-Key", key)
+	if msg := res.wantError(400, "invalid_json")["error"].(string); !strings.Contains(msg, "line 2, column") {
+		t.Fatalf("error %q has no position", msg)
+	}
+	e.post("/api/json_minify", map[string]string{"text": ""}, "X-API-Key", key).wantError(400, "invalid_json")
+	e.post("/api/json_minify", map[string]string{"text": "{}"}).wantError(401, "unauthorized")
+}
+
+// TestJSONAndJWTWorkIsBounded: a 20 KB document of brackets used to answer
+// 200 MB, and a 64 KB token 128 MB. Both are refused with a 400 naming the
+// bound, and no answer is larger than the bound.
+func TestJSONAndJWTWorkIsBounded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	brackets := strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000)
+	wide := strings.Repeat("[", 500) + strings.Repeat("1,", 20_000) + "1" + strings.Repeat("]", 500)
+	b64 := base64.RawURLEncoding.EncodeToString
+	for _, tc := range []struct {
+		path, field, value, code string
+	}{
+		{"/api/json_format", "text", brackets, "too_deeply_nested"},
+		{"/api/json_minify", "text", brackets, "too_deeply_nested"},
+		{"/api/json_format", "text", wide, "output_too_large"},
+		{"/api/jwt_decoder", "token", "e30." + b64([]byte(`{"a":`+brackets[:9_000]+brackets[len(brackets)-9_000:]+`}`)) + ".", "too_deeply_nested"},
+		{"/api/jwt_decoder", "token", "e30." + b64([]byte(`{"a":`+wide+`}`)) + ".", "output_too_large"},
+	} {
+		res := e.post(tc.path, map[string]string{tc.field: tc.value}, "X-API-Key", key)
+		if res.status != 400 || len(res.body) > 1<<20 {
+			t.Errorf("%s: %d with a %d-byte answer to %d bytes: %.200s", tc.path, res.status, len(res.body), len(tc.value), res.body)
+			continue
+		}
+		res.wantError(400, tc.code)
+	}
+}
