@@ -6,21 +6,6 @@ import (
 	"crypto/subtle"
 	"database/sql"
 	"errors"
-	"time"
-)
-
-// Kinds of audit event of the first start and of account administration.
-const (
-	AuditSetupCompleted  = "setup_completed"
-	AuditAccountVerified = "account_verified"
-	AuditAdminGranted    = "admin_granted"
-	AuditAdminRevoked    = "admin_revoked"
-	AuditAccountDisabled = "account_disabled"
-	AuditAccountEnabled  = "account_enabled"
-	AuditAccountDeleted  = "account_deleted"
-	AuditUsageReset      = "usage_reset"
-	AuditInviteCreated   = "invite_created"
-	AuditPasswordSet     = "password_set" // by an operator, with secutil user passwd
 )
 
 var (
@@ -32,19 +17,12 @@ var (
 	ErrSetupToken = errors.New("this setup link is not valid: the server prints a new one each time it starts without an administrator")
 	// ErrSetupDone is a setup link used once an administrator exists.
 	ErrSetupDone = errors.New("setup is done: an administrator exists, so the setup link no longer works")
-	// ErrInviteInvalid is an invite that is unknown, used or expired.
-	ErrInviteInvalid = errors.New("this invite is unknown, used or expired: ask an administrator for a new one")
 	// ErrUnverified refuses to make an administrator of an account whose
 	// email was never verified: whoever registered it chose its password,
 	// and that may not be the owner of the address. Setting a new password
 	// in the same change (Activate) is the way.
 	ErrUnverified = errors.New("this account's email is not verified: set a new password for it in the same change")
 )
-
-// querier is what *sql.DB and *sql.Tx share for reading one row.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
 
 // HasAdmin reports whether any account is an administrator.
 func (s *Store) HasAdmin(ctx context.Context) (bool, error) {
@@ -138,31 +116,6 @@ func (s *Store) lockAdmins(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-// changeAccount runs query, a statement on the account with id whose only
-// argument is that id, and tells why it changed no row: ErrNotFound, or
-// ErrLastAdmin when spareLastAdmin kept it.
-func changeAccount(ctx context.Context, tx *sql.Tx, query string, id int64) error {
-	return changeAccountOr(ctx, tx, query, id, ErrLastAdmin)
-}
-
-// changeAccountOr is changeAccount whose query's WHERE clause keeps an
-// existing account for the reason kept.
-func changeAccountOr(ctx context.Context, tx *sql.Tx, query string, id int64, kept error) error {
-	res, err := tx.ExecContext(ctx, query, id)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n > 0 {
-		return err
-	}
-	var one int
-	err = tx.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE id = $1`, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
-	}
-	return cmp.Or(err, kept)
-}
-
 // SetAdmin grants or revokes administrator rights. Granting them to an
 // unverified account fails with ErrUnverified (Activate does it with a new
 // password); revoking those of the last verified, enabled administrator
@@ -179,129 +132,6 @@ func (s *Store) SetAdmin(ctx context.Context, accountID int64, admin bool) error
 		}
 		return changeAccountOr(ctx, tx, query, accountID, kept)
 	}))
-}
-
-// SetDisabled disables or enables an account. Disabling ends its sessions,
-// and its keys are refused (KeyByHash's callers check Account.Disabled)
-// until it is enabled again; the last enabled administrator cannot be
-// disabled (ErrLastAdmin).
-func (s *Store) SetDisabled(ctx context.Context, accountID int64, disabled bool) error {
-	defer s.auth.invalidate()
-	return wrap("set disabled", s.inTx(ctx, func(tx *sql.Tx) error {
-		if !disabled {
-			return changeAccount(ctx, tx, `UPDATE accounts SET disabled = FALSE WHERE id = $1`, accountID)
-		}
-		if err := s.lockAdmins(ctx, tx); err != nil {
-			return err
-		}
-		if err := changeAccount(ctx, tx, `UPDATE accounts SET disabled = TRUE WHERE id = $1`+spareLastAdmin, accountID); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1`, accountID)
-		return err
-	}))
-}
-
-// DeleteAccount deletes an account with its keys (recorded as revoked,
-// RevokedAccountDeleted), sessions, codes and usage by day; its monthly
-// usage moves to deleted_usage (DeletedUsage), kept for the operator, and
-// its suggestions and audit events stay, without the link. The last
-// verified, enabled administrator cannot be deleted (ErrLastAdmin). A
-// charge of the account still under way then fails with ErrNotFound.
-func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
-	defer s.auth.invalidate()
-	return wrap("delete account", s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := s.lockAdmins(ctx, tx); err != nil {
-			return err
-		}
-		if err := changeAccount(ctx, tx, `UPDATE accounts SET disabled = disabled WHERE id = $1`+spareLastAdmin, accountID); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO deleted_usage (account_id, period, count, deleted_at)
-			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0`, accountID, unix(s.now())); err != nil {
-			return err
-		}
-		if err := s.retireKeysWhere(ctx, tx, RevokedAccountDeleted, `account_id = $3`, accountID); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE id = $1`, accountID)
-		return err
-	}))
-}
-
-// DeletedUsage is the monthly usage of a deleted account.
-type DeletedUsage struct {
-	AccountID int64
-	Period    string
-	Count     int64
-	DeletedAt time.Time
-}
-
-// DeletedUsages lists the kept usage of deleted accounts, newest deletion
-// first, at most limit.
-func (s *Store) DeletedUsages(ctx context.Context, limit int) ([]DeletedUsage, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT account_id, period, count, deleted_at FROM deleted_usage ORDER BY deleted_at DESC, account_id, period LIMIT $1`, limit)
-	if err != nil {
-		return nil, wrap("deleted usages", err)
-	}
-	defer rows.Close()
-	var out []DeletedUsage
-	for rows.Next() {
-		var d DeletedUsage
-		var at int64
-		if err := rows.Scan(&d.AccountID, &d.Period, &d.Count, &at); err != nil {
-			return nil, wrap("deleted usages", err)
-		}
-		d.DeletedAt = time.Unix(at, 0).UTC()
-		out = append(out, d)
-	}
-	return out, wrap("deleted usages", rows.Err())
-}
-
-// ResetUsage sets the account's count of metered calls this month to 0.
-// It moves the auth generation, which makes every server's meter read the
-// count again rather than trust the one it last saw.
-func (s *Store) ResetUsage(ctx context.Context, accountID int64) error {
-	defer s.auth.invalidate()
-	return wrap("reset usage", s.inTx(ctx, func(tx *sql.Tx) error {
-		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE id = $1`+s.forUpdate, accountID).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err == nil {
-			_, err = tx.ExecContext(ctx, `UPDATE usage SET count = 0 WHERE account_id = $1 AND period = $2`, accountID, Period(s.now()))
-		}
-		if err == nil {
-			err = s.bumpAuthGeneration(ctx, tx)
-		}
-		return err
-	}))
-}
-
-// CreateInvite stores a one-time registration invite whose token hashes to
-// hash, made by the account createdBy (0: with the admin token), and
-// returns when it expires.
-func (s *Store) CreateInvite(ctx context.Context, hash []byte, createdBy int64, ttl time.Duration) (time.Time, error) {
-	now := s.now()
-	var by any
-	if createdBy != 0 {
-		by = createdBy
-	}
-	_, err := s.write.ExecContext(ctx, `INSERT INTO invites (hash, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		hash, by, unix(now), unix(now.Add(ttl)))
-	return time.Unix(unix(now.Add(ttl)), 0).UTC(), wrap("create invite", err)
-}
-
-// CheckInvite returns nil when the invite can be used, else ErrInviteInvalid.
-func (s *Store) CheckInvite(ctx context.Context, hash []byte) error {
-	var one int
-	err := s.read.QueryRowContext(ctx, `SELECT 1 FROM invites WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`,
-		hash, unix(s.now())).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ErrInviteInvalid
-	}
-	return wrap("check invite", err)
 }
 
 // ActiveAdmins counts the verified, enabled administrators: the ones the

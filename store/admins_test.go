@@ -5,7 +5,6 @@ import (
 	"errors"
 	"sync"
 	"testing"
-	"time"
 
 	"secutil/store"
 )
@@ -124,132 +123,66 @@ func TestTheLastAdminStays(t *testing.T) {
 	})
 }
 
-func TestDisableEndsSessionsAndMarksTheAccount(t *testing.T) {
+// An unverified account becomes an administrator only with a new
+// password, and the last-admin rule counts verified, enabled ones only.
+func TestUnverifiedAdmins(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
-		id := mustAccount(t, s, "ann@example.com", store.PlanStarter)
-		keyHash := make([]byte, 32)
-		s.IssueKey(ctx, id, "default", keyHash, "sk_1…")
-		s.CreateSession(ctx, []byte("session"), id, time.Hour)
-		if _, a, err := s.KeyByHash(ctx, keyHash); err != nil || a.Disabled { // now cached
-			t.Fatalf("before: %v %v", a, err)
-		}
-		if err := s.SetDisabled(ctx, id, true); err != nil {
-			t.Fatal(err)
-		}
-		if _, a, err := s.KeyByHash(ctx, keyHash); err != nil || !a.Disabled {
-			t.Fatalf("the key's account after disabling: %+v %v", a, err)
-		}
-		if _, err := s.SessionAccount(ctx, []byte("session")); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("session after disabling: %v", err)
-		}
-		if err := s.SetDisabled(ctx, id, false); err != nil {
-			t.Fatal(err)
-		}
-		if _, a, err := s.KeyByHash(ctx, keyHash); err != nil || a.Disabled {
-			t.Fatalf("after enabling: %+v %v", a, err)
-		}
-	})
-}
-
-func TestResetUsageAndDeleteAccount(t *testing.T) {
-	t.Parallel()
-	eachBackend(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		s := db.open(t)
-		id := mustAccount(t, s, "ann@example.com", store.PlanStarter)
-		for range 3 {
-			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := s.ResetUsage(ctx, id); err != nil {
-			t.Fatal(err)
-		}
-		if n, err := s.Usage(ctx, id); err != nil || n != 0 {
-			t.Fatalf("usage after reset: %d %v", n, err)
-		}
-		if n, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err != nil || n != 1 {
-			t.Fatalf("the first call after a reset counts %d (%v), want 1", n, err)
-		}
-
-		if err := s.DeleteAccount(ctx, id); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.AccountByID(ctx, id); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("deleted account: %v", err)
-		}
-		// A call authenticated before the deletion fails alone; others in the
-		// same moment still count.
-		other := mustAccount(t, s, "bob@example.com", store.PlanStarter)
-		if other != id {
-			t.Logf("the new account got id %d, not the deleted %d", other, id)
-		} else if n, err := s.Usage(ctx, other); err != nil || n != 0 {
-			t.Fatalf("a new account with a deleted account's id starts at %d (%v)", n, err)
-		}
-		var wg sync.WaitGroup
-		var lateErr, otherErr error
-		wg.Go(func() { _, lateErr = s.CommitUsage(ctx, store.Charge{AccountID: id + 1000}) })
-		wg.Go(func() { _, otherErr = s.CommitUsage(ctx, store.Charge{AccountID: other}) })
-		wg.Wait()
-		if !errors.Is(lateErr, store.ErrNotFound) || otherErr != nil {
-			t.Fatalf("charge of a missing account: %v; another account's: %v", lateErr, otherErr)
-		}
-	})
-}
-
-// TestInvitesExpire: an invite checks until it expires. That one use of it
-// lets exactly one account in is TestInviteVerifiesOneUnderRace.
-func TestInvitesExpire(t *testing.T) {
-	t.Parallel()
-	// SQLite only: expiry is an integer compared with the store's
-	// clock, alike on both; CheckInvite and CreateInvite run on PostgreSQL
-	// in TestInviteSurvivesUntilVerified and TestInvitesListAndRevoke.
-	onSQLiteOnly(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		s := db.open(t)
-		boss := mustAccount(t, s, "boss@example.com", store.PlanPro)
-		now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-		s.SetClock(func() time.Time { return now })
-		expires, err := s.CreateInvite(ctx, []byte("invite"), boss, 7*24*time.Hour)
-		if err != nil || !expires.Equal(now.Add(7*24*time.Hour)) {
-			t.Fatalf("CreateInvite = %v, %v", expires, err)
-		}
-		if _, err := s.CreateInvite(ctx, []byte("expiring"), 0, time.Hour); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.CheckInvite(ctx, []byte("invite")); err != nil {
-			t.Fatal(err)
-		}
-		now = now.Add(time.Hour + time.Second)
-		if err := s.CheckInvite(ctx, []byte("expiring")); !errors.Is(err, store.ErrInviteInvalid) {
-			t.Fatalf("an expired invite: %v", err)
-		}
-		if err := s.CheckInvite(ctx, []byte("unknown")); !errors.Is(err, store.ErrInviteInvalid) {
-			t.Fatalf("an unknown invite: %v", err)
-		}
-	})
-}
-
-func TestAuditEventsKeepTheEmail(t *testing.T) {
-	t.Parallel()
-	eachBackend(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		s := db.open(t)
-		id := mustAccount(t, s, "ann@example.com", store.PlanStarter)
-		s.AddAudit(ctx, store.AuditEvent{Kind: store.AuditLoginOK, AccountID: id})
-		s.AddAudit(ctx, store.AuditEvent{Kind: store.AuditAccountDeleted, AccountID: 4242, Email: "gone@example.com"})
-		if err := s.DeleteAccount(ctx, id); err != nil {
-			t.Fatal(err)
-		}
-		events, err := s.AuditEvents(ctx, 10, 0)
+		boss, err := s.CreateAccount(ctx, store.NewAccount{Email: "boss@example.com", PasswordHash: "x", Verified: true, Admin: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(events) != 2 || events[0].Email != "gone@example.com" || events[1].Email != "ann@example.com" {
-			t.Fatalf("events %+v", events)
+		// An unverified administrator, as an older version could leave.
+		if _, err := s.CreateAccount(ctx, store.NewAccount{Email: "ghost@example.com", PasswordHash: "x", Admin: true}); err != nil {
+			t.Fatal(err)
+		}
+		for _, err := range []error{s.SetAdmin(ctx, boss, false), s.SetDisabled(ctx, boss, true), s.DeleteAccount(ctx, boss)} {
+			if !errors.Is(err, store.ErrLastAdmin) {
+				t.Fatalf("removing the last verified administrator: %v", err)
+			}
+		}
+		squat := pending(t, s, "squat@example.com", "attacker", nil)
+		if err := s.SetAdmin(ctx, squat, true); !errors.Is(err, store.ErrUnverified) {
+			t.Fatalf("admin for an unverified account: %v", err)
+		}
+		if err := s.Activate(ctx, squat, "operator", true); err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := s.AccountByID(ctx, squat); !a.Admin || !a.Verified || a.PasswordHash != "operator" {
+			t.Fatalf("after Activate: %+v", a)
+		}
+		if err := s.SetAdmin(ctx, boss, false); err != nil {
+			t.Fatalf("with two verified administrators: %v", err)
+		}
+	})
+}
+
+func TestActiveAdminsCountsVerifiedEnabledAdmins(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		for _, a := range []store.NewAccount{
+			{Email: "boss@example.com", Admin: true, Verified: true},
+			{Email: "off@example.com", Admin: true, Verified: true},
+			{Email: "pending@example.com", Admin: true},
+			{Email: "user@example.com", Verified: true},
+		} {
+			a.PasswordHash, a.Plan = "x", store.PlanStarter
+			id, err := s.CreateAccount(ctx, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Email == "off@example.com" {
+				if err := s.SetDisabled(ctx, id, true); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if n, err := s.ActiveAdmins(ctx); err != nil || n != 1 {
+			t.Fatalf("ActiveAdmins = %d, %v; want 1 (the disabled and the unverified one do not count)", n, err)
 		}
 	})
 }

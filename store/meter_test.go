@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -66,4 +68,103 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func TestCloseCommitsQueuedCharges(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s, path := db.open(t), db.dsn
+		id := mustAccount(t, s, "a@example.com", store.PlanPro)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		acked := 0
+		for i := 0; i < 100; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err == nil {
+					mu.Lock()
+					acked++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		s.Close()
+		s2, err := store.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s2.Close()
+		if got, _ := s2.Usage(ctx, id); got != acked {
+			t.Fatalf("usage after reopen %d, acknowledged %d", got, acked)
+		}
+	})
+}
+
+// TestMeterObserver: the observer hears of every usage transaction, and
+// the charges it is told of add up to those committed.
+func TestMeterObserver(t *testing.T) {
+	t.Parallel()
+	// SQLite only: the observer is called by the meter's Go code around its
+	// transaction; the meter's transactions run on PostgreSQL in the usage
+	// tests.
+	onSQLiteOnly(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		id := mustAccount(t, s, "ann@example.com", store.PlanPro)
+		var mu sync.Mutex
+		charges, transactions := 0, 0
+		s.ObserveMeter(func(n int, took time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			if n < 1 || took <= 0 {
+				t.Errorf("observed a transaction of %d charges taking %v", n, took)
+			}
+			charges += n
+			transactions++
+		})
+		var wg sync.WaitGroup
+		for range 50 {
+			wg.Go(func() {
+				if _, err := s.CommitUsage(context.Background(), store.Charge{AccountID: id}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		if charges != 50 || transactions < 1 || transactions > 50 {
+			t.Fatalf("observed %d charges in %d transactions, want 50", charges, transactions)
+		}
+	})
+}
+
+// One charge that cannot be stored fails alone; the others of its batch
+// are counted.
+func TestABadChargeFailsAlone(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", store.PlanPro)
+		var wg sync.WaitGroup
+		var failed atomic.Int64
+		for i := range 64 {
+			account := id
+			if i == 32 {
+				account = 999 // no such account: its usage row breaks the foreign key
+			}
+			wg.Go(func() {
+				if _, err := s.CommitUsage(ctx, store.Charge{AccountID: account}); err != nil {
+					failed.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		if got, _ := s.Usage(ctx, id); got != 63 || failed.Load() != 1 {
+			t.Fatalf("usage %d with %d failures; want 63 and the one bad charge", got, failed.Load())
+		}
+	})
 }

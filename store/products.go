@@ -8,32 +8,69 @@ import (
 	"time"
 )
 
-// Kinds of audit event of what an administrator manages on the admin
-// page besides accounts: products and invites.
-const (
-	AuditProductCreated = "product_created"
-	AuditProductChanged = "product_changed"
-	AuditProductDeleted = "product_deleted"
-	AuditInviteRevoked  = "invite_revoked"
-)
+// Product is a paid plan offered at a price; the checkout provider sells it.
+type Product struct {
+	ID         int64
+	Name       string
+	Plan       string // pro or enterprise
+	PriceCents int64
+	Currency   string // ISO 4217, e.g. EUR
+	Interval   string // month or year
+	CreatedAt  time.Time
+}
+
+// CreateProduct stores a product and returns its id. Validation is the
+// caller's; the table's CHECKs are the last line.
+func (s *Store) CreateProduct(ctx context.Context, p Product) (int64, error) {
+	if hasNUL(p.Name, p.Plan, p.Currency, p.Interval) {
+		return 0, ErrInvalidText
+	}
+	var id int64
+	err := s.write.QueryRowContext(ctx,
+		`INSERT INTO products (name, plan, price_cents, currency, interval, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+		p.Name, p.Plan, p.PriceCents, p.Currency, p.Interval, unix(s.now())).Scan(&id)
+	return id, wrap("create product", err)
+}
+
+const productColumns = `id, name, plan, price_cents, currency, interval, created_at`
+
+// scanProduct scans productColumns; no row is ErrNotFound.
+func scanProduct(row interface{ Scan(...any) error }) (*Product, error) {
+	var p Product
+	var created int64
+	err := row.Scan(&p.ID, &p.Name, &p.Plan, &p.PriceCents, &p.Currency, &p.Interval, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.CreatedAt = time.Unix(created, 0).UTC()
+	return &p, nil
+}
+
+// ProductForPlan returns the newest product of plan, or ErrNotFound.
+func (s *Store) ProductForPlan(ctx context.Context, plan string) (*Product, error) {
+	p, err := scanProduct(s.read.QueryRowContext(ctx,
+		`SELECT `+productColumns+` FROM products WHERE plan = $1 ORDER BY id DESC LIMIT 1`, plan))
+	return p, wrap("product for plan", err)
+}
 
 // Products lists every product, the newest first, at most limit.
 func (s *Store) Products(ctx context.Context, limit int) ([]Product, error) {
 	rows, err := s.read.QueryContext(ctx,
-		`SELECT id, name, plan, price_cents, currency, interval, created_at FROM products ORDER BY id DESC LIMIT $1`, limit)
+		`SELECT `+productColumns+` FROM products ORDER BY id DESC LIMIT $1`, limit)
 	if err != nil {
 		return nil, wrap("products", err)
 	}
 	defer rows.Close()
 	var out []Product
 	for rows.Next() {
-		var p Product
-		var created int64
-		if err := rows.Scan(&p.ID, &p.Name, &p.Plan, &p.PriceCents, &p.Currency, &p.Interval, &created); err != nil {
+		p, err := scanProduct(rows)
+		if err != nil {
 			return nil, wrap("products", err)
 		}
-		p.CreatedAt = time.Unix(created, 0).UTC()
-		out = append(out, p)
+		out = append(out, *p)
 	}
 	return out, wrap("products", rows.Err())
 }
@@ -71,17 +108,6 @@ func (s *Store) DeleteProduct(ctx context.Context, id int64) error {
 
 // ProductByID returns the product id, or ErrNotFound.
 func (s *Store) ProductByID(ctx context.Context, id int64) (*Product, error) {
-	var p Product
-	var created int64
-	err := s.read.QueryRowContext(ctx,
-		`SELECT id, name, plan, price_cents, currency, interval, created_at FROM products WHERE id = $1`, id).
-		Scan(&p.ID, &p.Name, &p.Plan, &p.PriceCents, &p.Currency, &p.Interval, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, wrap("product by id", err)
-	}
-	p.CreatedAt = time.Unix(created, 0).UTC()
-	return &p, nil
+	p, err := scanProduct(s.read.QueryRowContext(ctx, `SELECT `+productColumns+` FROM products WHERE id = $1`, id))
+	return p, wrap("product by id", err)
 }
