@@ -13,7 +13,7 @@ import (
 )
 
 // Metering: every utility call is authenticated, held to the account's
-// monthly cap and counted (store's usage batcher commits the counts).
+// monthly cap and counted (store's meter commits the counts).
 
 // call is what a utility's action sees through its context (callOf): the
 // caller, and a place to put a suggestion that must be stored together with

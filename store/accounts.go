@@ -279,3 +279,110 @@ func (s *Store) CancelPlan(ctx context.Context, accountID int64) error {
 	}
 	return nil
 }
+
+// changeAccount runs query, a statement on the account with id whose only
+// argument is that id, and tells why it changed no row: ErrNotFound, or
+// ErrLastAdmin when spareLastAdmin kept it.
+func changeAccount(ctx context.Context, tx *sql.Tx, query string, id int64) error {
+	return changeAccountOr(ctx, tx, query, id, ErrLastAdmin)
+}
+
+// changeAccountOr is changeAccount whose query's WHERE clause keeps an
+// existing account for the reason kept.
+func changeAccountOr(ctx context.Context, tx *sql.Tx, query string, id int64, kept error) error {
+	res, err := tx.ExecContext(ctx, query, id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n > 0 {
+		return err
+	}
+	var one int
+	err = tx.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE id = $1`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return cmp.Or(err, kept)
+}
+
+// SetDisabled disables or enables an account. Disabling ends its sessions,
+// and its keys are refused (KeyByHash's callers check Account.Disabled)
+// until it is enabled again; the last enabled administrator cannot be
+// disabled (ErrLastAdmin).
+func (s *Store) SetDisabled(ctx context.Context, accountID int64, disabled bool) error {
+	defer s.auth.invalidate()
+	return wrap("set disabled", s.inTx(ctx, func(tx *sql.Tx) error {
+		if !disabled {
+			return changeAccount(ctx, tx, `UPDATE accounts SET disabled = FALSE WHERE id = $1`, accountID)
+		}
+		if err := s.lockAdmins(ctx, tx); err != nil {
+			return err
+		}
+		if err := changeAccount(ctx, tx, `UPDATE accounts SET disabled = TRUE WHERE id = $1`+spareLastAdmin, accountID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1`, accountID)
+		return err
+	}))
+}
+
+// DeleteAccount deletes an account with its keys (recorded as revoked,
+// RevokedAccountDeleted), sessions, codes and usage by day; its monthly
+// usage moves to deleted_usage (DeletedUsage), kept for the operator, and
+// its suggestions and audit events stay, without the link. The last
+// verified, enabled administrator cannot be deleted (ErrLastAdmin). A
+// charge of the account still under way then fails with ErrNotFound.
+func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
+	defer s.auth.invalidate()
+	return wrap("delete account", s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockAdmins(ctx, tx); err != nil {
+			return err
+		}
+		if err := changeAccount(ctx, tx, `UPDATE accounts SET disabled = disabled WHERE id = $1`+spareLastAdmin, accountID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO deleted_usage (account_id, period, count, deleted_at)
+			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0`, accountID, unix(s.now())); err != nil {
+			return err
+		}
+		if err := s.retireKeysWhere(ctx, tx, RevokedAccountDeleted, `account_id = $3`, accountID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE id = $1`, accountID)
+		return err
+	}))
+}
+
+// AccountUsage is an account with its metered calls this month.
+type AccountUsage struct {
+	Account
+	Usage int
+}
+
+// Accounts lists accounts by id, at most limit from offset, each with its
+// usage in the current period.
+func (s *Store) Accounts(ctx context.Context, limit, offset int) ([]AccountUsage, error) {
+	accounts, err := s.accounts(ctx, limit, offset)
+	return accounts, wrap("accounts", err)
+}
+
+func (s *Store) accounts(ctx context.Context, limit, offset int) ([]AccountUsage, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT coalesce(u.count, 0), `+accountColumnsOf("a")+` FROM accounts a
+		 LEFT JOIN usage u ON u.account_id = a.id AND u.period = $1
+		 ORDER BY a.id LIMIT $2 OFFSET $3`, Period(s.now()), limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AccountUsage
+	for rows.Next() {
+		var used int
+		a, err := scanAccount(rows, &used)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, AccountUsage{Account: *a, Usage: used})
+	}
+	return out, rows.Err()
+}

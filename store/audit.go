@@ -2,12 +2,10 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 )
 
-// Kinds of audit event.
+// Kinds of audit event of a user's own account.
 const (
 	AuditLoginOK       = "login_ok"
 	AuditLoginFailed   = "login_failed"
@@ -17,6 +15,29 @@ const (
 	AuditPasswordReset = "password_reset"
 	AuditPlanChanged   = "plan_changed"
 	AuditRegistered    = "registered"
+)
+
+// Kinds of audit event of the first start and of account administration.
+const (
+	AuditSetupCompleted  = "setup_completed"
+	AuditAccountVerified = "account_verified"
+	AuditAdminGranted    = "admin_granted"
+	AuditAdminRevoked    = "admin_revoked"
+	AuditAccountDisabled = "account_disabled"
+	AuditAccountEnabled  = "account_enabled"
+	AuditAccountDeleted  = "account_deleted"
+	AuditUsageReset      = "usage_reset"
+	AuditInviteCreated   = "invite_created"
+	AuditPasswordSet     = "password_set" // by an operator, with secutil user passwd
+)
+
+// Kinds of audit event of what an administrator manages on the admin
+// page besides accounts: products and invites.
+const (
+	AuditProductCreated = "product_created"
+	AuditProductChanged = "product_changed"
+	AuditProductDeleted = "product_deleted"
+	AuditInviteRevoked  = "invite_revoked"
 )
 
 // AuditEvent is one security-relevant event. SealedIP is the client IP
@@ -81,46 +102,4 @@ func (s *Store) auditEvents(ctx context.Context, limit, offset int) ([]AuditEven
 		out = append(out, e)
 	}
 	return out, rows.Err()
-}
-
-// Setting returns the setting called name, nil when there is none.
-func (s *Store) Setting(ctx context.Context, name string) ([]byte, error) {
-	var v []byte
-	err := s.write.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = $1`, name).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	return v, wrap("setting "+name, err)
-}
-
-// DeleteSetting removes the setting called name and leaves no copy of its
-// value in the database files: SQLite's secure_delete overwrites the freed
-// bytes, and a checkpoint moves the change into the main file and empties
-// the write-ahead log, which held the old page. It is for secrets moving
-// out of the database (the server key). On PostgreSQL the row is deleted;
-// the old row version stays on disk until a vacuum reuses its space.
-func (s *Store) DeleteSetting(ctx context.Context, name string) error {
-	if s.backend == Postgres {
-		_, err := s.write.ExecContext(ctx, `DELETE FROM settings WHERE name = $1`, name)
-		return wrap("delete setting "+name, err)
-	}
-	conn, err := s.write.Conn(ctx)
-	if err != nil {
-		return wrap("delete setting "+name, err)
-	}
-	defer conn.Close()
-	_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = ON`)
-	if err == nil {
-		_, err = conn.ExecContext(ctx, `DELETE FROM settings WHERE name = $1`, name)
-	}
-	if err == nil {
-		_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = OFF`)
-	}
-	if err == nil {
-		_, err = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
-	}
-	if err != nil {
-		return wrap("delete setting "+name, err)
-	}
-	return nil
 }

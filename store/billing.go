@@ -9,47 +9,6 @@ import (
 	"secutil/tools/emailaddr"
 )
 
-// Product is a paid plan offered at a price; the checkout provider sells it.
-type Product struct {
-	ID         int64
-	Name       string
-	Plan       string // pro or enterprise
-	PriceCents int64
-	Currency   string // ISO 4217, e.g. EUR
-	Interval   string // month or year
-	CreatedAt  time.Time
-}
-
-// CreateProduct stores a product and returns its id. Validation is the
-// caller's; the table's CHECKs are the last line.
-func (s *Store) CreateProduct(ctx context.Context, p Product) (int64, error) {
-	if hasNUL(p.Name, p.Plan, p.Currency, p.Interval) {
-		return 0, ErrInvalidText
-	}
-	var id int64
-	err := s.write.QueryRowContext(ctx,
-		`INSERT INTO products (name, plan, price_cents, currency, interval, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-		p.Name, p.Plan, p.PriceCents, p.Currency, p.Interval, unix(s.now())).Scan(&id)
-	return id, wrap("create product", err)
-}
-
-// ProductForPlan returns the newest product of plan, or ErrNotFound.
-func (s *Store) ProductForPlan(ctx context.Context, plan string) (*Product, error) {
-	var p Product
-	var created int64
-	err := s.read.QueryRowContext(ctx,
-		`SELECT id, name, plan, price_cents, currency, interval, created_at FROM products WHERE plan = $1 ORDER BY id DESC LIMIT 1`, plan).
-		Scan(&p.ID, &p.Name, &p.Plan, &p.PriceCents, &p.Currency, &p.Interval, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, wrap("product for plan", err)
-	}
-	p.CreatedAt = time.Unix(created, 0).UTC()
-	return &p, nil
-}
-
 // PlanChange is what a payment event does to an account.
 type PlanChange struct {
 	Plan      string     // the new plan; "" keeps the current one
@@ -156,38 +115,4 @@ func (s *Store) ApplyPaymentEvent(ctx context.Context, ev PaymentEvent) (Payment
 		return nil
 	})
 	return result, wrap("apply payment event", err)
-}
-
-// AccountUsage is an account with its metered calls this month.
-type AccountUsage struct {
-	Account
-	Usage int
-}
-
-// Accounts lists accounts by id, at most limit from offset, each with its
-// usage in the current period.
-func (s *Store) Accounts(ctx context.Context, limit, offset int) ([]AccountUsage, error) {
-	accounts, err := s.accounts(ctx, limit, offset)
-	return accounts, wrap("accounts", err)
-}
-
-func (s *Store) accounts(ctx context.Context, limit, offset int) ([]AccountUsage, error) {
-	rows, err := s.read.QueryContext(ctx,
-		`SELECT coalesce(u.count, 0), `+accountColumnsOf("a")+` FROM accounts a
-		 LEFT JOIN usage u ON u.account_id = a.id AND u.period = $1
-		 ORDER BY a.id LIMIT $2 OFFSET $3`, Period(s.now()), limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []AccountUsage
-	for rows.Next() {
-		var used int
-		a, err := scanAccount(rows, &used)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, AccountUsage{Account: *a, Usage: used})
-	}
-	return out, rows.Err()
 }

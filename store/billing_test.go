@@ -2,36 +2,12 @@ package store_test
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 	"time"
 
 	"secutil/store"
 )
-
-func TestProductForPlanIsTheNewest(t *testing.T) {
-	t.Parallel()
-	eachBackend(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		s := db.open(t)
-		if _, err := s.ProductForPlan(ctx, store.PlanPro); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("got %v, want ErrNotFound", err)
-		}
-		for _, price := range []int64{900, 1200} {
-			if _, err := s.CreateProduct(ctx, store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: price, Currency: "EUR", Interval: "month"}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p, err := s.ProductForPlan(ctx, store.PlanPro)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := p.PriceCents, int64(1200); got != want {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-	})
-}
 
 func TestApplyPaymentEventOutcomes(t *testing.T) {
 	t.Parallel()
@@ -146,41 +122,6 @@ func TestConcurrentDeliveriesApplyOnce(t *testing.T) {
 		wg.Wait()
 		if outcomes[store.PaymentApplied] != 1 || outcomes[store.PaymentDuplicate] != 19 {
 			t.Fatalf("outcomes %v, want 1 applied and 19 duplicates", outcomes)
-		}
-	})
-}
-
-func TestAccountsListsUsageThisMonth(t *testing.T) {
-	t.Parallel()
-	eachBackend(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		s := db.open(t)
-		a := mustAccount(t, s, "a@example.com", store.PlanStarter)
-		mustAccount(t, s, "b@example.com", store.PlanPro)
-		for i := 0; i < 3; i++ {
-			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: a}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		list, err := s.Accounts(ctx, 10, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := len(list), 2; got != want {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-		if got, want := list[0].Usage, 3; got != want {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-		if got, want := list[1].Usage, 0; got != want {
-			t.Fatalf("got %v, want %v", got, want)
-		}
-		page, err := s.Accounts(ctx, 1, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(page) != 1 || page[0].Email != "b@example.com" {
-			t.Fatalf("second page %+v", page)
 		}
 	})
 }

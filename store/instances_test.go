@@ -132,20 +132,6 @@ func TestCommitHasTheLastWord(t *testing.T) {
 	})
 }
 
-// waitUntil polls cond until it holds and returns how long that took, or
-// fails the test after limit.
-func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) time.Duration {
-	t.Helper()
-	start := time.Now()
-	for !cond() {
-		if time.Since(start) > limit {
-			t.Fatalf("%s: not within %v", what, limit)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return time.Since(start)
-}
-
 // A key revoked or rotated, or an account changed or deleted, through one
 // store, or by a process that is no store at all, stops authenticating
 // through the others within a second, although they cached it.
@@ -289,61 +275,6 @@ func TestTakeTokenIsSharedAcrossStores(t *testing.T) {
 	})
 }
 
-// Buckets that are full again are deleted as others are used, so the
-// table holds only the buckets in use.
-func TestFullBucketsAreDropped(t *testing.T) {
-	t.Parallel()
-	eachBackend(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		s := db.open(t)
-		now := time.Date(2026, 11, 5, 12, 0, 0, 0, time.UTC)
-		s.SetClock(func() time.Time { return now })
-		for _, bucket := range []string{"x", "y", "z"} {
-			if ok, _, err := s.TakeToken(ctx, bucket, 10, time.Minute); !ok || err != nil {
-				t.Fatal(ok, err)
-			}
-		}
-		now = now.Add(time.Minute) // x, y and z are full again
-		if ok, _, err := s.TakeToken(ctx, "w", 10, time.Minute); !ok || err != nil {
-			t.Fatal(ok, err)
-		}
-		if ok, _, err := s.TakeToken(ctx, "w", 10, time.Minute); !ok || err != nil {
-			t.Fatal(ok, err)
-		}
-		if n := countRows(t, db, "throttle"); n != 1 {
-			t.Fatalf("%d buckets kept, want only w", n)
-		}
-	})
-}
-
-// One charge that cannot be stored fails alone; the others of its batch
-// are counted.
-func TestABadChargeFailsAlone(t *testing.T) {
-	t.Parallel()
-	eachBackend(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		s := db.open(t)
-		id := mustAccount(t, s, "a@example.com", store.PlanPro)
-		var wg sync.WaitGroup
-		var failed atomic.Int64
-		for i := range 64 {
-			account := id
-			if i == 32 {
-				account = 999 // no such account: its usage row breaks the foreign key
-			}
-			wg.Go(func() {
-				if _, err := s.CommitUsage(ctx, store.Charge{AccountID: account}); err != nil {
-					failed.Add(1)
-				}
-			})
-		}
-		wg.Wait()
-		if got, _ := s.Usage(ctx, id); got != 63 || failed.Load() != 1 {
-			t.Fatalf("usage %d with %d failures; want 63 and the one bad charge", got, failed.Load())
-		}
-	})
-}
-
 // Several servers started at once on a new database migrate it once.
 func TestConcurrentOpensMigrateOnce(t *testing.T) {
 	t.Parallel()
@@ -362,21 +293,6 @@ func TestConcurrentOpensMigrateOnce(t *testing.T) {
 		wg.Wait()
 		db.open(t)
 	})
-}
-
-func countRows(t *testing.T, db testDB, table string) int {
-	t.Helper()
-	driver := map[string]string{store.SQLite: "sqlite", store.Postgres: "pgx"}[db.backend]
-	raw, err := sql.Open(driver, db.dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	var n int
-	if err := raw.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // With the notification lost (here: every listener's connection cut as

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"secutil/tools/emailaddr"
 )
@@ -109,13 +108,7 @@ func (s *Store) RegisterPending(ctx context.Context, n NewAccount, inviteHash []
 	}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if inviteHash != nil {
-			var one int
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM invites WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`,
-				inviteHash, unix(s.now())).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				return ErrInviteInvalid
-			}
-			if err != nil {
+			if err := checkInvite(ctx, tx, inviteHash, s.now()); err != nil {
 				return err
 			}
 		}
@@ -176,51 +169,4 @@ func (s *Store) VerifyRegistration(ctx context.Context, accountID int64) error {
 		_, err = tx.ExecContext(ctx, `UPDATE accounts SET verified = TRUE, invite_hash = NULL WHERE id = $1`, accountID)
 		return err
 	}))
-}
-
-// Invite is a live invite: not used, not expired.
-type Invite struct {
-	Hash      []byte // its id on the admin routes (RevokeInvite); the token itself is not kept
-	CreatedBy string // the creator's email; "" for the admin token or a deleted account
-	CreatedAt time.Time
-	ExpiresAt time.Time
-	Pending   int // accounts registered with it and not verified yet
-}
-
-// Invites lists the live invites, the one expiring first first, at most
-// limit.
-func (s *Store) Invites(ctx context.Context, limit int) ([]Invite, error) {
-	rows, err := s.read.QueryContext(ctx,
-		`SELECT i.hash, coalesce(a.email, ''), i.created_at, i.expires_at,
-		        (SELECT count(*) FROM accounts p WHERE p.invite_hash = i.hash)
-		   FROM invites i LEFT JOIN accounts a ON a.id = i.created_by
-		  WHERE i.used_at IS NULL AND i.expires_at > $1
-		  ORDER BY i.expires_at, i.hash LIMIT $2`, unix(s.now()), limit)
-	if err != nil {
-		return nil, wrap("invites", err)
-	}
-	defer rows.Close()
-	var out []Invite
-	for rows.Next() {
-		var in Invite
-		var created, expires int64
-		if err := rows.Scan(&in.Hash, &in.CreatedBy, &created, &expires, &in.Pending); err != nil {
-			return nil, wrap("invites", err)
-		}
-		in.CreatedAt, in.ExpiresAt = time.Unix(created, 0).UTC(), time.Unix(expires, 0).UTC()
-		out = append(out, in)
-	}
-	return out, wrap("invites", rows.Err())
-}
-
-// RevokeInvite deletes a live invite: it no longer registers anyone, and
-// the pending accounts registered with it cannot be verified
-// (VerifyRegistration: ErrInviteInvalid). An invite that is unknown, used
-// or expired is ErrNotFound.
-func (s *Store) RevokeInvite(ctx context.Context, hash []byte) error {
-	n, err := s.deleteWhere(ctx, "revoke invite", `DELETE FROM invites WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`, hash, unix(s.now()))
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
 }

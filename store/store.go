@@ -9,6 +9,14 @@
 // writer; queuing in Go is cheaper than SQLITE_BUSY retries) and reads
 // through a pool, with WAL so readers never wait for the writer. On
 // PostgreSQL one pool does both, and row locks order the writers.
+//
+// Each entity has the file of its name (accounts.go, admins.go, keys.go,
+// sessions.go, codes.go, registration.go, invites.go, products.go,
+// billing.go, usage.go, suggestions.go, audit.go, settings.go,
+// throttle.go), and its tests are in the _test.go file of that name. The
+// meter (meter.go) commits the counts of metered calls in groups; on
+// SQLite the checkpointer (checkpoint.go) moves the write-ahead log into
+// the database file.
 package store
 
 import (
@@ -176,4 +184,9 @@ func fromUnix(n sql.NullInt64) *time.Time {
 	}
 	t := time.Unix(n.Int64, 0).UTC()
 	return &t
+}
+
+// querier is what *sql.DB and *sql.Tx share for reading one row.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }

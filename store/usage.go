@@ -134,38 +134,52 @@ func (s *Store) CommitUsage(ctx context.Context, c Charge) (int, error) {
 	return n, wrap("commit usage", err)
 }
 
-// Suggestion is a feature suggestion from a user.
-type Suggestion struct {
-	ID        int64
+// DeletedUsage is the monthly usage of a deleted account.
+type DeletedUsage struct {
 	AccountID int64
-	Email     string
-	Message   string
-	CreatedAt time.Time
+	Period    string
+	Count     int64
+	DeletedAt time.Time
 }
 
-// Suggestions lists suggestions newest first, at most limit from offset.
-func (s *Store) Suggestions(ctx context.Context, limit, offset int) ([]Suggestion, error) {
-	suggestions, err := s.suggestions(ctx, limit, offset)
-	return suggestions, wrap("suggestions", err)
-}
-
-func (s *Store) suggestions(ctx context.Context, limit, offset int) ([]Suggestion, error) {
-	rows, err := s.read.QueryContext(ctx,
-		`SELECT id, coalesce(account_id, 0), coalesce(email, ''), message, created_at FROM suggestions ORDER BY id DESC LIMIT $1 OFFSET $2`,
-		limit, offset)
+// DeletedUsages lists the kept usage of deleted accounts, newest deletion
+// first, at most limit.
+func (s *Store) DeletedUsages(ctx context.Context, limit int) ([]DeletedUsage, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT account_id, period, count, deleted_at FROM deleted_usage ORDER BY deleted_at DESC, account_id, period LIMIT $1`, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrap("deleted usages", err)
 	}
 	defer rows.Close()
-	var out []Suggestion
+	var out []DeletedUsage
 	for rows.Next() {
-		var sg Suggestion
-		var created int64
-		if err := rows.Scan(&sg.ID, &sg.AccountID, &sg.Email, &sg.Message, &created); err != nil {
-			return nil, err
+		var d DeletedUsage
+		var at int64
+		if err := rows.Scan(&d.AccountID, &d.Period, &d.Count, &at); err != nil {
+			return nil, wrap("deleted usages", err)
 		}
-		sg.CreatedAt = time.Unix(created, 0).UTC()
-		out = append(out, sg)
+		d.DeletedAt = time.Unix(at, 0).UTC()
+		out = append(out, d)
 	}
-	return out, rows.Err()
+	return out, wrap("deleted usages", rows.Err())
+}
+
+// ResetUsage sets the account's count of metered calls this month to 0.
+// It moves the auth generation, which makes every server's meter read the
+// count again rather than trust the one it last saw.
+func (s *Store) ResetUsage(ctx context.Context, accountID int64) error {
+	defer s.auth.invalidate()
+	return wrap("reset usage", s.inTx(ctx, func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE id = $1`+s.forUpdate, accountID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `UPDATE usage SET count = 0 WHERE account_id = $1 AND period = $2`, accountID, Period(s.now()))
+		}
+		if err == nil {
+			err = s.bumpAuthGeneration(ctx, tx)
+		}
+		return err
+	}))
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -143,6 +144,164 @@ func TestDayAndKeyCountsExactUnderConcurrency(t *testing.T) {
 		}
 		if got := keyCalls(t, s, id)["ci"]; got != 100 {
 			t.Fatalf("key calls %d, want 100", got)
+		}
+	})
+}
+
+func TestCommitUsageExactUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", store.PlanPro)
+		var wg sync.WaitGroup
+		for i := 0; i < 200; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if got, _ := s.Usage(ctx, id); got != 200 {
+			t.Fatalf("got %v, want 200", got)
+		}
+	})
+}
+
+func TestCommitUsageNeverPassesCap(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", "")
+		limit := 100
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		accepted, refused := 0, 0
+		for i := 0; i < 150; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := s.CommitUsage(ctx, store.Charge{AccountID: id, Cap: &limit, Suggestion: &store.Suggestion{AccountID: id, Message: "m"}})
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					accepted++
+				case errors.Is(err, store.ErrQuotaExceeded):
+					refused++
+				default:
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if accepted != 100 || refused != 50 {
+			t.Fatalf("accepted %d, refused %d; want 100, 50", accepted, refused)
+		}
+		sg, err := s.Suggestions(ctx, 1000, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := len(sg), 100; got != want {
+			t.Fatalf("stored suggestions: got %v, want %v (a refused call must leave none)", got, want)
+		}
+	})
+}
+
+// TestReserveHoldsTheCallsLeft: reservations taken before the work, with
+// the committed calls, never pass the cap; a released one is given back,
+// and a committed one becomes part of the count.
+func TestReserveHoldsTheCallsLeft(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", "")
+		limit := 10
+		for range 7 {
+			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var held []*store.Reservation
+		for range 3 {
+			r, err := s.Reserve(ctx, id, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held = append(held, r)
+		}
+		if _, err := s.Reserve(ctx, id, limit); !errors.Is(err, store.ErrQuotaExceeded) {
+			t.Fatalf("a fourth reservation with 3 calls left: %v", err)
+		}
+		held[0].Release()
+		held[0].Release() // twice is once
+		again, err := s.Reserve(ctx, id, limit)
+		if err != nil {
+			t.Fatalf("a released call was not given back: %v", err)
+		}
+		for _, r := range []*store.Reservation{held[1], held[2], again} {
+			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id, Cap: &limit, Reservation: r}); err != nil {
+				t.Fatal(err)
+			}
+			r.Release() // after the commit: nothing to give back
+		}
+		if n, _ := s.Usage(ctx, id); n != limit {
+			t.Fatalf("usage %d, want %d", n, limit)
+		}
+		if _, err := s.Reserve(ctx, id, limit); !errors.Is(err, store.ErrQuotaExceeded) {
+			t.Fatalf("a reservation at the cap: %v", err)
+		}
+		// Under concurrency: 150 calls, 100 reservations, 100 commits.
+		other := mustAccount(t, s, "b@example.com", "")
+		limit = 100
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		reserved := 0
+		for range 150 {
+			wg.Go(func() {
+				r, err := s.Reserve(ctx, other, limit)
+				if errors.Is(err, store.ErrQuotaExceeded) {
+					return
+				}
+				defer r.Release()
+				if _, err := s.CommitUsage(ctx, store.Charge{AccountID: other, Cap: &limit, Reservation: r}); err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				reserved++
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		if n, _ := s.Usage(ctx, other); reserved != 100 || n != 100 {
+			t.Fatalf("%d reservations committed, usage %d; want 100 and 100", reserved, n)
+		}
+	})
+}
+
+func TestUsageResetsOnTheFirstOfTheMonthUTC(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", "")
+		now := time.Date(2026, 11, 30, 23, 59, 59, 0, time.UTC)
+		s.SetClock(func() time.Time { return now })
+		s.CommitUsage(ctx, store.Charge{AccountID: id})
+		if got, _ := s.Usage(ctx, id); got != 1 {
+			t.Fatalf("got %v, want 1", got)
+		}
+		now = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+		if got, _ := s.Usage(ctx, id); got != 0 {
+			t.Fatalf("after reset: got %v, want 0", got)
+		}
+		if got, want := store.PeriodEnd(time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC)), time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC); !got.Equal(want) {
+			t.Fatalf("got %v, want %v", got, want)
 		}
 	})
 }

@@ -55,7 +55,7 @@ type meter struct {
 	pending *batch
 	closed  bool
 
-	observer atomic.Pointer[MeterObserver] // told of each transaction (stats.go)
+	observer atomic.Pointer[MeterObserver] // told of each transaction (ObserveMeter)
 	clients  atomic.Pointer[func() int]    // see Store.SetClients
 	timer    *time.Timer                   // the gather window; only the meter goroutine uses it
 
@@ -814,5 +814,27 @@ func (m *meter) raiseFloor(account int64, period string, count int, seen uint64)
 	}
 	if f, ok := m.floors[account]; !ok || f.period != period || f.generation != seen || f.count < count {
 		m.floors[account] = floor{period: period, count: count, generation: seen}
+	}
+}
+
+// MeterObserver is told of every usage transaction: how many charges it
+// carried and how long its commit took.
+type MeterObserver func(charges int, commit time.Duration)
+
+// ObserveMeter sets the observer of usage transactions (nil removes it).
+func (s *Store) ObserveMeter(fn MeterObserver) { s.meter.observer.Store(&fn) }
+
+// SetClients tells the meter how many clients could be waiting for their
+// calls to commit: the server's connections that started a request
+// lately (idle keep-alive connections do not count). A batch with calls from
+// half of them is committed at once, without waiting out the rest of the
+// gather window. Without it (nil), every batch under concurrency waits the
+// whole window.
+func (s *Store) SetClients(clients func() int) { s.meter.clients.Store(&clients) }
+
+// observe reports one committed (or failed) transaction to the observer.
+func (m *meter) observe(charges int, took time.Duration) {
+	if fn := m.observer.Load(); fn != nil && *fn != nil {
+		(*fn)(charges, took)
 	}
 }

@@ -58,30 +58,25 @@ func TestProductsListUpdateDelete(t *testing.T) {
 	})
 }
 
-func TestActiveAdminsCountsVerifiedEnabledAdmins(t *testing.T) {
+func TestProductForPlanIsTheNewest(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := db.open(t)
-		for _, a := range []store.NewAccount{
-			{Email: "boss@example.com", Admin: true, Verified: true},
-			{Email: "off@example.com", Admin: true, Verified: true},
-			{Email: "pending@example.com", Admin: true},
-			{Email: "user@example.com", Verified: true},
-		} {
-			a.PasswordHash, a.Plan = "x", store.PlanStarter
-			id, err := s.CreateAccount(ctx, a)
-			if err != nil {
+		if _, err := s.ProductForPlan(ctx, store.PlanPro); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("got %v, want ErrNotFound", err)
+		}
+		for _, price := range []int64{900, 1200} {
+			if _, err := s.CreateProduct(ctx, store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: price, Currency: "EUR", Interval: "month"}); err != nil {
 				t.Fatal(err)
 			}
-			if a.Email == "off@example.com" {
-				if err := s.SetDisabled(ctx, id, true); err != nil {
-					t.Fatal(err)
-				}
-			}
 		}
-		if n, err := s.ActiveAdmins(ctx); err != nil || n != 1 {
-			t.Fatalf("ActiveAdmins = %d, %v; want 1 (the disabled and the unverified one do not count)", n, err)
+		p, err := s.ProductForPlan(ctx, store.PlanPro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := p.PriceCents, int64(1200); got != want {
+			t.Fatalf("got %v, want %v", got, want)
 		}
 	})
 }

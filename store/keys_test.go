@@ -147,3 +147,55 @@ func TestOldRevokedKeysAreSwept(t *testing.T) {
 		}
 	})
 }
+
+func TestKeysIssueRotateRevoke(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", "")
+		if err := s.IssueKey(ctx, id, "default", []byte("h1"), "sk_1…"); err != nil {
+			t.Fatal(err)
+		}
+		k, a, err := s.KeyByHash(ctx, []byte("h1"))
+		if err != nil || a.ID != id || k.Name != "default" {
+			t.Fatalf("KeyByHash = %+v, %+v, %v", k, a, err)
+		}
+		// Issuing the same name again replaces the old key.
+		if err := s.IssueKey(ctx, id, "default", []byte("h2"), "sk_2…"); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.KeyByHash(ctx, []byte("h1")); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("old key still works: %v", err)
+		}
+		if err := s.RotateKey(ctx, k.ID, []byte("h2"), []byte("h3"), "sk_3…"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RotateKey(ctx, k.ID, []byte("h2"), []byte("h4"), "sk_4…"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("second rotation of a stale key: got %v, want ErrNotFound", err)
+		}
+		if err := s.RevokeKey(ctx, id, "default"); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.KeyByHash(ctx, []byte("h3")); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("revoked key still works: %v", err)
+		}
+	})
+}
+
+func TestKeyLimit(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", "")
+		for i := 0; i < store.MaxKeysPerAccount; i++ {
+			if err := s.IssueKey(ctx, id, string(rune('a'+i)), []byte{byte(i)}, "h"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.IssueKey(ctx, id, "one-too-many", []byte("x"), "h"); !errors.Is(err, store.ErrTooManyKeys) {
+			t.Fatalf("got %v, want ErrTooManyKeys", err)
+		}
+	})
+}
