@@ -10,12 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"secutil/cmd/cmdtest"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"secutil/cmd/cmdtest"
 )
 
 // loadBody is the request of the load comparison: a small base64 encode.

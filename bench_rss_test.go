@@ -7,12 +7,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"secutil/cmd/cmdtest"
 )
 
 // TestPeakRSSOfSlowCalls runs the built binary and sends it 200 concurrent

@@ -10,12 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"secutil/cmd/cmdtest"
-	"secutil/store"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+
+	"secutil/cmd/cmdtest"
+	"secutil/store"
 )
 
 // The fixtures of package cmd's tests that the end-to-end tests use too: a
@@ -173,4 +174,10 @@ func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd,
 	go io.Copy(logs, bufio.NewReader(stderr))
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // a server still running: no zombie left
 	return cmd, cmdtest.WaitForURL(t, stdout), stdout, logs
+}
+
+// runCommand runs the binary bin with args and returns what it wrote to
+// standard output and error.
+func runCommand(bin string, args ...string) ([]byte, error) {
+	return exec.Command(bin, args...).CombinedOutput()
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -136,8 +135,4 @@ func crashUnderLoad(t *testing.T, bin, db string) {
 			t.Fatalf("%d suggestions stored for %d counted calls", len(suggestions), usage)
 		}
 	})
-}
-
-func runCommand(bin string, args ...string) ([]byte, error) {
-	return exec.Command(bin, args...).CombinedOutput()
 }

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
-	"secutil/tools/geo/geotest"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"secutil/cmd/cmdtest"
+	"secutil/tools/geo/geotest"
 )
 
 // TestBinaryTakesNewDataWhileServing runs secutil as a process and gives

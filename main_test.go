@@ -7,10 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
 	"strings"
 	"sync"
 	"testing"
+
+	"secutil/cmd/cmdtest"
 )
 
 // TestBinaryExitStatus checks what a shell sees: 0 for asked-for help, 2 for

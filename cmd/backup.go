@@ -11,6 +11,8 @@ import (
 	"secutil/store"
 )
 
+// backup is `secutil backup DEST`: a consistent copy of an SQLite database,
+// safe while serving; for PostgreSQL, the pg_dump command to run.
 func (Program) backup(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("backup", stderr)
 	db := fs.String("db", defaultDB, existingDBUsage)

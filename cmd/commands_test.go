@@ -7,9 +7,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
 	"strings"
 	"testing"
+
+	"secutil/cmd/cmdtest"
 )
 
 // TestRunRejectsBadInvocations: every mistake in the invocation is a usage

@@ -2,10 +2,11 @@ package cmd
 
 import (
 	"path/filepath"
-	"secutil/cmd/cmdtest"
-	"secutil/store"
 	"strings"
 	"testing"
+
+	"secutil/cmd/cmdtest"
+	"secutil/store"
 )
 
 func TestEnvironmentSetsOnlyServeFlags(t *testing.T) {

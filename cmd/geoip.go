@@ -11,6 +11,43 @@ import (
 	"secutil/tools/geo"
 )
 
+// geoip is `secutil geoip`: it opens the databases serve would use and
+// prints each with its type, build date, record count and licence.
+func (Program) geoip(_ context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
+	var cfg geo.Config
+	fs := newFlagSet("geoip", stderr)
+	geoFlags(fs, &cfg)
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	cfg.CheckInterval = -1
+	locator, err := openGeo(cfg)
+	if err != nil {
+		return err
+	}
+	defer locator.Close()
+	dbs := locator.Databases()
+	if len(dbs) == 0 {
+		return fmt.Errorf("%w: leave -geoip-embedded on, or set -geoip-city, -geoip-asn or -geoip-isp", geo.ErrNoDatabase)
+	}
+	counts, err := locator.CountNetworks()
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	fmt.Fprintf(stdout, "GeoIP data dated %s (the oldest database in use)\n\n", locator.DataDate().Format(time.DateOnly))
+	fmt.Fprintln(stdout, "GeoIP databases, in precedence order (each fills the fields the ones above leave null):")
+	for i, db := range dbs {
+		where := db.Path
+		if where == "" {
+			where = "embedded in the binary, " + db.Origin
+		}
+		fmt.Fprintf(stdout, "\n%s (%s)\n  name:     %s\n  type:     %s\n  built:    %s (%s)\n  records:  %d networks (%d tree nodes)\n  license:  %s\n  file:     %s\n",
+			db.Role, geoFlagOf(db), db.Name, db.Type, db.Built.Format(time.DateOnly), geoIPAge(db, now), counts[i], db.Nodes, db.License, where)
+	}
+	return nil
+}
+
 // geoFlags registers the GeoIP database flags, shared by serve and geoip.
 func geoFlags(fs *flag.FlagSet, cfg *geo.Config) {
 	fs.StringVar(&cfg.CityPath, "geoip-city", "", "MaxMind-format City (or Country) database (.mmdb) for /ip_info: city, region, postal, time zone, coordinates, and country ahead of the embedded one; see docs/GEOIP.md")
@@ -63,41 +100,4 @@ func geoIPAge(db geo.Database, now time.Time) string {
 	default:
 		return age + ", STALE: older than 180 days, replace it"
 	}
-}
-
-// geoip is `secutil geoip`: it opens the databases serve would use and
-// prints each with its type, build date, record count and licence.
-func (Program) geoip(_ context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
-	var cfg geo.Config
-	fs := newFlagSet("geoip", stderr)
-	geoFlags(fs, &cfg)
-	if err := parseFlags(fs, args, getenv); err != nil {
-		return err
-	}
-	cfg.CheckInterval = -1
-	locator, err := openGeo(cfg)
-	if err != nil {
-		return err
-	}
-	defer locator.Close()
-	dbs := locator.Databases()
-	if len(dbs) == 0 {
-		return fmt.Errorf("%w: leave -geoip-embedded on, or set -geoip-city, -geoip-asn or -geoip-isp", geo.ErrNoDatabase)
-	}
-	counts, err := locator.CountNetworks()
-	if err != nil {
-		return err
-	}
-	now := time.Now()
-	fmt.Fprintf(stdout, "GeoIP data dated %s (the oldest database in use)\n\n", locator.DataDate().Format(time.DateOnly))
-	fmt.Fprintln(stdout, "GeoIP databases, in precedence order (each fills the fields the ones above leave null):")
-	for i, db := range dbs {
-		where := db.Path
-		if where == "" {
-			where = "embedded in the binary, " + db.Origin
-		}
-		fmt.Fprintf(stdout, "\n%s (%s)\n  name:     %s\n  type:     %s\n  built:    %s (%s)\n  records:  %d networks (%d tree nodes)\n  license:  %s\n  file:     %s\n",
-			db.Role, geoFlagOf(db), db.Name, db.Type, db.Built.Format(time.DateOnly), geoIPAge(db, now), counts[i], db.Nodes, db.License, where)
-	}
-	return nil
 }

@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"secutil/cmd/cmdtest"
 	"testing"
+
+	"secutil/cmd/cmdtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files and the generated fixtures in testdata/")

@@ -5,11 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
-	"secutil/store"
 	"strings"
 	"testing"
 	"time"
+
+	"secutil/cmd/cmdtest"
+	"secutil/store"
 )
 
 // The in-process harness of the command's tests: run drives Program.Run

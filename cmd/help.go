@@ -36,6 +36,7 @@ func writeOverview(w io.Writer, prefix string) {
 	}
 }
 
+// help is `secutil help`, the overview.
 func (Program) help(_ context.Context, _ []string, _ func(string) string, _ io.Reader, stdout, _ io.Writer) error {
 	writeOverview(stdout, "")
 	return nil

@@ -13,6 +13,8 @@ import (
 	"secutil/store/hashindex"
 )
 
+// importWordlist is `secutil import-wordlist FILE`: it adds the words of
+// FILE (or standard input) to the reverse hash lookup index.
 func (Program) importWordlist(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("import-wordlist", stderr)
 	db := fs.String("db", "secutil.db", "the database; an SQLite file locates the index beside it")

@@ -1,9 +1,10 @@
 package cmd
 
 import (
-	"secutil/cmd/cmdtest"
 	"testing"
 	"time"
+
+	"secutil/cmd/cmdtest"
 )
 
 // Lines wait in the buffer until a tick, then go out together; Close

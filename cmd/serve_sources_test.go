@@ -5,12 +5,13 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
-	"secutil/tools/geo"
-	"secutil/tools/geo/geotest"
 	"strings"
 	"testing"
 	"time"
+
+	"secutil/cmd/cmdtest"
+	"secutil/tools/geo"
+	"secutil/tools/geo/geotest"
 )
 
 // TestOldEmbeddedGeoIPIsInfo: the embedded data past 180 days is not

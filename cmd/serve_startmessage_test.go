@@ -4,9 +4,10 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
 	"strings"
 	"testing"
+
+	"secutil/cmd/cmdtest"
 )
 
 func TestFirstStartPrintsTheSetupLink(t *testing.T) {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+
 	"secutil/server/account"
 	"secutil/store"
 )
 
+// userAdd is `secutil user add`: it creates a verified account.
 func (Program) userAdd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user add", stderr)
 	email := fs.String("email", "", "the account's email")

@@ -2,9 +2,10 @@ package cmd
 
 import (
 	"path/filepath"
+	"testing"
+
 	"secutil/cmd/cmdtest"
 	"secutil/store"
-	"testing"
 )
 
 // user add -admin gives the plan the setup link gives, pro; a plan given

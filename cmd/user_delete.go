@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"secutil/server/account"
 	"strings"
+
+	"secutil/server/account"
 )
 
+// userDelete is `secutil user delete EMAIL`: it deletes an account, after
+// asking unless given -yes.
 func (Program) userDelete(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user delete", stderr)
 	yes := fs.Bool("yes", false, "delete without asking")

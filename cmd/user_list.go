@@ -9,6 +9,7 @@ import (
 	"time"
 )
 
+// userList is `secutil user list`: a table of the accounts.
 func (Program) userList(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user list", stderr)
 	if err := parseFlags(fs, args, getenv); err != nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 )
 
+// userPasswd is `secutil user passwd EMAIL`: it sets an account's
+// password, read from a prompt or standard input, never an argument.
 func (Program) userPasswd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user passwd", stderr)
 	breachFile := fs.String("breach-file", "", "Pwned Passwords SHA-1 file whose passwords are refused, as serve -breach-file")

@@ -3,9 +3,10 @@ package cmd
 import (
 	"errors"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
 	"strings"
 	"testing"
+
+	"secutil/cmd/cmdtest"
 )
 
 func TestUserPasswdNeverTakesThePasswordAsAnArgument(t *testing.T) {

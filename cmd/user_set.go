@@ -6,28 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
+
 	"secutil/server/account"
 	"secutil/store"
-	"time"
 )
 
-// parsePaidUntil reads -paid-until: a date (the plan runs to its end,
-// UTC), an RFC 3339 time, or "never".
-func parsePaidUntil(s string) (*time.Time, error) {
-	if s == "never" {
-		return nil, nil
-	}
-	if d, err := time.Parse(time.DateOnly, s); err == nil {
-		end := d.Add(24*time.Hour - time.Second)
-		return &end, nil
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return nil, fmt.Errorf("%w: -paid-until %q: give a date (2027-01-31), an RFC 3339 time or never", ErrUsage, s)
-	}
-	return &t, nil
-}
-
+// userSet is `secutil user set EMAIL`: it changes an account, each change
+// audited on its own.
 func (Program) userSet(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user set", stderr)
 	plan := fs.String("plan", "", "the new plan: starter, pro or enterprise (a paid plan set by hand never expires, unless -paid-until says when)")
@@ -105,6 +91,23 @@ func (Program) userSet(ctx context.Context, args []string, getenv func(string) s
 	fmt.Fprintf(stdout, "%s: plan %s, cap %s, paid until %s, admin %s, verified %s, disabled %s\n", a.Email, a.Plan, capText(a.UsageCap),
 		paidUntilText(a.PaidUntil), yesNo(a.Admin), yesNo(a.Verified), yesNo(a.Disabled))
 	return nil
+}
+
+// parsePaidUntil reads -paid-until: a date (the plan runs to its end,
+// UTC), an RFC 3339 time, or "never".
+func parsePaidUntil(s string) (*time.Time, error) {
+	if s == "never" {
+		return nil, nil
+	}
+	if d, err := time.Parse(time.DateOnly, s); err == nil {
+		end := d.Add(24*time.Hour - time.Second)
+		return &end, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return nil, fmt.Errorf("%w: -paid-until %q: give a date (2027-01-31), an RFC 3339 time or never", ErrUsage, s)
+	}
+	return &t, nil
 }
 
 // newPlan is the plan user set gives a: -plan or a's own, keeping a's cap

@@ -3,11 +3,12 @@ package cmd
 import (
 	"errors"
 	"path/filepath"
-	"secutil/cmd/cmdtest"
-	"secutil/store"
 	"strings"
 	"testing"
 	"time"
+
+	"secutil/cmd/cmdtest"
+	"secutil/store"
 )
 
 // user set sets an enterprise cap and paid_until, and user list shows

@@ -10,6 +10,7 @@ import (
 	"secutil/server"
 )
 
+// printVersion is `secutil version`.
 func (p Program) printVersion(_ context.Context, args []string, _ func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", stderr)
 	if err := fs.Parse(args); err != nil {

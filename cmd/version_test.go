@@ -2,8 +2,9 @@ package cmd
 
 import (
 	"runtime/debug"
-	"secutil/server"
 	"testing"
+
+	"secutil/server"
 )
 
 func TestDescribeBuild(t *testing.T) {
