@@ -19,11 +19,11 @@ import (
 	"secutil/store"
 )
 
-// The fixtures of package cmd's tests that the end-to-end tests use too: a
+// The fixtures the end-to-end tests share with those of package cmd: a
 // wordlist, and the Pwned Passwords file of cmdtest.BreachFixture.
-var (
-	wordlistPath      = filepath.Join("cmd", "testdata", "wordlist.txt")
-	breachFixturePath = filepath.Join("cmd", "testdata", cmdtest.BreachFixtureFile)
+const (
+	wordlistPath      = "testdata/wordlist.txt"
+	breachFixturePath = "testdata/pwned-passwords-sha1.txt"
 )
 
 // TestBinaryEndToEnd runs secutil as a process and uses it as a user would:

@@ -55,7 +55,7 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		{"backup without destination", []string{"backup"}, nil, true},
 		{"backup with two destinations", []string{"backup", "a.db", "b.db"}, nil, true},
 		{"import-wordlist without file", []string{"import-wordlist"}, nil, true},
-		{"import-wordlist with unknown algorithm", []string{"import-wordlist", "-algorithms", "crc99", "testdata/wordlist.txt"}, nil, true},
+		{"import-wordlist with unknown algorithm", []string{"import-wordlist", "-algorithms", "crc99", wordlistPath}, nil, true},
 		{"serve with unknown log format", []string{"serve", "-log-format", "xml"}, nil, true},
 		{"serve with unknown log format in env", []string{"serve"}, map[string]string{"SECUTIL_LOG_FORMAT": "xml"}, true},
 		{"serve with unknown flag", []string{"serve", "-no-such-flag"}, nil, true},
@@ -86,7 +86,7 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		{"import-wordlist of a missing file", []string{"import-wordlist", "/no/such/words.txt"}, nil, false},
 		{"missing GeoIP database", []string{"serve", "-geoip-city", "/no/such/file.mmdb"}, nil, false},
 		{"missing breach file", []string{"serve", "-breach-file", "/no/such/pwned.txt"}, nil, false},
-		{"breach file of the wrong format", []string{"serve", "-breach-file", "testdata/wordlist.txt"}, nil, false},
+		{"breach file of the wrong format", []string{"serve", "-breach-file", wordlistPath}, nil, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -13,13 +13,12 @@ import (
 	"secutil/cmd/cmdtest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files and the generated fixtures in testdata/")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ and the generated breach fixture")
 
-// checkGolden compares got with the file testdata/name, or with -update
-// writes got there.
-func checkGolden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with the file at path, or with -update writes
+// got there.
+func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -28,10 +27,10 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
+		t.Fatalf("%v (go test ./cmd -run '%s' -update writes it)", err, t.Name())
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -run '%s' -update rewrites it after an intended change)\ngot:\n%s\nwant:\n%s", path, t.Name(), got, want)
+		t.Errorf("output differs from %s (go test ./cmd -run '%s' -update rewrites it after an intended change)\ngot:\n%s\nwant:\n%s", path, t.Name(), got, want)
 	}
 }
 
@@ -69,7 +68,7 @@ func TestGoldenOutput(t *testing.T) {
 			if len(other) != 0 {
 				t.Errorf("unexpected output on the other stream: %q", other)
 			}
-			checkGolden(t, tt.golden, bytes.ReplaceAll(got, []byte(runtime.Version()), []byte(goVersionPlaceholder)))
+			checkGolden(t, filepath.Join("testdata", tt.golden), bytes.ReplaceAll(got, []byte(runtime.Version()), []byte(goVersionPlaceholder)))
 		})
 	}
 }
@@ -78,5 +77,5 @@ func TestGoldenOutput(t *testing.T) {
 // cmdtest.BreachFixture generates (-update rewrites it).
 func TestBreachFixtureIsGenerated(t *testing.T) {
 	t.Parallel()
-	checkGolden(t, cmdtest.BreachFixtureFile, cmdtest.BreachFixture())
+	checkGolden(t, breachFixturePath, cmdtest.BreachFixture())
 }

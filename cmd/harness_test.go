@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +19,7 @@ import (
 
 // TestMain runs the tests with the default database in a temporary folder
 // and fails the run when they changed the checkout (cmdtest.Main); -update
-// rewrites testdata/.
+// rewrites the golden files and the breach fixture.
 func TestMain(m *testing.M) {
 	os.Exit(cmdtest.Main(m, update, nil))
 }
@@ -34,8 +33,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	return testProgram.Run(ctx, args, getenv, stdin, stdout, stderr)
 }
 
-// breachFixturePath is the Pwned Passwords fixture, cmdtest.BreachFixture.
-var breachFixturePath = filepath.Join("testdata", cmdtest.BreachFixtureFile)
+// The fixtures this package's tests share with those of package main and
+// server, in the repository's testdata/: a wordlist, and the Pwned
+// Passwords file of cmdtest.BreachFixture.
+const (
+	wordlistPath      = "../testdata/wordlist.txt"
+	breachFixturePath = "../testdata/pwned-passwords-sha1.txt"
+)
 
 // env is a getenv of vars alone but for SECUTIL_DB, which defaults to
 // the tests' own, in a temporary folder (cmdtest.Main).

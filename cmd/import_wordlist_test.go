@@ -34,7 +34,7 @@ func TestImportSummaryAccountsForEveryWord(t *testing.T) {
 	}
 }
 
-// TestImportWordlist imports testdata/wordlist.txt in-process, then the
+// TestImportWordlist imports the wordlist fixture in-process, then the
 // same words again from standard input.
 func TestImportWordlist(t *testing.T) {
 	t.Parallel()
@@ -42,7 +42,7 @@ func TestImportWordlist(t *testing.T) {
 	db := filepath.Join(dir, "w.db")
 	cmdtest.MustStep(t, "from a file", func(t *testing.T) {
 		var out, errOut bytes.Buffer
-		if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-algorithms", "md5,ntlm", "testdata/wordlist.txt"},
+		if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-algorithms", "md5,ntlm", wordlistPath},
 			env(nil), nil, &out, &errOut); err != nil {
 			t.Fatalf("%v\n%s", err, errOut.String())
 		}

@@ -7,11 +7,8 @@ import (
 	"strings"
 )
 
-// BreachFixtureFile is the name of the Pwned Passwords fixture under
-// cmd/testdata/, whose content is BreachFixture.
-const BreachFixtureFile = "pwned-passwords-sha1.txt"
-
-// BreachedPasswords are the passwords the Pwned Passwords fixture holds,
+// BreachedPasswords are the passwords the Pwned Passwords fixture
+// (testdata/pwned-passwords-sha1.txt at the repository's root) holds,
 // with the counts the tests expect. The counts are made up; the format is
 // that of the Pwned Passwords download.
 var BreachedPasswords = map[string]int64{
