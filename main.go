@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"secutil/cmd"
@@ -30,17 +31,17 @@ var version string
 
 func main() {
 	err := cmd.Program{Assets: assets, Version: version}.Run(context.Background(), os.Args, os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	os.Exit(exitStatus(err))
+	os.Exit(exitStatus(err, os.Stderr))
 }
 
 // exitStatus is 0 for success and for -h (the flags were printed, as
 // asked), 2 for a mistake in the invocation and 1 for any other failure,
-// which it reports on standard error.
-func exitStatus(err error) int {
+// which it reports on stderr.
+func exitStatus(err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintln(os.Stderr, "secutil:", err)
+	fmt.Fprintln(stderr, "secutil:", err)
 	if errors.Is(err, cmd.ErrUsage) {
 		return 2
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,8 +12,28 @@ import (
 	"sync"
 	"testing"
 
+	"secutil/cmd"
 	"secutil/cmd/cmdtest"
 )
+
+func TestExitStatus(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err        error
+		want       int
+		wantStderr string
+	}{
+		{nil, 0, ""},
+		{flag.ErrHelp, 0, ""},
+		{fmt.Errorf("%w: unknown command %q", cmd.ErrUsage, "x"), 2, "secutil: usage error: unknown command \"x\"\n"},
+		{errors.New("no database at x.db"), 1, "secutil: no database at x.db\n"},
+	} {
+		var stderr bytes.Buffer
+		if got := exitStatus(tt.err, &stderr); got != tt.want || stderr.String() != tt.wantStderr {
+			t.Errorf("exitStatus(%v) = %d, wrote %q; want %d, %q", tt.err, got, stderr.String(), tt.want, tt.wantStderr)
+		}
+	}
+}
 
 // TestBinaryExitStatus checks what a shell sees: 0 for asked-for help, 2 for
 // a usage error (with the usage on stderr for an unknown command), 1 for
