@@ -71,6 +71,8 @@ func (b *logBuffer) Close() error {
 	return b.flush()
 }
 
+// newLogger is serve's logger, writing lines in -log-format to w (the
+// logBuffer over standard error).
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	switch format {
 	case "text":
