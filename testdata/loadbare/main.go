@@ -1,4 +1,4 @@
-// Command loadbare is the yardstick of the load comparison (load_test.go):
+// Command loadbare is the yardstick of the load comparison (bench_load_test.go):
 // a plain net/http server doing the JSON work of POST /api/v1/base64 (the
 // same body in, the same answer out) with no authentication, metering,
 // middleware or logging. It serves on the address given as its argument and

@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// flagError is a parse error of a command's flags: -h is flag.ErrHelp
+// (exit 0: the flags were printed, as asked); anything else a usage error.
+func flagError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrUsage, err)
+}
+
+// isServeFlag reports whether serve has a flag called name: only those
+// flags are set by environment variables.
+func isServeFlag(name string) bool {
+	return newServeFlags(&serveConfig{}, io.Discard).Lookup(name) != nil
+}
+
+// parseFlags parses args, then fills every flag not given on the command
+// line that serve also has from its environment variable (SECUTIL_ + the
+// name in capitals, '-' as '_'). A variable naming one of the command's
+// own flags is ignored, with a warning: SECUTIL_ADMIN=true must not make
+// "secutil user add" create an administrator behind the operator's back.
+func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		env := "SECUTIL_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		v := getenv(env)
+		switch {
+		case v == "" || given[f.Name] || err != nil:
+		case !isServeFlag(f.Name):
+			fmt.Fprintf(fs.Output(), "secutil: ignoring %s: environment variables set serve's flags only; give -%s on the command line\n", env, f.Name)
+		default:
+			if e := fs.Set(f.Name, v); e != nil {
+				err = fmt.Errorf("%w: %s=%q: %v", ErrUsage, env, v, e)
+			}
+		}
+	})
+	return err
+}
+
+// newFlagSet makes the flag set of the command called name; its -h says
+// what the command does, with the overview's line, then lists the flags.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("secutil "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		hasFlags := false
+		for _, cmd := range commands() {
+			if cmd.name == name {
+				fmt.Fprintf(fs.Output(), "secutil %s: %s\n\n", name, cmd.summary)
+			}
+		}
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(fs.Output(), "Flags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}

@@ -1,0 +1,126 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"secutil/store/hashindex"
+)
+
+// importWordlist is `secutil import-wordlist FILE`: it adds the words of
+// FILE (or standard input) to the reverse hash lookup index.
+func (Program) importWordlist(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("import-wordlist", stderr)
+	db := fs.String("db", "secutil.db", "the database; an SQLite file locates the index beside it")
+	hashDB := fs.String("hash-db", "", "reverse hash lookup index (default: beside -db)")
+	algorithms := fs.String("algorithms", strings.Join(hashindex.Algorithms, ","), "comma-separated algorithms to index")
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: secutil import-wordlist [-algorithms md5,sha1,...] FILE (or - for standard input)", ErrUsage)
+	}
+	in := stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	ix, err := hashindex.Open(hashDBPath(*hashDB, *db))
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	// An import holds a few batches of about 45 MB at once; without a limit the garbage
+	// collector lets the heap grow to twice that before it collects.
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(importMemoryLimit)
+	}
+	size := int64(-1) // of the input, for the ETA, when it is a regular file
+	if f, ok := in.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	}
+	// On a terminal the progress line is rewritten in place after every batch; into a
+	// file or pipe, a line every 10 seconds.
+	terminal := isTerminal(stderr)
+	var printed time.Time
+	stats, err := ix.Import(ctx, in, strings.Split(*algorithms, ","), func(p hashindex.Progress) {
+		switch {
+		case terminal:
+			fmt.Fprintf(stderr, "\r%s\x1b[K", progressLine(p, size))
+		case time.Since(printed) >= 10*time.Second:
+			fmt.Fprintln(stderr, progressLine(p, size))
+			printed = time.Now()
+		}
+	})
+	if terminal {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		var unknown *hashindex.UnknownAlgorithmError
+		if errors.As(err, &unknown) {
+			return fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		return err
+	}
+	fmt.Fprintln(stdout, importSummary(stats))
+	return nil
+}
+
+// importSummary accounts for every line an import read: the words it
+// indexed, split into new ones and ones the index held already (or that
+// the input repeated), and the lines it skipped, with why.
+func importSummary(stats hashindex.Stats) string {
+	s := fmt.Sprintf("imported %s (%d new, %d already in the index or repeated in the input)",
+		count(stats.Words, "word", "words"), stats.NewWords, stats.Words-stats.NewWords)
+	if stats.Skipped > 0 {
+		s += fmt.Sprintf("; skipped %s longer than %d bytes", count(stats.Skipped, "line", "lines"), hashindex.MaxWordBytes)
+	}
+	return s + fmt.Sprintf("; empty lines are ignored; %s added in %s",
+		count(stats.Entries, "index entry", "index entries"), stats.Duration.Round(time.Millisecond))
+}
+
+// count writes n and the noun in the right number ("1 word", "2 words").
+func count(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// importMemoryLimit is the heap size at which an import's garbage collector works harder,
+// to keep its peak memory under 1 GiB.
+const importMemoryLimit = 640 << 20
+
+// progressLine reports an import's progress: words read, new words, entries added, the
+// rate, and when the input's size is known, the share read and the time left at that rate.
+func progressLine(p hashindex.Progress, size int64) string {
+	seconds := max(p.Duration.Seconds(), 1e-9)
+	line := fmt.Sprintf("%d words, %d new, %d entries, %.0f words/s", p.Words, p.NewWords, p.Entries, float64(p.Words)/seconds)
+	if size > 0 && p.Bytes > 0 {
+		left := time.Duration(float64(size-p.Bytes) / (float64(p.Bytes) / seconds) * float64(time.Second))
+		line += fmt.Sprintf(", %.1f%%, ETA %s", 100*float64(p.Bytes)/float64(size), left.Round(time.Second))
+	}
+	return line
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
