@@ -88,29 +88,36 @@ func md5Crypt(password, magic, salt []byte) string {
 			ctx.Write(password[:1])
 		}
 	}
-	sum := ctx.Sum(nil)
+	return cryptEncode(cryptRounds(ctx, ctx.Sum(nil), password, salt, 1000), md5CryptOrder)
+}
 
-	for i := range 1000 {
-		ctx.Reset()
+// cryptRounds runs the rounds md5-crypt and SHA-crypt share: round i
+// hashes the previous sum and the password (password first in odd rounds),
+// with the salt between them unless i is a multiple of 3 and the password
+// again unless it is a multiple of 7. (SHA-crypt passes its P and S
+// sequences as password and salt.)
+func cryptRounds(h hash.Hash, sum, password, salt []byte, rounds int) []byte {
+	for i := range rounds {
+		h.Reset()
 		if i&1 != 0 {
-			ctx.Write(password)
+			h.Write(password)
 		} else {
-			ctx.Write(sum)
+			h.Write(sum)
 		}
 		if i%3 != 0 {
-			ctx.Write(salt)
+			h.Write(salt)
 		}
 		if i%7 != 0 {
-			ctx.Write(password)
+			h.Write(password)
 		}
 		if i&1 != 0 {
-			ctx.Write(sum)
+			h.Write(sum)
 		} else {
-			ctx.Write(password)
+			h.Write(password)
 		}
-		sum = ctx.Sum(sum[:0])
+		sum = h.Sum(sum[:0])
 	}
-	return cryptEncode(sum, md5CryptOrder)
+	return sum
 }
 
 // SHA-crypt's rounds: 5,000 unless the string says rounds=N, which is
@@ -159,29 +166,7 @@ func shaCrypt(newHash func() hash.Hash, password, salt []byte, rounds int) []byt
 	}
 	sSeq := repeatTo(ds.Sum(nil), len(salt))
 
-	c := newHash()
-	sum := sumA
-	for i := range rounds {
-		c.Reset()
-		if i&1 != 0 {
-			c.Write(pSeq)
-		} else {
-			c.Write(sum)
-		}
-		if i%3 != 0 {
-			c.Write(sSeq)
-		}
-		if i%7 != 0 {
-			c.Write(pSeq)
-		}
-		if i&1 != 0 {
-			c.Write(sum)
-		} else {
-			c.Write(pSeq)
-		}
-		sum = c.Sum(sum[:0])
-	}
-	return sum
+	return cryptRounds(newHash(), sumA, pSeq, sSeq, rounds)
 }
 
 // repeatTo returns n bytes of sum repeated.
