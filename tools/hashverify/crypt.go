@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash"
 	"strings"
+	"sync"
 )
 
 // The crypt(3) schemes of this file are written from their published
@@ -39,11 +40,12 @@ func cryptEncode(sum []byte, order []int) string {
 	return string(out)
 }
 
-// The byte orders of the three schemes' output, from their specifications.
+// The byte orders of the three schemes' output, from their
+// specifications; SHA-crypt's are computed on first use.
 var (
 	md5CryptOrder = []int{0, 6, 12, 1, 7, 13, 2, 8, 14, 3, 9, 15, 4, 10, 5, 11}
-	sha256Order   = shaCryptOrder(32, 10)
-	sha512Order   = shaCryptOrder(64, 21)
+	sha256Order   = sync.OnceValue(func() []int { return shaCryptOrder(32, 10) })
+	sha512Order   = sync.OnceValue(func() []int { return shaCryptOrder(64, 21) })
 )
 
 // shaCryptOrder is SHA-crypt's byte order: triples (i, i+step, i+2·step)
@@ -217,7 +219,7 @@ func parseSHACrypt(s string) (*Hash, error) {
 		return nil, malformed(scheme, fmt.Sprintf("%s[rounds=N$]salt$hash, with a salt of at most 16 characters and a hash of %d", s[:3], size))
 	}
 	h := single(scheme, "modular crypt", true, func(password []byte) bool {
-		return equal(cryptEncode(shaCrypt(newHash, password, []byte(salt), rounds), order), sum)
+		return equal(cryptEncode(shaCrypt(newHash, password, []byte(salt), rounds), order()), sum)
 	})
 	h.refuse = func(password []byte) error {
 		if rounds*(len(password)+64) > MaxCryptWork {

@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -62,13 +61,14 @@ func decodeBase64(s string) ([]byte, error) {
 	return base64.RawStdEncoding.DecodeString(strings.ReplaceAll(strings.TrimRight(s, "="), ".", "+"))
 }
 
-var bcryptForm = regexp.MustCompile(`^\$2[aby]\$[0-9]{2}\$[./A-Za-z0-9]{53}$`)
-
 func parseBcrypt(s string) (*Hash, error) {
 	if strings.HasPrefix(s, "$2x$") {
 		return nil, &UnsupportedError{Detail: "a bcrypt $2x$ hash was made with the sign-extension bug of old crypt_blowfish, which is not reproduced here"}
 	}
-	if !bcryptForm.MatchString(s) {
+	// $2b$, two digits of cost, $ and 53 characters of salt and hash in
+	// the alphabet crypt uses too.
+	if len(s) != 60 || !strings.Contains("aby", s[2:3]) || s[3] != '$' || s[6] != '$' ||
+		strings.Trim(s[4:6], "0123456789") != "" || !inCryptAlphabet(s[7:]) {
 		return nil, malformed("bcrypt", "$2b$ (or $2a$, $2y$), two digits of cost, $, then 53 characters of salt and hash")
 	}
 	cost, _ := strconv.Atoi(s[4:6])
@@ -248,16 +248,25 @@ func parseWerkzeugScrypt(s string) (*Hash, error) {
 	return scryptHash("Werkzeug", n, r, p, []byte(parts[1]), key)
 }
 
-// pbkdf2Hashes are the PRFs of the PBKDF2 strings, by the name the
-// strings use.
-var pbkdf2Hashes = map[string]func() hash.Hash{"sha1": sha1.New, "sha256": sha256.New, "sha512": sha512.New}
+// pbkdf2PRF returns the hash of a PBKDF2 string by the name it uses.
+func pbkdf2PRF(name string) func() hash.Hash {
+	switch name {
+	case "sha1":
+		return sha1.New
+	case "sha256":
+		return sha256.New
+	case "sha512":
+		return sha512.New
+	}
+	return nil
+}
 
 // pbkdf2Hash is the Hash of a PBKDF2 derivation of len(key) bytes, its
 // work checked first.
 func pbkdf2Hash(format, prf string, iterations int, salt, key []byte) (*Hash, error) {
 	scheme := "pbkdf2_" + prf
-	newHash, ok := pbkdf2Hashes[prf]
-	if !ok {
+	newHash := pbkdf2PRF(prf)
+	if newHash == nil {
 		return nil, &UnsupportedError{Detail: fmt.Sprintf("PBKDF2 with %.20q cannot be verified here (sha1, sha256 and sha512 can)", prf)}
 	}
 	if len(key) == 0 {
