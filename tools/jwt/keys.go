@@ -178,8 +178,18 @@ func parseJSONKeys(text string) ([]key, bool, error) {
 	return keys, true, nil
 }
 
-// curves are the JWK curves of ES256, ES384 and ES512.
-var curves = map[string]elliptic.Curve{"P-256": elliptic.P256(), "P-384": elliptic.P384(), "P-521": elliptic.P521()}
+// curveNamed returns the JWK curve of ES256, ES384 or ES512 by its name.
+func curveNamed(name string) elliptic.Curve {
+	switch name {
+	case "P-256":
+		return elliptic.P256()
+	case "P-384":
+		return elliptic.P384()
+	case "P-521":
+		return elliptic.P521()
+	}
+	return nil
+}
 
 func (j jwk) key() (key, error) {
 	k := key{kid: j.Kid, alg: j.Alg, use: j.Use}
@@ -212,8 +222,8 @@ func (j jwk) key() (key, error) {
 		public.kid, public.alg, public.use = k.kid, k.alg, k.use
 		return public, err
 	case "EC":
-		curve, ok := curves[j.Crv]
-		if !ok {
+		curve := curveNamed(j.Crv)
+		if curve == nil {
 			return key{}, invalidKey("the EC JWK's curve %.20q is not P-256, P-384 or P-521", j.Crv)
 		}
 		x, err := member("x", j.X)

@@ -69,27 +69,49 @@ type algorithm struct {
 	curve string // the EC curve of ES256/384/512
 }
 
-var algorithms = map[string]algorithm{
-	"HS256": {kind: kindHMAC, hash: crypto.SHA256},
-	"HS384": {kind: kindHMAC, hash: crypto.SHA384},
-	"HS512": {kind: kindHMAC, hash: crypto.SHA512},
-	"RS256": {kind: kindRSA, hash: crypto.SHA256},
-	"RS384": {kind: kindRSA, hash: crypto.SHA384},
-	"RS512": {kind: kindRSA, hash: crypto.SHA512},
-	"PS256": {kind: kindRSA, hash: crypto.SHA256, pss: true},
-	"PS384": {kind: kindRSA, hash: crypto.SHA384, pss: true},
-	"PS512": {kind: kindRSA, hash: crypto.SHA512, pss: true},
-	"ES256": {kind: kindEC, hash: crypto.SHA256, curve: "P-256"},
-	"ES384": {kind: kindEC, hash: crypto.SHA384, curve: "P-384"},
-	"ES512": {kind: kindEC, hash: crypto.SHA512, curve: "P-521"},
-	"EdDSA": {kind: kindEd25519},
-	// RFC 9864's fully specified name for EdDSA over Ed25519.
-	"Ed25519": {kind: kindEd25519},
+// algorithmNamed returns the algorithm of a JWS alg name.
+func algorithmNamed(alg string) (algorithm, bool) {
+	switch alg {
+	case "HS256", "HS384", "HS512":
+		return algorithm{kind: kindHMAC, hash: hashOfSuffix(alg)}, true
+	case "RS256", "RS384", "RS512":
+		return algorithm{kind: kindRSA, hash: hashOfSuffix(alg)}, true
+	case "PS256", "PS384", "PS512":
+		return algorithm{kind: kindRSA, hash: hashOfSuffix(alg), pss: true}, true
+	case "ES256":
+		return algorithm{kind: kindEC, hash: crypto.SHA256, curve: "P-256"}, true
+	case "ES384":
+		return algorithm{kind: kindEC, hash: crypto.SHA384, curve: "P-384"}, true
+	case "ES512":
+		return algorithm{kind: kindEC, hash: crypto.SHA512, curve: "P-521"}, true
+	case "EdDSA", "Ed25519": // Ed25519: RFC 9864's fully specified name
+		return algorithm{kind: kindEd25519}, true
+	}
+	return algorithm{}, false
+}
+
+func hashOfSuffix(alg string) crypto.Hash {
+	switch alg[2:] {
+	case "384":
+		return crypto.SHA384
+	case "512":
+		return crypto.SHA512
+	}
+	return crypto.SHA256
 }
 
 const supportedAlgorithms = "HS256/384/512, RS256/384/512, PS256/384/512, ES256/384/512 and EdDSA (Ed25519)"
 
-var newHash = map[crypto.Hash]func() hash.Hash{crypto.SHA256: sha256.New, crypto.SHA384: sha512.New384, crypto.SHA512: sha512.New}
+// newHash returns the constructor of a JWS hash.
+func newHash(h crypto.Hash) func() hash.Hash {
+	switch h {
+	case crypto.SHA384:
+		return sha512.New384
+	case crypto.SHA512:
+		return sha512.New
+	}
+	return sha256.New
+}
 
 // fits reports whether k can verify a under RFC 7518: the kind of key of
 // the algorithm, the curve of ES*, and the alg a JWK names, if any.
@@ -135,7 +157,7 @@ func Verify(token, keyText string, now time.Time) (Verdict, error) {
 		v.Warnings = append(v.Warnings, "the header carries or points to a key of its own (jwk, jku, x5u or x5c); it was ignored, as a verifier must not trust it")
 	}
 
-	a, known := algorithms[alg]
+	a, known := algorithmNamed(alg)
 	switch {
 	case strings.EqualFold(alg, "none"):
 		return fail(ReasonAlgNone, `alg is "none": the token is unsigned and anyone could have written it, so it is never valid`)
@@ -246,14 +268,14 @@ func checkSignature(a algorithm, k key, input string, sig []byte) string {
 		return ""
 	}
 	if a.kind == kindHMAC {
-		mac := hmac.New(newHash[a.hash], k.secret)
+		mac := hmac.New(newHash(a.hash), k.secret)
 		mac.Write([]byte(input))
 		if !hmac.Equal(mac.Sum(nil), sig) { // constant time
 			return "the HMAC differs (another secret, or a changed header or payload)"
 		}
 		return ""
 	}
-	h := newHash[a.hash]()
+	h := newHash(a.hash)()
 	h.Write([]byte(input))
 	digest := h.Sum(nil)
 	switch a.kind {
