@@ -1,9 +1,12 @@
 // Package hashgen computes the hashes offered by /hash_generator: plain
 // digests as lower-case hex, and the salted password hashes (bcrypt,
-// argon2id, scrypt) as their standard encoded strings.
+// argon2id, scrypt) as their standard encoded strings, at default costs or
+// at costs the caller chooses within the bounds of bounds.go, which
+// package hashverify applies to the hashes it is given too.
 package hashgen
 
 import (
+	"cmp"
 	"crypto/md5"
 	"crypto/rand"
 	"crypto/sha1"
@@ -16,6 +19,7 @@ import (
 	"fmt"
 	"hash"
 	"hash/crc32"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 
@@ -34,7 +38,8 @@ import (
 // MaxPlaintextBytes bounds the input of any algorithm.
 const MaxPlaintextBytes = 64 << 10
 
-// Costs of the salted algorithms.
+// Default costs of the salted algorithms, used where Options leaves a
+// field zero.
 const (
 	BcryptCost = 10
 	// scrypt N=2^15, r=8, p=1.
@@ -50,7 +55,9 @@ type algorithm struct {
 	name string
 	// digest is set for unsalted hashes, salted for the password hashes.
 	digest func([]byte) []byte
-	salted func([]byte) (string, error)
+	salted func([]byte, Options) (string, error)
+	// uses says which Options fields the algorithm reads.
+	uses optionSet
 }
 
 func fromHash(newHash func() hash.Hash) func([]byte) []byte {
@@ -82,9 +89,9 @@ var algorithms = []algorithm{
 	{name: "md4", digest: fromHash(md4.New)},
 	{name: "ntlm", digest: NTLM},
 	{name: "crc32", digest: func(b []byte) []byte { return binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(b)) }},
-	{name: "bcrypt", salted: bcryptHash},
-	{name: "argon2id", salted: argon2idHash},
-	{name: "scrypt", salted: scryptHash},
+	{name: "bcrypt", salted: bcryptHash, uses: usesBcrypt},
+	{name: "argon2id", salted: argon2idHash, uses: usesArgon2},
+	{name: "scrypt", salted: scryptHash, uses: usesScrypt},
 }
 
 var byName = func() map[string]*algorithm {
@@ -150,12 +157,23 @@ func Canonical(name string) (string, bool) {
 	return a.name, true
 }
 
-// Generate hashes plaintext with algorithm and returns the canonical name
-// and the hash.
+// Generate hashes plaintext with algorithm at the default costs and
+// returns the canonical name and the hash.
 func Generate(name, plaintext string) (canonical, encoded string, err error) {
+	return GenerateWith(name, plaintext, Options{})
+}
+
+// GenerateWith is Generate with the costs of opts. A cost outside the
+// bounds (MinBcryptCost..MaxBcryptCost and the like), or one the algorithm
+// does not take (a bcrypt cost for sha256), is an *InputError; the bounds
+// are checked before any work.
+func GenerateWith(name, plaintext string, opts Options) (canonical, encoded string, err error) {
 	a, ok := byName[squash(name)]
 	if !ok {
 		return "", "", &UnknownAlgorithmError{Name: name}
+	}
+	if extra := opts.set() &^ a.uses; extra != 0 {
+		return "", "", &InputError{fmt.Sprintf("%s does not take %s", a.name, extra.describe())}
 	}
 	if len(plaintext) > MaxPlaintextBytes {
 		return "", "", &InputError{fmt.Sprintf("plaintext is longer than %d bytes", MaxPlaintextBytes)}
@@ -163,7 +181,7 @@ func Generate(name, plaintext string) (canonical, encoded string, err error) {
 	if a.digest != nil {
 		return a.name, hex.EncodeToString(a.digest([]byte(plaintext))), nil
 	}
-	encoded, err = a.salted([]byte(plaintext))
+	encoded, err = a.salted([]byte(plaintext), opts)
 	return a.name, encoded, err
 }
 
@@ -182,11 +200,15 @@ func NTLM(b []byte) []byte {
 
 // bcryptHash refuses more than 72 bytes rather than silently hashing a
 // prefix, which would make two different passwords collide.
-func bcryptHash(b []byte) (string, error) {
+func bcryptHash(b []byte, opts Options) (string, error) {
+	cost := cmp.Or(opts.BcryptCost, BcryptCost)
+	if err := CheckBcryptCost(cost); err != nil {
+		return "", err
+	}
 	if len(b) > 72 {
 		return "", &InputError{"bcrypt takes at most 72 bytes of plaintext; this has " + fmt.Sprint(len(b))}
 	}
-	h, err := bcrypt.GenerateFromPassword(b, BcryptCost)
+	h, err := bcrypt.GenerateFromPassword(b, cost)
 	if err != nil {
 		return "", err
 	}
@@ -205,26 +227,39 @@ func salt() ([]byte, error) {
 var b64 = base64.RawStdEncoding
 
 // argon2idHash returns the PHC string $argon2id$v=19$m=..,t=..,p=..$salt$hash.
-func argon2idHash(b []byte) (string, error) {
+func argon2idHash(b []byte, opts Options) (string, error) {
+	m := cmp.Or(opts.Argon2MemoryKiB, int(Argon2.MemoryKiB))
+	t := cmp.Or(opts.Argon2Time, int(Argon2.Time))
+	p := cmp.Or(opts.Argon2Parallelism, int(Argon2.Parallelism))
+	if err := CheckArgon2(m, t, p); err != nil {
+		return "", err
+	}
+	params := argon2id.Params{MemoryKiB: uint32(m), Time: uint32(t), Parallelism: uint8(p)}
 	s, err := salt()
 	if err != nil {
 		return "", err
 	}
-	return argon2id.PHC(Argon2, s, Argon2.Key(b, s, 32)), nil
+	return argon2id.PHC(params, s, params.Key(b, s, 32)), nil
 }
 
 // scryptHash returns the PHC-style string $scrypt$ln=15,r=8,p=1$salt$hash
 // (the format of passlib and the PHC reference).
-func scryptHash(b []byte) (string, error) {
+func scryptHash(b []byte, opts Options) (string, error) {
+	n := cmp.Or(opts.ScryptN, 1<<ScryptLogN)
+	r := cmp.Or(opts.ScryptR, ScryptR)
+	p := cmp.Or(opts.ScryptP, ScryptP)
+	if err := CheckScrypt(n, r, p); err != nil {
+		return "", err
+	}
 	s, err := salt()
 	if err != nil {
 		return "", err
 	}
-	key, err := scrypt.Key(b, s, 1<<ScryptLogN, ScryptR, ScryptP, 32)
+	key, err := scrypt.Key(b, s, n, r, p, 32)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("$scrypt$ln=%d,r=%d,p=%d$%s$%s", ScryptLogN, ScryptR, ScryptP, b64.EncodeToString(s), b64.EncodeToString(key)), nil
+	return fmt.Sprintf("$scrypt$ln=%d,r=%d,p=%d$%s$%s", bits.TrailingZeros(uint(n)), r, p, b64.EncodeToString(s), b64.EncodeToString(key)), nil
 }
 
 func truncate(s string, n int) string {

@@ -195,3 +195,88 @@ func TestSlow(t *testing.T) {
 		t.Fatal("Slow must take aliases and refuse unknown names")
 	}
 }
+
+// TestCostsHonoured: each cost the caller chooses is the one in the
+// string, and the string verifies with it.
+func TestCostsHonoured(t *testing.T) {
+	t.Parallel()
+	_, h, err := hashgen.GenerateWith("bcrypt", "pw", hashgen.Options{BcryptCost: 5})
+	if err != nil || !strings.HasPrefix(h, "$2b$05$") {
+		t.Fatalf("bcrypt cost 5: %q %v", h, err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(h), []byte("pw")) != nil {
+		t.Fatal("bcrypt at cost 5 does not verify")
+	}
+
+	_, h, err = hashgen.GenerateWith("argon2id", "pw", hashgen.Options{Argon2MemoryKiB: 64, Argon2Time: 3, Argon2Parallelism: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, salt, key := parsePHC(t, h)
+	if params != "m=64,t=3,p=2" || string(argon2.IDKey([]byte("pw"), salt, 3, 64, 2, uint32(len(key)))) != string(key) {
+		t.Fatalf("argon2id m=64,t=3,p=2: %q", h)
+	}
+	// Fields left zero keep their defaults.
+	_, h, _ = hashgen.GenerateWith("argon2id", "pw", hashgen.Options{Argon2Time: 1})
+	if params, _, _ := parsePHC(t, h); params != "m=19456,t=1,p=1" {
+		t.Fatalf("argon2id t=1 alone: %q", h)
+	}
+
+	_, h, err = hashgen.GenerateWith("scrypt", "pw", hashgen.Options{ScryptN: 1024, ScryptR: 4, ScryptP: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, salt, key = parsePHC(t, h)
+	again, _ := scrypt.Key([]byte("pw"), salt, 1024, 4, 2, len(key))
+	if params != "ln=10,r=4,p=2" || string(again) != string(key) {
+		t.Fatalf("scrypt N=1024,r=4,p=2: %q", h)
+	}
+}
+
+// TestCostBounds: a cost out of bounds is refused with a message that
+// names it and the bounds, before any work (the largest would take
+// gigabytes and minutes).
+func TestCostBounds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		algorithm string
+		opts      hashgen.Options
+		want      string
+	}{
+		{"bcrypt", hashgen.Options{BcryptCost: 3}, "bcrypt cost must be from 4 to 14; got 3"},
+		{"bcrypt", hashgen.Options{BcryptCost: 31}, "bcrypt cost must be from 4 to 14; got 31"},
+		{"bcrypt", hashgen.Options{BcryptCost: -1}, "got -1"},
+		{"argon2id", hashgen.Options{Argon2MemoryKiB: 1 << 30}, "argon2 memory (KiB) with parallelism 1 must be from 8 to 262144"},
+		{"argon2id", hashgen.Options{Argon2MemoryKiB: 15, Argon2Parallelism: 2}, "must be from 16 to"},
+		{"argon2id", hashgen.Options{Argon2Time: 11}, "argon2 time must be from 1 to 10; got 11"},
+		{"argon2id", hashgen.Options{Argon2Parallelism: 9}, "argon2 parallelism must be from 1 to 8; got 9"},
+		{"argon2id", hashgen.Options{Argon2MemoryKiB: 256 * 1024, Argon2Time: 5}, "memory × time must be at most 1048576 KiB"},
+		{"scrypt", hashgen.Options{ScryptN: 1000}, "scrypt N must be a power of two from 2 to 1048576; got 1000"},
+		{"scrypt", hashgen.Options{ScryptN: 1 << 21}, "power of two"},
+		{"scrypt", hashgen.Options{ScryptR: 33}, "scrypt r must be from 1 to 32"},
+		{"scrypt", hashgen.Options{ScryptP: 17}, "scrypt p must be from 1 to 16"},
+		{"scrypt", hashgen.Options{ScryptN: 1 << 20, ScryptR: 8}, "memory 128·N·r must be at most 256 MiB; N=1048576, r=8 need 1024 MiB"},
+		{"scrypt", hashgen.Options{ScryptN: 1 << 18, ScryptR: 8, ScryptP: 3}, "work 128·N·r·p must be at most 512 MiB"},
+		{"sha256", hashgen.Options{BcryptCost: 12}, `sha256 does not take the parameter "cost"`},
+		{"bcrypt", hashgen.Options{ScryptN: 1024, ScryptP: 1}, `bcrypt does not take the parameters "n" and "p"`},
+		{"scrypt", hashgen.Options{Argon2MemoryKiB: 64}, `scrypt does not take the parameter "memory"`},
+	} {
+		_, _, err := hashgen.GenerateWith(tc.algorithm, "pw", tc.opts)
+		var input *hashgen.InputError
+		if !errors.As(err, &input) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %+v: %v, want %q", tc.algorithm, tc.opts, err, tc.want)
+		}
+	}
+	// The bounds themselves are accepted (checked without the work).
+	for _, err := range []error{
+		hashgen.CheckBcryptCost(hashgen.MaxBcryptCost),
+		hashgen.CheckArgon2(hashgen.MaxArgon2MemoryKiB, 4, hashgen.MaxArgon2Parallelism),
+		hashgen.CheckArgon2(64*1024, hashgen.MaxArgon2Time, 1),
+		hashgen.CheckScrypt(1<<18, 8, 2),
+		hashgen.CheckScrypt(1<<hashgen.MaxScryptLogN, 2, 1),
+	} {
+		if err != nil {
+			t.Errorf("a cost at the bounds is refused: %v", err)
+		}
+	}
+}

@@ -1,6 +1,8 @@
-// Package jwt decodes JSON Web Tokens for inspection. It never verifies a
-// signature: it shows what a token claims, and warns about what should not
-// be trusted.
+// Package jwt decodes JSON Web Tokens for inspection (Inspect, Decode),
+// showing what a token claims and warning about what should not be
+// trusted, and verifies them against a key (Verify): an HMAC secret, a PEM
+// public key, a JWK or a JWKS document, with the reason a token is not
+// valid.
 package jwt
 
 import (
@@ -26,51 +28,133 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }
 
+// Decoded is a token taken apart for inspection.
+type Decoded struct {
+	// Header and Payload are the JSON objects as the token holds them, in
+	// their original order and spacing (valid JSON, within jsonfmt's
+	// bounds).
+	Header, Payload json.RawMessage
+	// Signature is the third part as the token writes it, in base64url.
+	Signature string
+	// Answer is the pretty JSON {"header": {...}, "payload": {...},
+	// "signature": "..."} that Decode answers.
+	Answer string
+	// Warnings say, one sentence each, why the token should not be trusted
+	// at now: unsigned (alg "none"), expired, not valid yet, issued in the
+	// future. The dates are in Expires, NotBefore and IssuedAt, not in the
+	// sentences, so a page shows each date once.
+	Warnings []string
+	// Expires, NotBefore and IssuedAt are the exp, nbf and iat claims when
+	// they are NumericDates, in UTC; nil otherwise.
+	Expires, NotBefore, IssuedAt *time.Time
+}
+
 // Decode returns the token's parts as pretty JSON
 // {"header": {...}, "payload": {...}, "signature": "..."} with the claims in
-// their original order, and a warning (empty when none) for an unsigned
-// token (alg "none"), an expired one, or one not yet valid at now.
+// their original order, and Inspect's warnings joined by "; " (empty when
+// none).
 func Decode(token string, now time.Time) (answer, warning string, err error) {
+	d, err := Inspect(token, now)
+	if err != nil {
+		return "", "", err
+	}
+	return d.Answer, strings.Join(d.Warnings, "; "), nil
+}
+
+// Inspect takes a token apart (a "Bearer " prefix is dropped) and warns
+// about what should not be trusted at now. It never verifies the
+// signature: Verify does.
+func Inspect(token string, now time.Time) (Decoded, error) {
+	t, err := split(token)
+	if err != nil {
+		return Decoded{}, err
+	}
+	var out bytes.Buffer
+	out.WriteString("{\n  \"header\": ")
+	out.Write(t.headerOut)
+	out.WriteString(",\n  \"payload\": ")
+	out.Write(t.payloadOut)
+	sig, _ := json.Marshal(t.signatureText)
+	out.WriteString(",\n  \"signature\": ")
+	out.Write(sig)
+	out.WriteString("\n}")
+
+	d := Decoded{Header: t.header, Payload: t.payload, Signature: t.signatureText, Answer: out.String()}
+	var claims timeClaims
+	json.Unmarshal(t.payload, &claims)
+	d.Expires, _ = numericDate(claims.Exp)
+	d.NotBefore, _ = numericDate(claims.Nbf)
+	d.IssuedAt, _ = numericDate(claims.Iat)
+	if strings.EqualFold(t.alg(), "none") {
+		d.Warnings = append(d.Warnings, `alg is "none": the token is unsigned and anyone could have written it`)
+	}
+	if d.Expires != nil && now.After(*d.Expires) {
+		d.Warnings = append(d.Warnings, "token has expired (exp is in the past)")
+	}
+	if d.NotBefore != nil && now.Before(*d.NotBefore) {
+		d.Warnings = append(d.Warnings, "token is not valid yet (nbf is in the future)")
+	}
+	if d.IssuedAt != nil && now.Before(*d.IssuedAt) {
+		d.Warnings = append(d.Warnings, "token was issued in the future (iat is after now)")
+	}
+	return d, nil
+}
+
+// parts is a token split and decoded, its JSON checked and indented within
+// jsonfmt's bounds.
+type parts struct {
+	header, payload       json.RawMessage
+	headerOut, payloadOut json.RawMessage
+	signature             []byte
+	signatureText         string
+	// signingInput is what the signature covers: the first two parts as
+	// the token writes them.
+	signingInput string
+}
+
+func split(token string) (parts, error) {
 	token = strings.TrimSpace(token)
 	if len(token) > 7 && strings.EqualFold(token[:7], "bearer ") {
 		token = strings.TrimSpace(token[7:])
 	}
 	if len(token) > MaxTokenBytes {
-		return "", "", invalid("token is longer than %d bytes", MaxTokenBytes)
+		return parts{}, invalid("token is longer than %d bytes", MaxTokenBytes)
 	}
-	parts := strings.Split(token, ".")
-	switch len(parts) {
+	segments := strings.Split(token, ".")
+	switch len(segments) {
 	case 3:
 	case 5:
-		return "", "", invalid("this is an encrypted JWT (JWE, five parts); it cannot be decoded without the key")
+		return parts{}, invalid("this is an encrypted JWT (JWE, five parts); it cannot be decoded without the key")
 	default:
-		return "", "", invalid("a JWT has three base64url parts separated by dots; this has %d", len(parts))
+		return parts{}, invalid("a JWT has three base64url parts separated by dots; this has %d", len(segments))
 	}
 	// The answer is bounded like jsonfmt.Format's: nesting, and output at
 	// most four times the token or 1 MiB.
 	limit := jsonfmt.OutputLimit(len(token))
-	header, headerOut, err := decodeObject("header", parts[0], limit)
-	if err != nil {
-		return "", "", err
+	var t parts
+	var err error
+	if t.header, t.headerOut, err = decodeObject("header", segments[0], limit); err != nil {
+		return parts{}, err
 	}
-	payload, payloadOut, err := decodeObject("payload", parts[1], limit-len(headerOut))
-	if err != nil {
-		return "", "", err
+	if t.payload, t.payloadOut, err = decodeObject("payload", segments[1], limit-len(t.headerOut)); err != nil {
+		return parts{}, err
 	}
-	if _, err := decodeSegment(parts[2]); err != nil {
-		return "", "", invalid("signature is not base64url")
+	if t.signature, err = decodeSegment(segments[2]); err != nil {
+		return parts{}, invalid("signature is not base64url")
 	}
+	t.signatureText = segments[2]
+	t.signingInput = segments[0] + "." + segments[1]
+	return t, nil
+}
 
-	var out bytes.Buffer
-	out.WriteString("{\n  \"header\": ")
-	out.Write(headerOut)
-	out.WriteString(",\n  \"payload\": ")
-	out.Write(payloadOut)
-	sig, _ := json.Marshal(parts[2])
-	out.WriteString(",\n  \"signature\": ")
-	out.Write(sig)
-	out.WriteString("\n}")
-	return out.String(), warnings(header, payload, now), nil
+// alg is the header's alg, or "" when it has none or not a string.
+func (t parts) alg() string {
+	var h struct {
+		Alg any `json:"alg"`
+	}
+	json.Unmarshal(t.header, &h)
+	alg, _ := h.Alg.(string)
+	return alg
 }
 
 func decodeSegment(s string) ([]byte, error) {
@@ -97,34 +181,24 @@ func decodeObject(name, part string, limit int) (raw, indented json.RawMessage, 
 	return raw, indented, nil
 }
 
-func warnings(header, payload json.RawMessage, now time.Time) string {
-	var h struct {
-		Alg any `json:"alg"`
-	}
-	var p struct {
-		Exp any `json:"exp"`
-		Nbf any `json:"nbf"`
-	}
-	json.Unmarshal(header, &h)
-	json.Unmarshal(payload, &p)
-	var out []string
-	if alg, _ := h.Alg.(string); strings.EqualFold(alg, "none") {
-		out = append(out, `alg is "none": the token is unsigned and anyone could have written it`)
-	}
-	if exp, ok := numericDate(p.Exp); ok && now.After(exp) {
-		out = append(out, "token expired at "+exp.Format(time.RFC3339))
-	}
-	if nbf, ok := numericDate(p.Nbf); ok && now.Before(nbf) {
-		out = append(out, "token is not valid before "+nbf.Format(time.RFC3339))
-	}
-	return strings.Join(out, "; ")
+// timeClaims are the registered claims about time (RFC 7519 §4.1.4–6).
+type timeClaims struct {
+	Exp any `json:"exp"`
+	Nbf any `json:"nbf"`
+	Iat any `json:"iat"`
 }
 
-// numericDate reads an RFC 7519 NumericDate (seconds since the epoch).
-func numericDate(v any) (time.Time, bool) {
+// numericDate reads an RFC 7519 NumericDate (seconds since the epoch):
+// nil and true for an absent claim, nil and false for one that is not a
+// number of seconds within ±1e12.
+func numericDate(v any) (*time.Time, bool) {
+	if v == nil {
+		return nil, true
+	}
 	f, ok := v.(float64)
 	if !ok || math.IsNaN(f) || math.Abs(f) > 1e12 {
-		return time.Time{}, false
+		return nil, false
 	}
-	return time.Unix(int64(f), 0).UTC(), true
+	t := time.Unix(int64(f), 0).UTC()
+	return &t, true
 }

@@ -37,8 +37,17 @@ func TestDecodeRFCExample(t *testing.T) {
 	if strings.Index(answer, `"iss"`) > strings.Index(answer, `"exp"`) {
 		t.Fatalf("claim order changed:\n%s", answer)
 	}
-	if warning != "token expired at 2011-03-22T18:43:00Z" {
+	// The expiry is said once: the date in Expires, the fact in the warning.
+	if warning != "token has expired (exp is in the past)" {
 		t.Fatalf("warning %q", warning)
+	}
+	d, err := jwt.Inspect(rfcToken, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil || d.Expires == nil || !d.Expires.Equal(time.Date(2011, 3, 22, 18, 43, 0, 0, time.UTC)) ||
+		len(d.Warnings) != 1 || d.NotBefore != nil || d.IssuedAt != nil {
+		t.Fatalf("Inspect: %+v, %v", d, err)
+	}
+	if d.Answer != answer || !json.Valid(d.Header) || !json.Valid(d.Payload) || d.Signature != "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" {
+		t.Fatalf("Inspect's parts: %+v", d)
 	}
 }
 
@@ -53,8 +62,9 @@ func TestWarnings(t *testing.T) {
 	}{
 		{"clean", `{"alg":"HS256"}`, `{"sub":"1","exp":2000000100}`, ""},
 		{"alg none", `{"alg":"None"}`, `{"sub":"1"}`, `alg is "none"`},
-		{"not yet valid", `{"alg":"RS256"}`, `{"nbf":2000000100}`, "not valid before"},
-		{"expired", `{"alg":"RS256"}`, `{"exp":1999999999}`, "expired at"},
+		{"not yet valid", `{"alg":"RS256"}`, `{"nbf":2000000100}`, "token is not valid yet (nbf is in the future)"},
+		{"expired", `{"alg":"RS256"}`, `{"exp":1999999999}`, "token has expired (exp is in the past)"},
+		{"issued in the future", `{"alg":"RS256"}`, `{"iat":2000000001}`, "token was issued in the future (iat is after now)"},
 		{"exp not a number", `{"alg":"RS256"}`, `{"exp":"soon"}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
