@@ -33,7 +33,7 @@ var passwordsList string
 // encodedWordTrie is data/words.trie; a string, so that it is decoded
 // straight from the binary's read-only data.
 //
-//go:generate go test -run TestWordTrieIsCurrent -regenerate .
+//go:generate go test -run TestWordTrieIsCurrent -update .
 //go:embed data/words.trie
 var encodedWordTrie string
 

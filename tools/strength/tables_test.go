@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var regenerate = flag.Bool("regenerate", false, "write "+wordTrieFile+" from the word lists (go generate) instead of checking it")
+var update = flag.Bool("update", false, "write "+wordTrieFile+" from the word lists (go generate) instead of checking it")
 
 // encodeTrie writes the form decodeTrie reads.
 func encodeTrie(t *trie) []byte {
@@ -25,7 +25,7 @@ func encodeTrie(t *trie) []byte {
 }
 
 // TestWordTrieIsCurrent fails when data/words.trie is not the trie of the
-// word lists in data/; with -regenerate it writes that file instead.
+// word lists in data/; with -update it writes that file instead.
 func TestWordTrieIsCurrent(t *testing.T) {
 	lists := make([][]string, len(dictionaryNames))
 	for d, name := range dictionaryNames {
@@ -40,7 +40,7 @@ func TestWordTrieIsCurrent(t *testing.T) {
 		lists[d] = words
 	}
 	want := encodeTrie(buildTrie(lists))
-	if *regenerate {
+	if *update {
 		if err := os.WriteFile(wordTrieFile, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
