@@ -53,9 +53,9 @@ func TestCheckpointerCopiesTheWALSoon(t *testing.T) {
 // Under steady writes and reads that overlap, the log never starts again
 // from its beginning by itself: the WAL grew without bound (33 MB a second
 // at 20,000 metered calls a second) and kept its size after the load. The
-// checkpointer restarts it past a bound, and after a long read that held it
-// past the bound, brings the file back under its limit. The bound here is
-// 1 MiB, where the store's own is walRestartBytes, which a test cannot
+// checkpointer restarts it past a size, and after a long read that let it
+// grow past its limit, brings the file back under the limit. The size here
+// is 1 MiB, where the store's own is walRestartBytes, which a test cannot
 // write in a few seconds.
 func TestWALStaysBounded(t *testing.T) {
 	t.Parallel()
@@ -65,9 +65,9 @@ func TestWALStaysBounded(t *testing.T) {
 	const limit = restartAt + restartAt/2 // what RestartWALAt leaves of the file
 	// bound is restartAt and what this load writes in the ticks between a
 	// restart that gives up (a read outlasting restartWait on a busy
-	// machine) and the next: the WAL reached 2.6-5.5 MiB, where without
-	// restarts it passed 13 MiB.
-	const bound = 10 << 20
+	// machine) and the next: the WAL reached 1.5-3.5 MiB beside the rest
+	// of the package's tests, and 9-16 MiB without restarts.
+	const bound = 12 << 20
 	if err := s.RestartWALAt(restartAt); err != nil {
 		t.Fatal(err)
 	}
@@ -117,10 +117,10 @@ func TestWALStaysBounded(t *testing.T) {
 			}
 		})
 	}
-	for range 2 { // reads of a few milliseconds, one after the other
+	for range 2 { // reads of a millisecond or more, one after the other
 		until(func(int) {
 			var n int
-			err := raw.QueryRow(`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000)
+			err := raw.QueryRow(`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000)
 				SELECT count(*) + (SELECT count(*) FROM usage) FROM c`).Scan(&n)
 			if err != nil {
 				t.Error(err)
@@ -139,8 +139,8 @@ func TestWALStaysBounded(t *testing.T) {
 	for start := time.Now(); time.Since(start) < 3*time.Second; time.Sleep(10 * time.Millisecond) {
 		peak = max(peak, walBytes())
 	}
-	// A read that holds its snapshot for a while keeps the log from
-	// restarting, and the WAL grows past the bound meanwhile.
+	// A read that holds its snapshot keeps the log from restarting, and
+	// the WAL grows past its limit meanwhile.
 	tx, err := raw.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -149,8 +149,10 @@ func TestWALStaysBounded(t *testing.T) {
 	if err := tx.QueryRow(`SELECT count(*) FROM usage`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(750 * time.Millisecond)
 	held := walBytes()
+	for start := time.Now(); held < 2*limit && time.Since(start) < 2*time.Second; held = walBytes() {
+		time.Sleep(10 * time.Millisecond)
+	}
 	tx.Rollback()
 	close(stop)
 	load.Wait()
