@@ -287,6 +287,10 @@ func (s *Server) scrapeGauges(ctx context.Context, e *promtext.Writer) {
 			e.Family("secutil_db_size_bytes", "gauge", "Size of the SQLite database file (pages in use times page size; the WAL not included).")
 		}
 		e.Sample("secutil_db_size_bytes", float64(st.SizeBytes))
+		if !postgres {
+			e.Family("secutil_db_wal_bytes", "gauge", "Size of the SQLite write-ahead log file; the checkpoints restart the log past 32 MiB and cut the file to 48 MiB.")
+			e.Sample("secutil_db_wal_bytes", float64(st.WALBytes))
+		}
 		e.Family("secutil_db_open_connections", "gauge", "Open database connections, by pool (SQLite: read and write; PostgreSQL: its one pool, shared).")
 		if postgres { // one pool serves reads and writes: reported once, so a sum counts it once
 			e.Sample("secutil_db_open_connections", float64(st.WriteConnections), "pool", "shared")

@@ -115,6 +115,7 @@ func TestMetricsExposition(t *testing.T) {
 		"secutil_meter_batch_size":              dto.MetricType_HISTOGRAM,
 		"secutil_meter_commit_seconds":          dto.MetricType_HISTOGRAM,
 		"secutil_db_size_bytes":                 dto.MetricType_GAUGE,
+		"secutil_db_wal_bytes":                  dto.MetricType_GAUGE,
 		"secutil_db_open_connections":           dto.MetricType_GAUGE,
 		"secutil_geoip_build_timestamp_seconds": dto.MetricType_GAUGE,
 		"secutil_breach_file_timestamp_seconds": dto.MetricType_GAUGE,

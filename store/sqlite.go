@@ -7,17 +7,23 @@ import (
 	"fmt"
 	"net/url"
 	"runtime"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
+// busyTimeout is how long a statement on SQLite waits for a lock another
+// connection holds before it fails with SQLITE_BUSY.
+const busyTimeout = 10 * time.Second
+
 func openSQLite(ctx context.Context, path string) (*Store, error) {
 	// busy_timeout comes first so that the pragmas after it wait for a lock
 	// held by another process (a running server during `secutil backup`).
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+	pragmas := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)", busyTimeout.Milliseconds())
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
-	// The checkpointer, not the writer's commits, runs the checkpoints.
-	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
+	// The checkpointer, not the writer's commits, runs the checkpoints; the
+	// writer cuts the WAL's file to walSizeLimit when the log restarts.
+	write, err := sql.Open("sqlite", fmt.Sprintf("%s&_txlock=immediate&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)", dsn, walSizeLimit))
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +37,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	}
 	read.SetMaxOpenConns(max(4, 2*runtime.NumCPU()))
 	read.SetMaxIdleConns(max(4, 2*runtime.NumCPU()))
-	checkpoints, err := startCheckpointer(dsn)
+	checkpoints, err := startCheckpointer(dsn, path, write, walRestartBytes, walSizeLimit)
 	if err != nil {
 		write.Close()
 		read.Close()
