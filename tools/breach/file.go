@@ -339,12 +339,23 @@ func (f *File) seek(target, buf []byte, answerLen int) (lineScanner, error) {
 		return f.scanFrom(0, buf), nil
 	}
 	f.startSampling()
-	key := hashKey(target)
+	return f.seekIn(f.searchWindow(hashKey(target)), target, buf, answerLen)
+}
+
+// searchWindow is where a search for key starts: the whole file, or the
+// span between the two samples around key once the sample table is built.
+func (f *File) searchWindow(key uint64) window {
 	w := window{lo: 0, hi: f.size, loKey: 0, hiKey: 0x1p64}
 	if samples := f.samples.Load(); samples != nil {
 		w = between(*samples, key, w)
 	}
-	t := float64(key)
+	return w
+}
+
+// seekIn is seek inside the window w of a sorted file, which must hold the
+// first line >= target.
+func (f *File) seekIn(w window, target, buf []byte, answerLen int) (lineScanner, error) {
+	t := float64(hashKey(target))
 	var page []byte // the last probe's bytes, from file offset at
 	var at int64
 	for probes := 0; w.hi-w.lo > scanWindow; probes++ {
