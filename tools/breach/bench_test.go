@@ -3,33 +3,21 @@ package breach_test
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"secutil/tools/breach"
 	"secutil/tools/breach/breachtest"
 )
 
-// vmRSSMiB is the process's resident memory now, in MiB (0 without /proc).
-func vmRSSMiB() float64 {
-	data, _ := os.ReadFile("/proc/self/status")
-	for l := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kib, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return kib / 1024
-		}
-	}
-	return 0
-}
-
 // reportMemory adds the process's resident memory and the file's size to
 // the benchmark's line: the file is searched in place, so the first must
 // not grow with the second.
 func reportMemory(b *testing.B, f *breach.File) {
-	b.ReportMetric(vmRSSMiB(), "RSS-MiB")
+	b.ReportMetric(breachtest.StatusMiB("VmRSS"), "RSS-MiB")
 	b.ReportMetric(float64(f.Size())/(1<<20), "file-MiB")
 }
 
@@ -109,14 +97,7 @@ func BenchmarkAppendRange(b *testing.B) {
 func BenchmarkCountMany(b *testing.B) {
 	lines := breachtest.BenchLines(b, 2_000_000)
 	path := filepath.Join(b.TempDir(), "ntlm.txt")
-	out, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, _, err := breachtest.WriteUniform(out, float64(lines), breach.KindNTLM, 1); err != nil {
-		b.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
+	if _, _, err := writeUniformFile(path, float64(lines)); err != nil {
 		b.Fatal(err)
 	}
 	f, err := breach.OpenFile(path, breach.KindNTLM)
@@ -144,4 +125,17 @@ func BenchmarkCountMany(b *testing.B) {
 			reportMemory(b, f)
 		})
 	}
+}
+
+// writeUniformFile writes a uniform NTLM file of about lines lines to path
+// and syncs it, so that its writing back does not overlap the measurement.
+func writeUniformFile(path string, lines float64) (n, size int64, err error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	if n, size, err = breachtest.WriteUniform(out, lines, breach.KindNTLM, 1); err == nil {
+		err = out.Sync()
+	}
+	return n, size, errors.Join(err, out.Close())
 }

@@ -19,15 +19,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -43,7 +41,19 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed of the prefixes and digests")
 	drop := flag.Bool("drop", false, "drop the page cache before the lookups (needs root)")
 	workers := flag.Int("c", 1, "lookups at once")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the lookups to this file")
 	flag.Parse()
+	if *profile != "" {
+		out, err := os.Create(*profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(out)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "coldlookup:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	kind := breach.KindSHA1
 	if *kindName == "ntlm" {
 		kind = breach.KindNTLM
@@ -54,6 +64,7 @@ func main() {
 	}
 	if err := run(*path, kind, *op, max(*n, 1), *seed, *drop, max(*workers, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "coldlookup:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
@@ -69,11 +80,11 @@ func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool
 	<-f.Sampled()
 	sampled := time.Since(start)
 	if drop {
-		if err := dropPageCache(); err != nil {
+		if err := breachtest.DropPageCache(); err != nil {
 			return err
 		}
 	}
-	before, err := procIO()
+	before, err := breachtest.ProcIO()
 	if err != nil {
 		return err
 	}
@@ -103,7 +114,7 @@ func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool
 		}
 	}
 	elapsed := time.Since(began)
-	after, err := procIO()
+	after, err := breachtest.ProcIO()
 	if err != nil {
 		return err
 	}
@@ -124,18 +135,19 @@ func runBatch(path string, kind breach.Kind, _ string, n int, seed uint64, drop 
 		return err
 	}
 	if drop {
-		if err := dropPageCache(); err != nil {
+		if err := breachtest.DropPageCache(); err != nil {
 			return err
 		}
 	}
 	// Peak memory from here on: the digests are counted, their drawing is not.
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5\n"), 0); err != nil {
+	if err := breachtest.ResetPeakRSS(); err != nil {
 		return err
 	}
-	before, err := procIO()
+	before, err := breachtest.ProcIO()
 	if err != nil {
 		return err
 	}
+	cpuBefore := cpuTime()
 	start := time.Now()
 	f, err := breach.OpenFile(path, kind)
 	if err != nil {
@@ -147,7 +159,8 @@ func runBatch(path string, kind breach.Kind, _ string, n int, seed uint64, drop 
 		return err
 	}
 	elapsed := time.Since(start)
-	after, err := procIO()
+	cpu := cpuTime() - cpuBefore
+	after, err := breachtest.ProcIO()
 	if err != nil {
 		return err
 	}
@@ -157,22 +170,17 @@ func runBatch(path string, kind breach.Kind, _ string, n int, seed uint64, drop 
 			found++
 		}
 	}
-	fmt.Printf("%s batch of %d (%d found), %.1f GB: %s, %.0f digests/s; %d read calls, %.2f GB from disk; peak RSS %.0f MiB\n",
-		kind, n, found, float64(f.Size())/1e9, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(),
-		after["syscr"]-before["syscr"], float64(after["read_bytes"]-before["read_bytes"])/1e9, peakRSSMiB())
+	fmt.Printf("%s batch of %d (%d found), %.1f GB: %s (CPU %s), %.0f digests/s; %d read calls, %.2f GB from disk; peak RSS %.0f MiB\n",
+		kind, n, found, float64(f.Size())/1e9, elapsed.Round(time.Millisecond), cpu.Round(time.Millisecond), float64(n)/elapsed.Seconds(),
+		after["syscr"]-before["syscr"], float64(after["read_bytes"]-before["read_bytes"])/1e9, breachtest.StatusMiB("VmHWM"))
 	return nil
 }
 
-// peakRSSMiB is the process's peak resident memory (VmHWM) in MiB.
-func peakRSSMiB() float64 {
-	data, _ := os.ReadFile("/proc/self/status")
-	for l := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kib, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return kib / 1024
-		}
-	}
-	return 0
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // lookups returns a function making random lookups of the kind op, from its own random source.
@@ -195,27 +203,4 @@ func lookups(f *breach.File, op string, seed uint64) (func() error, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("-op must be range or count, not %q", op)
-}
-
-// dropPageCache writes the file's dirty pages back and empties the page cache.
-func dropPageCache() error {
-	syscall.Sync()
-	return os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0)
-}
-
-// procIO reads this process's I/O counters: syscr counts read system
-// calls, read_bytes the bytes fetched from the disk (not the page cache).
-func procIO() (map[string]int64, error) {
-	file, err := os.Open("/proc/self/io")
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	counters := map[string]int64{}
-	s := bufio.NewScanner(file)
-	for s.Scan() {
-		name, value, _ := strings.Cut(s.Text(), ": ")
-		counters[name], _ = strconv.ParseInt(value, 10, 64)
-	}
-	return counters, s.Err()
 }
