@@ -238,9 +238,9 @@ func TestImportRefusesBinary(t *testing.T) {
 		})
 	}
 	for _, text := range []string{
-		"caf\xe9\nna\xefve\nstra\xdfe\n",                    // Latin-1
+		"caf\xe9\nna\xefve\nstra\xdfe\n",                       // Latin-1
 		"\xcf\xf0\xe8\xe2\xe5\xf2\n\xef\xe0\xf0\xee\xeb\xfc\n", // CP1251
-		"one\x1bescape\nand\ttab\nand\fform feed\n",          // a control character in a word
+		"one\x1bescape\nand\ttab\nand\fform feed\n",            // a control character in a word
 	} {
 		if _, err := importFile(t, mustOpen(t), "list.txt", []byte(text), nil); err != nil {
 			t.Errorf("%q: %v", text, err)
