@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -37,16 +38,21 @@ const (
 	// starts with a search, and may read up to a buffer past its last
 	// digest, which on a small file would add up to more than the file.
 	minPartBytes = 16 * bufSize
-	// seqGap decides between reading on and searching again: when the next
-	// digest is expected at most seqGap bytes past what a part has read,
-	// the part reads on, sequentially; further on, it searches from where
-	// it is (a read of a few pages around where it expects the digest).
-	// On the disk above, a read costs about 32 µs and 1.2 µs a KB more at
-	// 16 at once: reading a gap of 26 KB costs as much as another read. A
-	// batch with a digest every few KB of the file thus reads it front to
-	// back in reads of a buffer each, a sparse one about one short read a
-	// digest.
+	// seqGap decides how a part reads: when its digests lie on average
+	// less than seqGap bytes apart in the file, it reads the file on from
+	// one to the next, in reads twice as long each time up to its buffer,
+	// each taking many digests' lines; further apart, it searches for each
+	// digest past its buffer from where it is, and reads a few pages around
+	// where it expects it. On the disk above, a read costs about 32 µs and
+	// 1.2 µs a KB more at 16 at once: reading on costs 1.2 µs a KB between
+	// digests, a search about 32 µs and the 8 KB it reads, so reading on is
+	// cheaper below about 34 KB between digests. A batch with a digest
+	// every few KB of the file thus reads it front to back, a sparse one
+	// about one short read a digest.
 	seqGap = 32 << 10
+	// farGap is the gap over which a part that reads on searches instead:
+	// digests of a batch can crowd in a few places of the file.
+	farGap = 4 * bufSize
 	// bisectSpan is the stretch of buffered lines a part reads line by
 	// line once bisecting the buffer has narrowed it that far.
 	bisectSpan = 2 * maxLineLen
@@ -56,9 +62,9 @@ const (
 // digests, as Count would give them one by one. The distinct digests are
 // looked up in sorted order, in parts searched in parallel, so that
 // neighbouring digests share reads: each part searches for its first
-// digest, then for each next one either reads on from where it is (when
-// the digest is close) or searches again inside the rest of the file (see
-// seqGap). A batch dense in the file reads it front to back once; a
+// digest, then, if its digests are close in the file, reads on from one to
+// the next, else searches for each next one inside the rest of the file
+// (see seqGap). A batch dense in the file reads it front to back once; a
 // sparse one costs about a read a digest. Lines between two digests that
 // a part jumps over are not read, as a single lookup does not read them.
 //
@@ -89,13 +95,17 @@ func (f *File) CountMany(ctx context.Context, digests [][]byte, progress Progres
 
 // batch is a CountMany call: the digests, sorted, and the answers.
 type batch struct {
-	digests [][]byte
-	// order holds the indices of digests sorted by digest; the repeats of
-	// a digest are neighbours.
+	// order holds the indices of the digests sorted by digest; the repeats
+	// of a digest are neighbours.
 	order []int
 	// starts[g] is where the g-th distinct digest begins in order;
 	// starts[len(starts)-1] is len(order).
 	starts []int
+	// sorted holds the distinct digests in order, one after the other: a
+	// batch reads them in that order, and reading the caller's digests
+	// where they lie would miss the CPU's cache each time.
+	sorted []byte
+	size   int // of a digest
 	hits   []Hit
 }
 
@@ -119,11 +129,13 @@ func newBatch(digests [][]byte, kind Kind) (*batch, error) {
 		}
 		return cmp.Or(bytes.Compare(digests[a.i], digests[b.i]), cmp.Compare(a.i, b.i))
 	})
-	b := &batch{digests: digests, order: make([]int, len(digests)), hits: make([]Hit, len(digests))}
+	b := &batch{order: make([]int, len(digests)), size: kind.DigestLen(), hits: make([]Hit, len(digests)),
+		sorted: make([]byte, 0, len(digests)*kind.DigestLen())}
 	for j, k := range keys {
 		b.order[j] = k.i
-		if j == 0 || !bytes.Equal(digests[k.i], digests[keys[j-1].i]) {
+		if d := digests[k.i]; j == 0 || !bytes.Equal(d, b.sorted[len(b.sorted)-b.size:]) {
 			b.starts = append(b.starts, j)
+			b.sorted = append(b.sorted, d...)
 		}
 	}
 	b.starts = append(b.starts, len(digests))
@@ -134,7 +146,7 @@ func newBatch(digests [][]byte, kind Kind) (*batch, error) {
 func (b *batch) distinct() int { return len(b.starts) - 1 }
 
 // digest is the g-th distinct digest in sorted order.
-func (b *batch) digest(g int) []byte { return b.digests[b.order[b.starts[g]]] }
+func (b *batch) digest(g int) []byte { return b.sorted[g*b.size : (g+1)*b.size] }
 
 // set answers every repeat of the g-th distinct digest.
 func (b *batch) set(g int, h Hit) {
@@ -196,6 +208,11 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 // searchPart answers the distinct digests [from, to) of b, in order.
 func (f *File) searchPart(ctx context.Context, b *batch, from, to int, buf []byte) error {
 	c := cursor{f: f, buf: buf}
+	if to-from > 1 {
+		// Where the part's first and last digests are expected in the file.
+		span := float64(hashKey(appendUpperHex(nil, b.digest(to-1)))-hashKey(appendUpperHex(nil, b.digest(from)))) / 0x1p64 * float64(f.size)
+		c.dense = span/float64(to-from-1) < seqGap
+	}
 	for g := from; g < to; g++ {
 		if (g-from)%256 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -216,7 +233,10 @@ type cursor struct {
 	buf     []byte
 	s       lineScanner
 	started bool
-	// readOn is the length of the next read when reading on.
+	// dense is set for a part whose digests are close enough to read the
+	// file on from one to the next (seqGap); readOn is then the length of
+	// the next read.
+	dense  bool
 	readOn int
 	// prevKey is the key of the last digest looked up: every line from
 	// s.off on is above that digest, so its key is at least prevKey.
@@ -275,11 +295,10 @@ func (c *cursor) count(digest []byte) (Hit, error) {
 
 // place readies the scanner for target, whose key is key: the first
 // digest of a part is searched for in the whole file (or between the
-// samples around it); a next one either by reading on from where the
-// scanner is, when it is expected at most seqGap bytes past what has been
-// read, or by a search in the rest of the file, narrowed to start where
-// the scanner is. Reading on, each read is twice as long as the last, up
-// to the buffer, so that a dense batch reads its part in large reads.
+// samples around it); a next one that is expected in what the part has
+// read, or, for a dense part, less than farGap past it, is read on to;
+// any other is searched for in the rest of the file, from where the
+// scanner is.
 func (c *cursor) place(target []byte, key uint64) error {
 	w := c.f.searchWindow(key)
 	if c.started {
@@ -290,9 +309,12 @@ func (c *cursor) place(target []byte, key uint64) error {
 			return nil // nothing to interpolate with: read on
 		}
 		from, to := c.f.guess(w, float64(key), maxLineLen)
-		if to > 0 && from <= c.s.off+int64(len(c.s.data))+seqGap {
+		gap := from - (c.s.off + int64(len(c.s.data)))
+		if to > 0 && (gap <= 0 || c.dense && gap <= farGap) {
 			c.s.wantEnd = max(to, c.s.off+int64(c.readOn))
-			c.readOn = min(2*c.readOn, len(c.buf))
+			if c.dense {
+				c.readOn = min(2*c.readOn, len(c.buf))
+			}
 			return nil
 		}
 	}
@@ -393,9 +415,7 @@ func (f *File) scanBatch(ctx context.Context, b *batch) error {
 		for i := range digest {
 			digest[i] = hexValue[hash[2*i]]<<4 | hexValue[hash[2*i+1]]
 		}
-		g, found := slices.BinarySearchFunc(b.starts[:b.distinct()], digest, func(start int, d []byte) int {
-			return bytes.Compare(b.digests[b.order[start]], d)
-		})
+		g, found := sort.Find(b.distinct(), func(g int) int { return bytes.Compare(digest, b.digest(g)) })
 		if found && !answered[g] {
 			answered[g] = true
 			b.set(g, Hit{Count: n, Found: true})

@@ -196,7 +196,7 @@ func TestCountManyListSource(t *testing.T) {
 // uniform file of 250,000 lines (about 9 MB): a batch with a digest every
 // few lines reads the file about once, front to back, in large reads; a
 // sparse batch (a digest every 300 KB) costs about a read of a few pages a
-// digest; and both give Count's answers.
+// digest; and both give Count's answers (2,000 of them compared).
 func TestCountManyReads(t *testing.T) {
 	t.Parallel()
 	var file bytes.Buffer
@@ -246,7 +246,8 @@ func TestCountManyReads(t *testing.T) {
 			t.Errorf("%s: read %.2f of the file, %.2f reads and %.0f bytes a digest; want at most %g, %g and %g",
 				c.name, share, perReads, perBytes, c.maxFileShare, c.maxReads, c.maxBytes)
 		}
-		for i, d := range digests {
+		for i := 0; i < len(digests); i += max(1, len(digests)/2_000) { // the answers are checked in full elsewhere
+			d := digests[i]
 			count, found, err := f.Count(d)
 			if err != nil {
 				t.Fatal(err)
@@ -367,7 +368,7 @@ func FuzzParseDigests(f *testing.F) {
 		if !errors.As(err, &bad) || bad.Index >= len(in) || valid(in[bad.Index]) || slices.ContainsFunc(in[:bad.Index], func(s string) bool { return !valid(s) }) {
 			t.Fatalf("%q: %v is not the first bad entry", in, err)
 		}
-		if strings.Contains(err.Error(), fmt.Sprint(bad.Index)) == false {
+		if !strings.Contains(err.Error(), fmt.Sprint(bad.Index)) {
 			t.Fatalf("%v does not name entry %d", err, bad.Index)
 		}
 	})
