@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -73,12 +72,7 @@ func openLoopWord(i int) string { return fmt.Sprintf("ol%07d", i) }
 // "open ...run: no such file or directory").
 func TestOpenWhileMerging(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "hashes.db")
-	ix, err := hashindex.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix, path := mustOpenPath(t)
 	const batch = 500
 	hashindex.SetBatchWords(ix, batch)
 	hashindex.SetTierBase(ix, 2*batch) // every 8th batch merges, the 64th twice
@@ -118,7 +112,7 @@ func TestOpenWhileMerging(t *testing.T) {
 	// The processes are started: import while they open.
 	time.Sleep(100 * time.Millisecond)
 	counts := map[string]int{}
-	_, err = ix.Import(context.Background(), strings.NewReader(rest), []string{"md5"}, func(hashindex.Progress) {
+	_, err := ix.Import(context.Background(), strings.NewReader(rest), []string{"md5"}, func(hashindex.Progress) {
 		rc, _ := ix.RunCounts(context.Background())
 		for _, c := range rc {
 			counts[c.Algorithm] = max(counts[c.Algorithm], c.Runs)

@@ -56,9 +56,8 @@ func bzipped(t testing.TB, data string) []byte {
 	return out
 }
 
-// importFile writes data to a file of the given name and imports it through an
-// *os.File, as import-wordlist does.
-func importFile(t testing.TB, ix *hashindex.Index, name string, data []byte, algorithms []string) (hashindex.Stats, error) {
+// tempFile writes data to a file of the given name and opens it.
+func tempFile(t testing.TB, name string, data []byte) *os.File {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, data, 0o600); err != nil {
@@ -68,8 +67,15 @@ func importFile(t testing.TB, ix *hashindex.Index, name string, data []byte, alg
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	return ix.Import(context.Background(), f, algorithms, nil)
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// importFile imports data from a file of the given name, through an *os.File, as
+// import-wordlist does.
+func importFile(t testing.TB, ix *hashindex.Index, name string, data []byte, algorithms []string) (hashindex.Stats, error) {
+	t.Helper()
+	return ix.Import(context.Background(), tempFile(t, name, data), algorithms, nil)
 }
 
 // TestImportCompressed: gzip and bzip2 input is read decompressed whatever the file's
@@ -132,17 +138,8 @@ func TestImportCompressedProgress(t *testing.T) {
 		list.WriteString(hex.EncodeToString(binaryWord(r)) + "\n")
 	}
 	data := gzipped(t, list.String())
-	path := filepath.Join(t.TempDir(), "list.gz")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var reports []int64
-	if _, err := ix.Import(context.Background(), f, []string{"md5"}, func(p hashindex.Progress) { reports = append(reports, p.Bytes) }); err != nil {
+	if _, err := ix.Import(context.Background(), tempFile(t, "list.gz", data), []string{"md5"}, func(p hashindex.Progress) { reports = append(reports, p.Bytes) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(reports) != 20 || !slices.IsSorted(reports) || reports[len(reports)-1] > int64(len(data)) || reports[len(reports)-1] < int64(len(data))*9/10 {
@@ -204,12 +201,7 @@ func TestImportRefusesBinary(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(t.TempDir(), "hashes.db")
-			ix, err := hashindex.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ix.Close()
+			ix, path := mustOpenPath(t)
 			mustImport(t, ix, "password\nletmein\n", nil)
 			before, err := ix.Summary(context.Background())
 			if err != nil {
@@ -302,12 +294,7 @@ func TestHexWords(t *testing.T) {
 // TestSummary: the words, entries by algorithm, imported lists and size an index reports.
 func TestSummary(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "hashes.db")
-	ix, err := hashindex.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix, path := mustOpenPath(t)
 	ctx := context.Background()
 	empty, err := ix.Summary(ctx)
 	if err != nil {

@@ -272,14 +272,10 @@ func (c *cursor) count(digest []byte) (Hit, error) {
 		if err := c.s.skipBelow(target); err != nil {
 			return Hit{}, err
 		}
-		line, err := c.s.next()
+		_, hash, n, err := c.s.nextEntry()
 		if err == io.EOF {
 			return Hit{}, nil
 		}
-		if err != nil {
-			return Hit{}, err
-		}
-		hash, n, err := c.f.parseLine(line)
 		if err != nil {
 			return Hit{}, err
 		}
@@ -401,14 +397,10 @@ func (f *File) scanBatch(ctx context.Context, b *batch) error {
 		if lines%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		line, err := s.next()
+		_, hash, n, err := s.nextEntry()
 		if err == io.EOF {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		hash, n, err := f.parseLine(line)
 		if err != nil {
 			return err
 		}
