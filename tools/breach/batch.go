@@ -68,7 +68,7 @@ const (
 // sparse one costs about a read a digest. Lines between two digests that
 // a part jumps over are not read, as a single lookup does not read them.
 //
-// Memory is about 40 bytes a digest and one 128 KiB buffer a part at
+// Memory is about 60 bytes a digest and one 128 KiB buffer a part at
 // once, whatever the file's size. A digest of the wrong length fails the
 // whole batch with ErrDigestLength, before any read. The batch does not
 // start the background sampling (it needs no sample table), but uses the
@@ -209,8 +209,10 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 func (f *File) searchPart(ctx context.Context, b *batch, from, to int, buf []byte) error {
 	c := cursor{f: f, buf: buf}
 	if to-from > 1 {
-		// Where the part's first and last digests are expected in the file.
-		span := float64(hashKey(appendUpperHex(nil, b.digest(to-1)))-hashKey(appendUpperHex(nil, b.digest(from)))) / 0x1p64 * float64(f.size)
+		// From where the part's first digest is expected in the file to
+		// where its last one is (a digest's first 8 bytes are its key).
+		first, last := binary.BigEndian.Uint64(b.digest(from)), binary.BigEndian.Uint64(b.digest(to-1))
+		span := float64(last-first) / 0x1p64 * float64(f.size)
 		c.dense = span/float64(to-from-1) < seqGap
 	}
 	for g := from; g < to; g++ {
