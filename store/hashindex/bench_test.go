@@ -109,6 +109,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(killedImportEnv); path != "" {
 		runKilledImport(path)
 	}
+	if path := os.Getenv(openLoopEnv); path != "" {
+		runOpenLoop(path)
+	}
 	code := m.Run()
 	if shared.ix != nil {
 		shared.ix.Close()

@@ -51,14 +51,23 @@ type Stats struct {
 type Progress = Stats
 
 // Import adds one word per line of r (a trailing \r is stripped, empty lines are ignored,
-// lines longer than MaxWordBytes are skipped) to the index for the given algorithms
-// (nil means Algorithms; sha256 is always added). Importing the same words again adds
-// nothing; importing them with more algorithms adds only the missing entries. progress,
-// if not nil, is called after every committed batch. On error or cancellation the batches
-// committed so far remain in the index.
+// lines longer than MaxWordBytes are skipped, a line $HEX[...] stands for the bytes its
+// hex digits give, as in hashcat) to the index for the given algorithms (nil means
+// Algorithms; sha256 is always added). Input compressed with gzip or bzip2 is read
+// decompressed, whatever its name; input that is not a wordlist (binary data, another
+// compression, UTF-16) is refused with a *NotWordlistError before anything is added (see
+// openWordlist). Importing the same words again adds nothing; importing them with more
+// algorithms adds only the missing entries. progress, if not nil, is called after every
+// committed batch. On error or cancellation the batches committed so far remain in the
+// index. A complete import is recorded in the index (see Summary) under r's name when r
+// has a Name method (an *os.File has), else as "the input".
 func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, progress func(Progress)) (Stats, error) {
 	start := time.Now()
 	indexed, err := indexedAlgorithms(algorithms)
+	if err != nil {
+		return Stats{}, err
+	}
+	in, err := openWordlist(r)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -95,7 +104,7 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 	go func() {
 		defer close(readerDone)
 		defer close(lines)
-		skipped, readErr = readWords(ctx, r, lines, ix.sizes.batchWords)
+		skipped, readErr = readWords(ctx, in, lines, ix.sizes.batchWords)
 	}()
 	// Hashing, sorting and finding the words already stored take longer than writing, so
 	// one goroutine per core does them while the writer below commits the previous batch.
@@ -166,6 +175,10 @@ func (ix *Index) Import(ctx context.Context, r io.Reader, algorithms []string, p
 		err = ctx.Err()
 	}
 	stats.Skipped += skipped
+	stats.Duration = time.Since(start)
+	if err == nil {
+		err = ix.recordList(ctx, in.name, stats, indexed)
+	}
 	if err == nil {
 		// Fold the write-ahead log back into the file so it does not keep the size of
 		// the largest batch; busy readers only make this a partial checkpoint.
@@ -269,17 +282,13 @@ type wordBatch struct {
 	bytes int64
 }
 
-// readWords splits r into batches of at most batchWords words and returns how many
-// over-long lines it skipped. Memory stays bounded whatever the input: a line is never
-// held beyond MaxWordBytes. An input that tells its length (a strings.Reader, as a seed
-// is) gets buffers of its size: a few words need no megabytes.
-func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch, batchWords int) (skipped int64, err error) {
-	sized, known := r.(interface{ Len() int })
-	bufSize := 64 << 10
-	if known {
-		bufSize = min(bufSize, sized.Len()+1) // +1: a last line without a newline still fits
-	}
-	br := bufio.NewReaderSize(r, bufSize)
+// readWords splits the input into batches of at most batchWords words and returns how
+// many lines it skipped (longer than MaxWordBytes, as read or as $HEX[...] decodes them).
+// Memory stays bounded whatever the input: a line is never held beyond the input's
+// buffer. An input that tells its length (a strings.Reader, as a seed is) gets buffers of
+// its size: a few words need no megabytes.
+func readWords(ctx context.Context, in *wordlistInput, out chan<- wordBatch, batchWords int) (skipped int64, err error) {
+	br := in.words
 	var batch wordBatch
 	var arena []byte
 	// newBuffers makes a batch's buffers when it takes its first word, line: room for
@@ -287,13 +296,16 @@ func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch, batchWord
 	// more than the rest of a known input, line included.
 	newBuffers := func(line []byte) {
 		words, arenaBytes := batchWords, batchWords*16
-		if known {
-			left := len(line) + 2 + br.Buffered() + sized.Len()
+		if left, known := in.left(); known {
+			left += len(line) + 2
 			words, arenaBytes = min(words, left/2+1), min(arenaBytes, left)
 		}
 		batch.lines, arena = make([][]byte, 0, words), make([]byte, 0, arenaBytes)
 	}
 	send := func() bool {
+		if in.consumed != nil {
+			batch.bytes = in.consumed()
+		}
 		select {
 		case out <- batch:
 		case <-ctx.Done():
@@ -312,19 +324,28 @@ func readWords(ctx context.Context, r io.Reader, out chan<- wordBatch, batchWord
 			batch.bytes += int64(len(line))
 		}
 		if err != nil && err != io.EOF {
-			return skipped, err
+			return skipped, fmt.Errorf("hashindex: %s: %w", in.name, err)
 		}
 		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		switch {
-		case tooLong || len(line) > MaxWordBytes:
+		case tooLong:
 			skipped++
 		case len(line) > 0:
 			if batch.lines == nil {
 				newBuffers(line)
 			}
 			start := len(arena)
-			arena = append(arena, line...)
-			batch.lines = append(batch.lines, arena[start:len(arena):len(arena)])
+			var hexForm bool
+			if arena, hexForm = decodeHexForm(arena, line); !hexForm {
+				arena = append(arena, line...)
+			}
+			switch n := len(arena) - start; {
+			case n > MaxWordBytes:
+				arena = arena[:start]
+				skipped++
+			case n > 0: // $HEX[] is an empty word, ignored as an empty line
+				batch.lines = append(batch.lines, arena[start:len(arena):len(arena)])
+			}
 		}
 		if len(batch.lines) == batchWords && !send() {
 			return skipped, ctx.Err()
@@ -737,13 +758,25 @@ func (ix *Index) EnsureSeeded(ctx context.Context, words []string) error {
 	if done == fingerprint {
 		return nil
 	}
-	if _, err := ix.Import(ctx, strings.NewReader(strings.Join(words, "\n")), Algorithms, nil); err != nil {
+	list := namedReader{strings.NewReader(strings.Join(words, "\n")), SeedListName}
+	if _, err := ix.Import(ctx, list, Algorithms, nil); err != nil {
 		return fmt.Errorf("hashindex: seed: %w", err)
 	}
 	_, err = ix.writer.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('seed', ?)
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, fingerprint)
 	return err
 }
+
+// SeedListName is the name under which Summary lists the seed list.
+const SeedListName = "embedded common-password list"
+
+// namedReader gives a reader (and its Len) the name Import records.
+type namedReader struct {
+	*strings.Reader
+	name string
+}
+
+func (r namedReader) Name() string { return r.name }
 
 // seedFingerprint identifies a seed list and the algorithms it was imported
 // for: the SHA-256 of "len:word\n" for each word, then the algorithms as %v

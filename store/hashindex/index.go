@@ -136,7 +136,7 @@ func Open(path string) (*Index, error) {
 		writer.Close()
 		return nil, err
 	}
-	s, err := ix.reload(context.Background(), ix.reader)
+	s, err := ix.reloadListed(context.Background())
 	if err != nil {
 		ix.Close()
 		return nil, fmt.Errorf("hashindex: open %s: %w", path, err)
@@ -159,6 +159,13 @@ func (ix *Index) Size(ctx context.Context) (entries int64, bytes int64, err erro
 	if err := ix.reader.QueryRowContext(ctx, "SELECT COALESCE(SUM(entries), 0) FROM counts").Scan(&entries); err != nil {
 		return 0, 0, err
 	}
+	bytes, err = ix.diskBytes()
+	return entries, bytes, err
+}
+
+// diskBytes is the size of the SQLite file, its write-ahead log and the run files.
+func (ix *Index) diskBytes() (int64, error) {
+	var bytes int64
 	for _, suffix := range []string{"", "-wal"} {
 		if fi, err := os.Stat(ix.path + suffix); err == nil {
 			bytes += fi.Size()
@@ -166,14 +173,14 @@ func (ix *Index) Size(ctx context.Context) (entries int64, bytes int64, err erro
 	}
 	files, err := os.ReadDir(ix.dir)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	for _, f := range files {
 		if fi, err := f.Info(); err == nil && strings.HasSuffix(f.Name(), ".run") {
 			bytes += fi.Size()
 		}
 	}
-	return entries, bytes, nil
+	return bytes, nil
 }
 
 // Lookup reverses one hex digest. algorithms limits the candidates; nil means every

@@ -16,12 +16,20 @@ import (
 
 func mustOpen(t testing.TB) *hashindex.Index {
 	t.Helper()
-	ix, err := hashindex.Open(filepath.Join(t.TempDir(), "hashes.db"))
+	ix, _ := mustOpenPath(t)
+	return ix
+}
+
+// mustOpenPath opens a new index in a temporary directory and returns its path too.
+func mustOpenPath(t testing.TB) (*hashindex.Index, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "hashes.db")
+	ix, err := hashindex.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	return ix
+	return ix, path
 }
 
 func mustImport(t testing.TB, ix *hashindex.Index, list string, algorithms []string) hashindex.Stats {

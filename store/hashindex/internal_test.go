@@ -1,6 +1,7 @@
 package hashindex
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -16,6 +17,15 @@ import (
 	"strings"
 	"testing"
 )
+
+// openRun opens the run file of a runs row, as a reload does.
+func openRun(dir string, id int64, name string, a *algorithm, entries int64) (*runFile, error) {
+	f, err := os.Open(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
+	}
+	return readRun(f, id, name, a, entries)
+}
 
 // Tests of the storage internals. Collisions of 64-bit prefixes are too rare to find by
 // search, so some tests plant rows directly through a second connection to the file.
@@ -259,11 +269,20 @@ func FuzzWordRecord(f *testing.F) {
 	})
 }
 
+// FuzzReadWords reads any input as an import does: it is refused, or every line becomes
+// at most one word of 1 to MaxWordBytes bytes, the input is read to its end, and each word
+// answered by a lookup (wordText) imports back as the same word.
 func FuzzReadWords(f *testing.F) {
 	f.Add([]byte("password\r\n\n123456\nqwerty"))
 	f.Add([]byte(strings.Repeat("a", MaxWordBytes+1) + "\nok\r"))
 	f.Add([]byte("\r\r\n\n"))
+	f.Add([]byte("$HEX[70c3a4737377c3b67264]\n$HEX[ff0a00]\n$HEX[zz]\n$HEX[]\ncaf\xe9"))
+	f.Add([]byte("\x1f\x8b\x08\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		in, err := openWordlist(strings.NewReader(string(data)))
+		if err != nil {
+			return // refused, or a compressed input's header is damaged
+		}
 		out := make(chan wordBatch, 1)
 		done := make(chan struct{})
 		var words [][]byte
@@ -275,18 +294,28 @@ func FuzzReadWords(f *testing.F) {
 				read = batch.bytes
 			}
 		}()
-		_, err := readWords(context.Background(), strings.NewReader(string(data)), out, ImportBatchWords)
+		_, err = readWords(context.Background(), in, out, ImportBatchWords)
 		close(out)
 		<-done
 		if err != nil {
+			if in.consumed != nil {
+				return // a damaged compressed stream
+			}
 			t.Fatal(err)
 		}
-		if len(words) > 0 && read != int64(len(data)) {
+		if in.consumed == nil && len(words) > 0 && read != int64(len(data)) {
 			t.Fatalf("read %d bytes of %d", read, len(data))
 		}
+		if lines := strings.Count(string(data), "\n") + 1; len(words) > lines && in.consumed == nil {
+			t.Fatalf("%d words from %d lines", len(words), lines)
+		}
 		for _, w := range words {
-			if len(w) == 0 || len(w) > MaxWordBytes || strings.ContainsRune(string(w), '\n') {
+			if len(w) == 0 || len(w) > MaxWordBytes {
 				t.Fatalf("bad word %q", w)
+			}
+			text := []byte(wordText(w))
+			if back, ok := decodeHexForm(nil, text); ok && !bytes.Equal(back, w) || !ok && !bytes.Equal(text, w) {
+				t.Fatalf("word %q is answered as %q, which imports as another word", w, text)
 			}
 		}
 	})

@@ -103,7 +103,7 @@ func (ix *Index) lookup(ctx context.Context, queries []query) ([]Hit, error) {
 			return nil, err
 		}
 		if bytes.Equal(c.algorithm.sum(word), queries[c.digest].digest) {
-			hits[c.digest] = Hit{Hash: queries[c.digest].input, Plaintext: string(word), Algorithm: c.algorithm.name, Found: true}
+			hits[c.digest] = Hit{Hash: queries[c.digest].input, Plaintext: wordText(word), Algorithm: c.algorithm.name, Found: true}
 		}
 	}
 	return hits, nil

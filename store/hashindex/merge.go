@@ -176,9 +176,15 @@ func (ix *Index) merge(ctx context.Context, inputs []*runFile) error {
 		os.Remove(filepath.Join(ix.dir, out.name))
 		return err
 	}
+	// Lookups holding the old set keep reading the open files; the space is freed when
+	// the last one releases them. A reload opening files the table listed before the
+	// swap finishes first (lockRuns).
+	unlock, err := lockRuns(ix.dir, true)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	for _, r := range inputs {
-		// Lookups holding the old set keep reading the open files; the space is freed
-		// when the last one releases them.
 		os.Remove(filepath.Join(ix.dir, r.name))
 	}
 	return nil

@@ -4,6 +4,7 @@ package hashindex
 
 import (
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -26,4 +27,29 @@ func lockFile(f *os.File) (busy bool, err error) {
 		return true, nil
 	}
 	return false, err
+}
+
+// lockRuns waits for the runs lock of the run directory dir, shared or exclusive, and
+// returns the function that releases it. A reload holds it shared from reading the runs
+// table to opening the files it lists, and whoever deletes listed or once-listed run files
+// (a merge, removeOrphans) holds it exclusive: so no process opens a file between its
+// being unlisted and deleted, and any number of processes can open an index while another
+// merges. Each call opens the lock file anew: flock locks belong to an open file, so the
+// lock works between goroutines as between processes.
+func lockRuns(dir string, exclusive bool) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(dir, runsLockName), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	for err = syscall.Flock(int(f.Fd()), how); err == syscall.EINTR; err = syscall.Flock(int(f.Fd()), how) {
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil // closing the file releases the lock
 }

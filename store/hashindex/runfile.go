@@ -211,13 +211,9 @@ type runFile struct {
 	sets   int // run sets holding the file (guarded by Index.mu); closed at 0
 }
 
-// openRun opens the run file of a runs row and checks it is the complete file the row
-// describes.
-func openRun(dir string, id int64, name string, a *algorithm, entries int64) (*runFile, error) {
-	f, err := os.Open(filepath.Join(dir, name))
-	if err != nil {
-		return nil, err
-	}
+// readRun reads the run file f, opened, of a runs row (its fences, and maps its filter),
+// and checks it is the complete file the row describes. It closes f on error.
+func readRun(f *os.File, id int64, name string, a *algorithm, entries int64) (*runFile, error) {
 	r := &runFile{id: id, name: name, a: a, layout: layoutFor(entries), f: f}
 	want := a.appendHeader(nil, r.layout)
 	header := make([]byte, len(want))

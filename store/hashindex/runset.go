@@ -12,6 +12,9 @@ import (
 	"strings"
 )
 
+// runsLockName is the runs lock's file in the run directory (lockRuns).
+const runsLockName = "runs.lock"
+
 // runSet is the list of runs at one generation of the runs table (the largest run id,
 // which every change raises: a batch adds runs, a merge adds its output before removing
 // its inputs). A set is immutable; the Index holds the current one and replaces it after
@@ -128,9 +131,13 @@ func (ix *Index) fresh(ctx context.Context) (*runSet, error) {
 		return s, nil
 	}
 	ix.release(s)
-	// A merge in the other process may delete a file between our reading the table and
-	// opening it; the table read again then lists its replacement.
-	var err error
+	return ix.reloadListed(ctx)
+}
+
+// reloadListed is reload through the readers. Where the runs lock is not available, a
+// merge in another process may delete a file between our reading the table and opening
+// it; the table read again then lists its replacement.
+func (ix *Index) reloadListed(ctx context.Context) (s *runSet, err error) {
 	for range 5 {
 		if s, err = ix.reload(ctx, ix.reader); !errors.Is(err, fs.ErrNotExist) {
 			break
@@ -139,81 +146,116 @@ func (ix *Index) fresh(ctx context.Context) (*runSet, error) {
 	return s, err
 }
 
+// runRow is a row of the runs table.
+type runRow struct {
+	id, entries     int64
+	algorithm, file string
+}
+
 // reload reads the runs table through db and makes it the current set (if newer), and
 // returns it acquired.
 func (ix *Index) reload(ctx context.Context, db interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }) (*runSet, error) {
-	rows, err := db.QueryContext(ctx, "SELECT id, algorithm, entries, file FROM runs ORDER BY id")
+	list, runs, files, err := ix.openListed(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	type row struct {
-		id, entries     int64
-		algorithm, file string
+	// The files opened are read (fences and filter) once the runs lock is released.
+	var generation int64
+	for i, r := range list {
+		generation = max(generation, r.id)
+		if files[i] != nil && err == nil {
+			runs[i], err = readRun(files[i], r.id, r.file, algorithmsByName[r.algorithm], r.entries)
+		} else if files[i] != nil {
+			files[i].Close()
+		}
 	}
-	var list []row
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if err != nil {
+		ix.unpinLocked(runs, files)
+		for i, f := range runs {
+			if f != nil && files[i] != nil {
+				f.close()
+			}
+		}
+		return nil, err
+	}
+	s := ix.newSetLocked(generation, runs)
+	ix.unpinLocked(runs, files)
+	ix.installLocked(s)
+	return s, nil
+}
+
+// openListed reads the runs table and, holding the runs lock shared (lockRuns), opens
+// the files it lists: runs[i] is the open run of list[i] if this Index has it open (then
+// pinned, counted as held, until unpinLocked, so that a release meanwhile cannot close
+// it), else files[i] is the file, opened.
+func (ix *Index) openListed(ctx context.Context, db interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) (list []runRow, runs []*runFile, files []*os.File, err error) {
+	unlock, err := lockRuns(ix.dir, false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer unlock()
+	rows, err := db.QueryContext(ctx, "SELECT id, algorithm, entries, file FROM runs ORDER BY id")
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	for rows.Next() {
-		var r row
+		var r runRow
 		if err := rows.Scan(&r.id, &r.algorithm, &r.entries, &r.file); err != nil {
 			rows.Close()
-			return nil, err
+			return nil, nil, nil, err
 		}
 		list = append(list, r)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	// Files already open are pinned (counted as held) until the new set holds them, so a
-	// release meanwhile cannot close them; the others are opened outside the lock.
-	var generation int64
-	runs := make([]*runFile, len(list))
-	pinned := make([]bool, len(list))
+	runs, files = make([]*runFile, len(list)), make([]*os.File, len(list))
 	ix.mu.Lock()
 	for i, r := range list {
 		if f, ok := ix.open[r.file]; ok {
 			f.sets++
-			runs[i], pinned[i] = f, true
+			runs[i] = f
 		}
 	}
 	ix.mu.Unlock()
-	unpin := func() {
-		for i, f := range runs {
-			if pinned[i] {
-				if f.sets--; f.sets == 0 {
-					delete(ix.open, f.name)
-					f.close()
-				}
-			}
-		}
-	}
 	for i, r := range list {
-		generation = max(generation, r.id)
-		a, ok := algorithmsByName[r.algorithm]
-		if !ok {
+		if _, ok := algorithmsByName[r.algorithm]; !ok {
 			err = fmt.Errorf("%w: run %d has algorithm %q", errDamaged, r.id, r.algorithm)
 		} else if runs[i] == nil {
-			runs[i], err = openRun(ix.dir, r.id, r.file, a, r.entries)
+			files[i], err = os.Open(filepath.Join(ix.dir, r.file))
 		}
 		if err != nil {
-			ix.mu.Lock()
-			defer ix.mu.Unlock()
-			unpin()
-			for j, f := range runs {
-				if f != nil && !pinned[j] {
-					f.close()
+			for _, f := range files {
+				if f != nil {
+					f.Close()
 				}
 			}
-			return nil, err
+			ix.mu.Lock()
+			defer ix.mu.Unlock()
+			ix.unpinLocked(runs, files)
+			return nil, nil, nil, err
 		}
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	s := ix.newSetLocked(generation, runs)
-	unpin()
-	ix.installLocked(s)
-	return s, nil
+	return list, runs, files, nil
+}
+
+// unpinLocked releases the runs openListed pinned: those that it did not open itself.
+func (ix *Index) unpinLocked(runs []*runFile, files []*os.File) {
+	for i, f := range runs {
+		if f != nil && files[i] == nil {
+			if f.sets--; f.sets == 0 {
+				delete(ix.open, f.name)
+				f.close()
+			}
+		}
+	}
 }
 
 // removeOrphans deletes the run files the runs table does not list: files of a batch or a
@@ -240,6 +282,11 @@ func (ix *Index) removeOrphans(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := lockRuns(ix.dir, true)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".run") && !listed[e.Name()] {
 			if err := os.Remove(filepath.Join(ix.dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {

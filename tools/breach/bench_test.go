@@ -1,33 +1,23 @@
 package breach_test
 
 import (
+	"context"
 	"encoding/hex"
+	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"secutil/tools/breach"
 	"secutil/tools/breach/breachtest"
 )
 
-// vmRSSMiB is the process's resident memory now, in MiB (0 without /proc).
-func vmRSSMiB() float64 {
-	data, _ := os.ReadFile("/proc/self/status")
-	for l := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kib, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return kib / 1024
-		}
-	}
-	return 0
-}
-
 // reportMemory adds the process's resident memory and the file's size to
 // the benchmark's line: the file is searched in place, so the first must
 // not grow with the second.
 func reportMemory(b *testing.B, f *breach.File) {
-	b.ReportMetric(vmRSSMiB(), "RSS-MiB")
+	b.ReportMetric(breachtest.StatusMiB("VmRSS"), "RSS-MiB")
 	b.ReportMetric(float64(f.Size())/(1<<20), "file-MiB")
 }
 
@@ -96,4 +86,56 @@ func BenchmarkAppendRange(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkCountMany looks up batches (half present, half absent) in a
+// generated NTLM file of SECUTIL_BENCH_BREACH_LINES lines (default 2,000,000,
+// 72 MB) in the page cache: "dense" has a digest every 10 lines, so the
+// batch reads the file once, front to back; "sparse" one every 2,000 (as
+// 100,000 accounts against 200,000,000 lines), so it searches for each.
+// It reports the time a digest.
+func BenchmarkCountMany(b *testing.B) {
+	lines := breachtest.BenchLines(b, 2_000_000)
+	path := filepath.Join(b.TempDir(), "ntlm.txt")
+	if _, _, err := writeUniformFile(path, float64(lines)); err != nil {
+		b.Fatal(err)
+	}
+	f, err := breach.OpenFile(path, breach.KindNTLM)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	for _, c := range []struct {
+		name  string
+		every int
+	}{{"dense", 10}, {"sparse", 2_000}} {
+		b.Run(c.name, func(b *testing.B) {
+			n := max(1, lines/c.every)
+			digests, err := breachtest.Batch(path, breach.KindNTLM, n, n/2, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := f.CountMany(context.Background(), digests, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/digest")
+			reportMemory(b, f)
+		})
+	}
+}
+
+// writeUniformFile writes a uniform NTLM file of about lines lines to path
+// and syncs it, so that its writing back does not overlap the measurement.
+func writeUniformFile(path string, lines float64) (n, size int64, err error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	if n, size, err = breachtest.WriteUniform(out, lines, breach.KindNTLM, 1); err == nil {
+		err = out.Sync()
+	}
+	return n, size, errors.Join(err, out.Close())
 }

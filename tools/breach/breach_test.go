@@ -2,6 +2,7 @@ package breach_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -407,7 +408,8 @@ func TestOpenFileDirectory(t *testing.T) {
 }
 
 // FuzzCorruptFile overwrites part of a valid file with arbitrary bytes:
-// lookups may fail or miss, but must not panic or loop.
+// lookups, single or in a batch, may fail or miss, but must not panic or
+// loop.
 func FuzzCorruptFile(f *testing.F) {
 	f.Add(uint64(1), uint16(3000), []byte("garbage\n"), "5BAA6")
 	f.Add(uint64(2), uint16(10), []byte(":\r\n\n\n"), "00000")
@@ -426,8 +428,13 @@ func FuzzCorruptFile(f *testing.F) {
 			return
 		}
 		defer file.Close()
+		var digests [][]byte
 		for _, l := range lines[:20] {
 			file.Count(mustHex(t, l.hash))
+			digests = append(digests, mustHex(t, l.hash))
+		}
+		if hits, err := file.CountMany(context.Background(), append(digests, breach.SHA1(prefix)), nil); err == nil && len(hits) != len(digests)+1 {
+			t.Fatalf("%d answers for %d digests", len(hits), len(digests)+1)
 		}
 		file.Count(breach.SHA1(prefix))
 		if entries, err := file.Range(prefix); err == nil && len(entries) > breach.MaxRangeEntries {

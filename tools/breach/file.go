@@ -88,10 +88,7 @@ func OpenFile(path string, kind Kind) (*File, error) {
 	}
 	f := &File{f: osf, r: osf, size: st.Size(), modTime: st.ModTime(), kind: kind}
 	s := f.scanFrom(0, make([]byte, pageSize))
-	line, err := s.next()
-	if err == nil {
-		_, _, err = f.parseLine(line)
-	}
+	_, _, _, err = s.nextEntry()
 	if err != nil && err != io.EOF && !errors.Is(err, ErrMalformed) {
 		osf.Close()
 		return nil, err // an I/O error, e.g. the path is a directory
@@ -119,16 +116,12 @@ func (f *File) outOfOrder() (bool, error) {
 	var prev []byte
 	s := f.scanFrom(0, make([]byte, bufSize))
 	for {
-		line, err := s.next()
+		_, hash, _, err := s.nextEntry()
 		if err == io.EOF || errors.Is(err, ErrMalformed) {
 			return false, nil
 		}
 		if err != nil {
 			return false, err
-		}
-		hash, _, err := f.parseLine(line)
-		if err != nil {
-			return false, nil
 		}
 		if prev != nil && compareHex(hash, prev) < 0 {
 			return true, nil
@@ -183,14 +176,10 @@ func (f *File) Count(digest []byte) (count int64, found bool, err error) {
 		return 0, false, err
 	}
 	for {
-		line, err := s.next()
+		_, hash, n, err := s.nextEntry()
 		if err == io.EOF {
 			return 0, false, nil
 		}
-		if err != nil {
-			return 0, false, err
-		}
-		hash, n, err := f.parseLine(line)
 		if err != nil {
 			return 0, false, err
 		}
@@ -248,14 +237,10 @@ func (f *File) eachInRange(prefix string, fn func(entry []byte, count int64)) er
 	}
 	matched := 0
 	for {
-		line, err := s.next()
+		line, hash, n, err := s.nextEntry()
 		if err == io.EOF {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		hash, n, err := f.parseLine(line)
 		if err != nil {
 			return err
 		}
@@ -285,14 +270,10 @@ func (f *File) eachInRangeUnsorted(prefix string, fn func(entry []byte, count in
 	defer bufPool.Put(bp)
 	s := f.scanFrom(0, *bp)
 	for {
-		line, err := s.next()
+		line, hash, n, err := s.nextEntry()
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			return err
-		}
-		hash, n, err := f.parseLine(line)
 		if err != nil {
 			return err
 		}
@@ -339,12 +320,23 @@ func (f *File) seek(target, buf []byte, answerLen int) (lineScanner, error) {
 		return f.scanFrom(0, buf), nil
 	}
 	f.startSampling()
-	key := hashKey(target)
+	return f.seekIn(f.searchWindow(hashKey(target)), target, buf, answerLen)
+}
+
+// searchWindow is where a search for key starts: the whole file, or the
+// span between the two samples around key once the sample table is built.
+func (f *File) searchWindow(key uint64) window {
 	w := window{lo: 0, hi: f.size, loKey: 0, hiKey: 0x1p64}
 	if samples := f.samples.Load(); samples != nil {
 		w = between(*samples, key, w)
 	}
-	t := float64(key)
+	return w
+}
+
+// seekIn is seek inside the window w of a sorted file, which must hold the
+// first line >= target.
+func (f *File) seekIn(w window, target, buf []byte, answerLen int) (lineScanner, error) {
+	t := float64(hashKey(target))
 	var page []byte // the last probe's bytes, from file offset at
 	var at int64
 	for probes := 0; w.hi-w.lo > scanWindow; probes++ {
@@ -595,6 +587,16 @@ type lineScanner struct {
 
 func (f *File) scanFrom(off int64, buf []byte) lineScanner {
 	return lineScanner{f: f, buf: buf, off: off, step: pageSize}
+}
+
+// nextEntry is next and parseLine: the next line, its hash (upper-cased in
+// place) and count, or io.EOF.
+func (s *lineScanner) nextEntry() (line, hash []byte, count int64, err error) {
+	if line, err = s.next(); err != nil {
+		return nil, nil, 0, err
+	}
+	hash, count, err = s.f.parseLine(line)
+	return line, hash, count, err
 }
 
 // next returns the next line without its LF or CRLF end, or io.EOF.

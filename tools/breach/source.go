@@ -1,6 +1,7 @@
 package breach
 
 import (
+	"context"
 	"crypto/sha1"
 	"slices"
 	"sort"
@@ -13,6 +14,9 @@ type Source interface {
 	Name() string
 	// Count reports whether the digest is known and how often it was seen (0 = unknown).
 	Count(digest []byte) (int64, bool, error)
+	// CountMany answers many digests at once, in their order; a digest of
+	// the wrong length fails the whole batch with ErrDigestLength.
+	CountMany(ctx context.Context, digests [][]byte, progress Progress) ([]Hit, error)
 	// Range lists every hash starting with the 5-hex prefix.
 	Range(prefix string) ([]RangeEntry, error)
 	Kind() Kind
@@ -34,6 +38,10 @@ func (s fileSource) Name() string                              { return "pwned-p
 func (s fileSource) Count(digest []byte) (int64, bool, error)  { return s.f.Count(digest) }
 func (s fileSource) Range(prefix string) ([]RangeEntry, error) { return s.f.Range(prefix) }
 func (s fileSource) Kind() Kind                                { return s.f.Kind() }
+
+func (s fileSource) CountMany(ctx context.Context, digests [][]byte, progress Progress) ([]Hit, error) {
+	return s.f.CountMany(ctx, digests, progress)
+}
 
 // listSource holds the sorted upper-hex digests of a word list; upper-hex
 // order equals byte order, so plain string search works.
@@ -88,6 +96,27 @@ func (s *listSource) Count(digest []byte) (int64, bool, error) {
 	h, hashes := upperHex(digest), s.hashes()
 	i := sort.SearchStrings(hashes, h)
 	return 0, i < len(hashes) && hashes[i] == h, nil
+}
+
+// CountMany looks each digest up in the list: a binary search of memory
+// each, about a microsecond.
+func (s *listSource) CountMany(ctx context.Context, digests [][]byte, progress Progress) ([]Hit, error) {
+	for _, d := range digests {
+		if len(d) != s.kind.DigestLen() {
+			return nil, ErrDigestLength
+		}
+	}
+	hits := make([]Hit, len(digests))
+	for i, d := range digests {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		_, hits[i].Found, _ = s.Count(d) // the length is checked: no error
+	}
+	if progress != nil {
+		progress(len(digests), len(digests))
+	}
+	return hits, nil
 }
 
 func (s *listSource) Range(prefix string) ([]RangeEntry, error) {

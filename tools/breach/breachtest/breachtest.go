@@ -6,13 +6,18 @@ package breachtest
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -173,4 +178,67 @@ func (l *Latencies) Report(b *testing.B) {
 		b.ReportMetric(at(cpu, 0.50), "cpu-p50-ns")
 		b.ReportMetric(at(cpu, 0.99), "cpu-p99-ns")
 	}
+}
+
+// Batch returns n digests for a batch lookup in the Pwned Passwords file
+// at path, in random order: present of them are the hashes of lines at
+// random places of the file (a line may be drawn twice, as accounts share
+// passwords), the others random, so absent but by a chance of n/2^128. It
+// reads one line a present digest.
+func Batch(path string, kind breach.Kind, n, present int, seed uint64) ([][]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	digests := make([][]byte, n)
+	all := make([]byte, n*kind.DigestLen())
+	buf := make([]byte, 256)
+	for i := range digests {
+		d := all[i*kind.DigestLen() : (i+1)*kind.DigestLen()]
+		digests[i] = d
+		if i >= present {
+			for j := range d {
+				d[j] = byte(r.Uint32())
+			}
+			continue
+		}
+		// The line after a random place, or the first line.
+		at := r.Int64N(st.Size())
+		m, err := f.ReadAt(buf, at)
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		line := buf[:m]
+		if nl := bytes.IndexByte(line, '\n'); nl >= 0 && nl+1+2*len(d) <= m {
+			line = line[nl+1:]
+		} else if m, err = f.ReadAt(buf, 0); err != nil && err != io.EOF {
+			return nil, err
+		} else {
+			line = buf[:m]
+		}
+		if _, err := hex.Decode(d, line[:2*len(d)]); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	r.Shuffle(n, func(i, j int) { digests[i], digests[j] = digests[j], digests[i] })
+	return digests, nil
+}
+
+// StatusMiB is a memory field of /proc/self/status in MiB: VmRSS is the
+// resident memory now, VmHWM its peak. It is 0 where there is no /proc.
+func StatusMiB(field string) float64 {
+	data, _ := os.ReadFile("/proc/self/status")
+	for l := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(l, field+":"); ok {
+			kib, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kib / 1024
+		}
+	}
+	return 0
 }

@@ -7,41 +7,64 @@
 // drops it again once the file's background sampling is over, so that the
 // lookups start cold too.
 //
+// -op batch makes one batch lookup (CountMany, as an audit does) of n
+// digests instead, half of them lines of the file, and reports its time,
+// its reads and the process's peak resident memory. The page cache is
+// dropped after the digests are drawn; the sampling is not started.
+//
 //	go run ./tools/breach/coldlookup -file /tmp/pwned-sha1.txt -op range -n 2000 -drop
+//	go run ./tools/breach/coldlookup -file /tmp/pwned-ntlm.txt -kind ntlm -op batch -n 100000 -drop
 //go:build linux
 
 package main
 
 import (
-	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"secutil/tools/breach"
+	"secutil/tools/breach/breachtest"
 )
 
 func main() {
 	path := flag.String("file", "", "the Pwned Passwords file")
 	kindName := flag.String("kind", "sha1", "the file's hash: sha1 or ntlm")
-	op := flag.String("op", "range", "range (a 5-hex prefix's answer, as GET /range) or count (one digest, as /data_breach and password_check)")
+	op := flag.String("op", "range", "range (a 5-hex prefix's answer, as GET /range), count (one digest, as /data_breach and password_check) or batch (n digests in one CountMany, as an audit)")
 	n := flag.Int("n", 2000, "lookups")
 	seed := flag.Uint64("seed", 1, "random seed of the prefixes and digests")
 	drop := flag.Bool("drop", false, "drop the page cache before the lookups (needs root)")
 	workers := flag.Int("c", 1, "lookups at once")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the lookups to this file")
 	flag.Parse()
+	if *profile != "" {
+		out, err := os.Create(*profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(out)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "coldlookup:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	kind := breach.KindSHA1
 	if *kindName == "ntlm" {
 		kind = breach.KindNTLM
 	}
+	run := run
+	if *op == "batch" {
+		run = runBatch
+	}
 	if err := run(*path, kind, *op, max(*n, 1), *seed, *drop, max(*workers, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "coldlookup:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
@@ -57,11 +80,11 @@ func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool
 	<-f.Sampled()
 	sampled := time.Since(start)
 	if drop {
-		if err := dropPageCache(); err != nil {
+		if err := breachtest.DropPageCache(); err != nil {
 			return err
 		}
 	}
-	before, err := procIO()
+	before, err := breachtest.ProcIO()
 	if err != nil {
 		return err
 	}
@@ -91,7 +114,7 @@ func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool
 		}
 	}
 	elapsed := time.Since(began)
-	after, err := procIO()
+	after, err := breachtest.ProcIO()
 	if err != nil {
 		return err
 	}
@@ -103,6 +126,61 @@ func run(path string, kind breach.Kind, op string, n int, seed uint64, drop bool
 		float64(after["read_bytes"]-before["read_bytes"])/float64(n)/1e3,
 		at(0.5).Round(time.Microsecond), at(0.99).Round(time.Microsecond), times[n-1].Round(time.Microsecond))
 	return nil
+}
+
+// runBatch times one CountMany of n digests, half of them in the file.
+func runBatch(path string, kind breach.Kind, _ string, n int, seed uint64, drop bool, _ int) error {
+	digests, err := breachtest.Batch(path, kind, n, n/2, seed)
+	if err != nil {
+		return err
+	}
+	if drop {
+		if err := breachtest.DropPageCache(); err != nil {
+			return err
+		}
+	}
+	// Peak memory from here on: the digests are counted, their drawing is not.
+	if err := breachtest.ResetPeakRSS(); err != nil {
+		return err
+	}
+	before, err := breachtest.ProcIO()
+	if err != nil {
+		return err
+	}
+	cpuBefore := cpuTime()
+	start := time.Now()
+	f, err := breach.OpenFile(path, kind)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	hits, err := f.CountMany(context.Background(), digests, nil)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	cpu := cpuTime() - cpuBefore
+	after, err := breachtest.ProcIO()
+	if err != nil {
+		return err
+	}
+	found := 0
+	for _, h := range hits {
+		if h.Found {
+			found++
+		}
+	}
+	fmt.Printf("%s batch of %d (%d found), %.1f GB: %s (CPU %s), %.0f digests/s; %d read calls, %.2f GB from disk; peak RSS %.0f MiB\n",
+		kind, n, found, float64(f.Size())/1e9, elapsed.Round(time.Millisecond), cpu.Round(time.Millisecond), float64(n)/elapsed.Seconds(),
+		after["syscr"]-before["syscr"], float64(after["read_bytes"]-before["read_bytes"])/1e9, breachtest.StatusMiB("VmHWM"))
+	return nil
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // lookups returns a function making random lookups of the kind op, from its own random source.
@@ -125,27 +203,4 @@ func lookups(f *breach.File, op string, seed uint64) (func() error, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("-op must be range or count, not %q", op)
-}
-
-// dropPageCache writes the file's dirty pages back and empties the page cache.
-func dropPageCache() error {
-	syscall.Sync()
-	return os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0)
-}
-
-// procIO reads this process's I/O counters: syscr counts read system
-// calls, read_bytes the bytes fetched from the disk (not the page cache).
-func procIO() (map[string]int64, error) {
-	file, err := os.Open("/proc/self/io")
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	counters := map[string]int64{}
-	s := bufio.NewScanner(file)
-	for s.Scan() {
-		name, value, _ := strings.Cut(s.Text(), ": ")
-		counters[name], _ = strconv.ParseInt(value, 10, 64)
-	}
-	return counters, s.Err()
 }
