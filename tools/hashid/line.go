@@ -62,13 +62,29 @@ type LMHash struct {
 // the command for a user:hash line has --username. Surrounding white space
 // (a CR before the newline) is ignored.
 func IdentifyLine(line string) Line {
+	return new(LineIdentifier).Identify(line)
+}
+
+// A LineIdentifier identifies the lines of a file one after the other in
+// storage it reuses, sparing the garbage collector a file's worth of
+// answers: the Line it returns (its candidates and LM part) is valid until
+// its next call. It is not safe for concurrent use; IdentifyLine is.
+type LineIdentifier struct {
+	cands [LineCandidates]Candidate
+	modes [LineCandidates]int
+	lm    LMHash
+	mode  int
+}
+
+// Identify is IdentifyLine in the identifier's storage.
+func (id *LineIdentifier) Identify(line string) Line {
 	var room [24]match
 	s, ms, note := identify(line, room[:0])
 	var confRoom [24]float64
 	conf := rank(ms, confRoom[:0])
 	n := min(len(ms), LineCandidates)
 	lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
-	res := buildInto(make([]Candidate, n), make([]int, n), s, ms[:n], conf[:n], note, 1)
+	res := buildInto(id.cands[:n], id.modes[:n], s, ms[:n], conf[:n], note, 1)
 	out := Line{Layout: LayoutHash, Hash: s, HashOffset: lead, Result: res}
 	if n == 0 || note != "" || ms[0].p < 0 {
 		return out
@@ -77,12 +93,12 @@ func IdentifyLine(line string) Line {
 	switch p := m.format().patterns[m.p]; {
 	case p == lineForms.pair:
 		out.Layout, out.Hash, out.HashOffset = LayoutLMNT, s[33:], lead+33
-		out.LM = newLMHash(s[:32])
+		out.LM = id.lmHash(s[:32])
 	case p == lineForms.pwdump || p == lineForms.pwdumpStatus:
 		user, rest, _ := strings.Cut(s, ":")
 		_, rest, _ = strings.Cut(rest, ":")
 		lm, rest, _ := strings.Cut(rest, ":")
-		out.Layout, out.User, out.LM = LayoutPwdump, user, newLMHash(lm)
+		out.Layout, out.User, out.LM = LayoutPwdump, user, id.lmHash(lm)
 		out.HashOffset = lead + len(s) - len(rest)
 		out.Hash, _, _ = strings.Cut(rest, ":")
 	default:
@@ -98,12 +114,14 @@ func IdentifyLine(line string) Line {
 	return out
 }
 
-func newLMHash(h string) *LMHash {
-	if strings.EqualFold(h, emptyLM) {
-		return &LMHash{Hash: h, Name: "empty LM"}
+// lmHash names the LM hash h.
+func (id *LineIdentifier) lmHash(h string) *LMHash {
+	id.lm = LMHash{Hash: h, Name: "empty LM"}
+	if !strings.EqualFold(h, emptyLM) {
+		id.mode = 3000
+		id.lm.Name, id.lm.HashcatMode = "LM", &id.mode
 	}
-	mode := 3000
-	return &LMHash{Hash: h, Name: "LM", HashcatMode: &mode}
+	return &id.lm
 }
 
 // lineForms are the patterns IdentifyLine reads a layout from, set by
