@@ -392,3 +392,32 @@ func TestGroupsBounded(t *testing.T) {
 			len(s.Groups[0].Accounts), s.Groups[1].Accounts)
 	}
 }
+
+// FuzzAudit: any dump is read, audited and written in every form without
+// a panic, and the JSON document is valid.
+func FuzzAudit(f *testing.F) {
+	f.Add(knownDump)
+	f.Add("a:" + nt("a") + "\nb:" + nt("a") + "\n\xff\xfe")
+	f.Add("WS$:1:" + emptyLM + ":" + nt("ws") + ":::\n:::\n$HEX[00]:" + nt(""))
+	f.Fuzz(func(t *testing.T, text string) {
+		rep, _ := runAudit(t, text, audit.Options{ShowPlaintext: true, LookupBatch: 2})
+		var doc bytes.Buffer
+		if err := rep.WriteJSON(&doc); err != nil || !json.Valid(doc.Bytes()) {
+			t.Fatalf("JSON %v: %s", err, doc.Bytes())
+		}
+		for _, write := range []func(*bytes.Buffer) error{
+			func(b *bytes.Buffer) error { return rep.WriteJSONLines(b) },
+			func(b *bytes.Buffer) error { return rep.WriteCSV(b) },
+			func(b *bytes.Buffer) error { return rep.WriteText(b) },
+		} {
+			var b bytes.Buffer
+			if err := write(&b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := rep.Summary()
+		if s.SharedWith < 2*s.SharedGroups || s.EmptyPassword > s.Accounts {
+			t.Fatalf("summary %+v", s)
+		}
+	})
+}
