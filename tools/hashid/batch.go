@@ -29,12 +29,13 @@ func IdentifyBatch(hashes []string) []Group {
 	index := map[string]int{}
 	var key []byte
 	var buf []match // build copies what it keeps, so matches are scratch
+	var conf []float64
 	for _, h := range hashes {
 		s, ms, note := identify(h, buf)
 		if cap(ms) > cap(buf) {
 			buf = ms
 		}
-		conf := rank(ms)
+		conf = rank(ms, conf)
 		key = shapeKey(key[:0], note, ms)
 		i, ok := index[string(key)]
 		if !ok {

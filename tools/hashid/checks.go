@@ -260,3 +260,83 @@ func bech32Polymod(values []byte) uint32 {
 	}
 	return chk
 }
+
+// The hashes of the empty password: LM's (two DES halves of an empty
+// block, what Windows stores when it keeps no LM hash) and NT's.
+const (
+	emptyLM     = "aad3b435b51404eeaad3b435b51404ee"
+	emptyLMHalf = "aad3b435b51404ee"
+)
+
+// emptyLMBonus lifts an LM:NT pair whose LM half is the empty LM: every
+// dump of a Windows account since Vista writes the pair so.
+const emptyLMBonus = 4
+
+// lmField returns the LM hash of an LM:NT pair or a pwdump line (the
+// forms that have a colon), and whether s is one of those.
+func lmField(s string) (string, bool) {
+	colon := strings.IndexByte(s, ':')
+	if colon < 0 {
+		return "", false
+	}
+	if colon == 32 && len(s) == 65 {
+		return s[:32], true
+	}
+	// user:rid:lm:nt:::, the user ending at the first colon.
+	rest := s[colon+1:]
+	_, rest, _ = strings.Cut(rest, ":")
+	lm, _, _ := strings.Cut(rest, ":")
+	return lm, true
+}
+
+// hasHexLetter reports a letter among hex digits: 16 random bytes are
+// written with decimal digits only once in three million times, so a
+// field without one is a number or a known plaintext, not a digest.
+func hasHexLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c >= 'a' && c <= 'f' {
+			return true
+		}
+	}
+	return false
+}
+
+// ntlmCheck vets an LM:NT pair: both halves are digests, and an empty LM
+// half is the mark of a Windows dump.
+func ntlmCheck(s string) int {
+	lm, ok := lmField(s)
+	if !ok || len(s) != 65 {
+		return 0 // a bare NT hash or a pwdump line
+	}
+	if !hasHexLetter(lm) || !hasHexLetter(s[33:]) {
+		return -1
+	}
+	if strings.EqualFold(lm, emptyLM) {
+		return emptyLMBonus
+	}
+	return 0
+}
+
+// lmCheck rejects the empty LM of a pair or pwdump line (there is nothing
+// to crack in it) and a half that is no digest; the empty LM standing
+// alone is certainly LM's.
+func lmCheck(s string) int {
+	lm, ok := lmField(s)
+	switch {
+	case !ok:
+		if strings.EqualFold(s, emptyLM) || strings.EqualFold(s, emptyLMHalf) {
+			return emptyLMBonus
+		}
+		return 0
+	case strings.EqualFold(lm, emptyLM) || !hasHexLetter(lm):
+		return -1
+	case len(s) == 65 && !hasHexLetter(s[33:]):
+		return -1
+	}
+	return 0
+}
+
+// ntHalf and lmHalf are how hashcat takes an LM:NT pair: the NT half for
+// -m 1000, the LM half for -m 3000.
+func ntHalf(s string) string { return s[33:] }
+func lmHalf(s string) string { return s[:32] }

@@ -34,6 +34,17 @@ func (x row) vet(check func(s string) int) row {
 	return x
 }
 
+// withForm adds a written form whose answer differs from the row's plain
+// one (form.hashcat: hashcat takes only part of the string).
+func (x row) withForm(pattern string, form johnForm) row {
+	n := len(x.patterns)
+	forms := make([]johnForm, n, n+1)
+	copy(forms, x.forms)
+	x.forms = append(forms, form)
+	x.patterns = append(x.patterns[:n:n], pattern)
+	return x
+}
+
 // hashcat's categories, used for every row.
 const (
 	catRaw      = "Raw Hash"
@@ -91,6 +102,14 @@ const (
 	sshng16 = "16$<hex:32=salt>$<dec>$<hex>"
 	zip3    = "*<dec>*<hex:24=iv>*<hex>*<dec>*<dec>*<dec>*<text=file>"
 	crypt22 = "<c64:0-8=salt>$<c64:22>"
+	// Windows account dumps: an LM:NT pair, and the pwdump line that
+	// pwdump, samdump2 and impacket's secretsdump write
+	// ([domain\]user:rid:lm:nt:::, the last with -user-status adding
+	// " (status=Enabled)"). hashcat reads a pwdump file as it is, taking
+	// the column its mode names; John reads it with --format=nt or lm.
+	lmNT         = "<hex:32=lm>:<hex:32>"
+	pwdump       = "<user=user>:<dec=rid>:<hex:32=lm>:<hex:32>:::"
+	pwdumpStatus = pwdump + " (status=<word=status>)"
 )
 
 // table lists every format. Names are unique; hashcat's own name where the
@@ -105,13 +124,15 @@ func table() []row {
 		r(100, "SHA-1", "raw-sha1", catRaw, "<hex:40>"),
 		r(170, "sha1(utf16le($pass))", "", catRaw, "<hex:40>"),
 		r(900, "MD4", "raw-md4", catRaw, "<hex:32>"),
-		r(1000, "NTLM", "nt", catOS, "<hex:32>", "$3$$<hex:32>"),
+		r(1000, "NTLM", "nt", catOS, "<hex:32>", "$3$$<hex:32>", pwdump, pwdumpStatus).vet(ntlmCheck).
+			withForm(lmNT, johnForm{hashcat: ntHalf}),
 		r(1300, "SHA-224", "raw-sha224", catRaw, "<hex:56>"),
 		r(1400, "SHA-256", "raw-sha256", catRaw, "<hex:64>"),
 		r(1470, "sha256(utf16le($pass))", "", catRaw, "<hex:64>"),
 		r(1700, "SHA-512", "raw-sha512", catRaw, "<hex:128>"),
 		r(1770, "sha512(utf16le($pass))", "", catRaw, "<hex:128>"),
-		r(3000, "LM", "lm", catOS, "<hex:16>", "<hex:32>"),
+		r(3000, "LM", "lm", catOS, "<hex:16>", "<hex:32>", pwdump, pwdumpStatus).vet(lmCheck).
+			withForm(lmNT, johnForm{hashcat: lmHalf}),
 		r(5100, "Half MD5", "", catRaw, "<hex:16>"),
 		r(6000, "RIPEMD-160", "ripemd-160", catRaw, "<hex:40>"),
 		r(6100, "Whirlpool", "whirlpool", catRaw, "<hex:128>"),
@@ -591,7 +612,6 @@ func table() []row {
 		r(noMode, "Sun MD5 crypt", "SunMD5", catOS, "$md5$<c64:0-16=salt>$$<c64:22>", "$md5$<c64:0-16=salt>$<c64:22>", "$md5,rounds=<dec=rounds>$<c64:0-16=salt>$$<c64:22>", "$md5,rounds=<dec=rounds>$<c64:0-16=salt>$<c64:22>"),
 		r(noMode, "bigcrypt", "bigcrypt", catOS, "<c64:2=salt><c64:22>", "<c64:2=salt><c64:33>", "<c64:2=salt><c64:44>"),
 		r(noMode, "crypt16", "crypt16", catOS, "<c64:2=salt><c64:22>"),
-		r(noMode, "pwdump line (LM:NTLM)", "nt", catOS, "<user=user>:<dec=rid>:<hex:32>:<hex:32>:::"),
 		r(noMode, "passlib bcrypt-sha256", "", catFW, "$bcrypt-sha256$v=<dec=version>,t=<ver:2>,r=<dec:2=cost>$<c64:22=salt>$<c64:31>", "$bcrypt-sha256$<ver:2>,<dec:2=cost>$<c64:22=salt>$<c64:31>"),
 		r(noMode, "passlib scrypt", "", catFW, "$scrypt$ln=<dec=cost>,r=<dec=block_size>,p=<dec=parallelism>$<b64d:0+=salt>$<b64d>"),
 		r(noMode, "passlib SCRAM", "", catFW, "$scram$<dec=iterations>$<c64=salt>$<text>"),

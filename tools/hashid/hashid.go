@@ -20,6 +20,13 @@
 // is the share of that ranking's weight each candidate holds: a probability
 // under the prevalence prior, rounded to two decimals.
 //
+// Windows account dumps are read as such: an LM:NT pair is NTLM (hashcat
+// 1000) with the LM half offered to hashcat 3000 unless it is the empty LM,
+// and a pwdump or secretsdump line is NTLM with the user and RID as
+// parameters. IdentifyLine (line.go) reads one line of a file: the whole
+// line is one input, and the answer says which part is the hash and which
+// the user.
+//
 // Work per input is bounded: dispatch on literal prefix (a byte trie),
 // separator position and length reaches a few dozen patterns at most, and a
 // pattern match is one linear scan without backtracking.
@@ -113,21 +120,26 @@ const (
 )
 
 func isHex(s string) bool {
-	hex := hexClass()
+	return s != "" && inClass(hexClass(), s)
+}
+
+// inClass reports whether every byte of s is in c.
+func inClass(c *charClass, s string) bool {
 	for i := 0; i < len(s); i++ {
-		if !hex.in[s[i]] {
+		if !c.in[s[i]] {
 			return false
 		}
 	}
-	return s != ""
+	return true
 }
 
 // Identify returns the formats s could be in, best first. Surrounding white
 // space is ignored.
 func Identify(s string) Result {
 	var room [24]match // on the stack: build copies what it keeps
+	var conf [24]float64
 	s, ms, note := identify(s, room[:0])
-	return build(s, ms, rank(ms), note)
+	return build(s, ms, rank(ms, conf[:0]), note)
 }
 
 // identify returns the trimmed input and its matches, or a note on what it
@@ -149,8 +161,8 @@ func identify(hash string, buf []match) (string, []match, string) {
 	ms = unwrap(s, ms)
 	ms = userField(s, ms)
 	best := int32(-1)
-	for _, m := range ms {
-		best = max(best, m.exact)
+	for i := range ms {
+		best = max(best, ms[i].exact)
 	}
 	if best <= weakExact {
 		if what, plain := notAHash(s); what != "" {
@@ -168,16 +180,29 @@ func identify(hash string, buf []match) (string, []match, string) {
 func matchAll(s string, start, end int, ms []match, via uint8) []match {
 	part := s[start:end]
 	var memo patternMemo
+	var seen formatSet // the formats in ms, so a new one is appended unsearched
+	for i := range ms {
+		seen.add(ms[i].f)
+	}
+	hex := 0 // whether part is all hex: 0 not known yet, 1 yes, -1 no
 	reachable(part, func(e entry) {
 		bits, ok := memo.match(e.p, part)
 		if !ok {
 			return
 		}
 		exact := e.p.exact
-		if e.p.wideOnly && isHex(part) {
-			// A hex string fits a crypt or base64 alphabet too, but is far
-			// likelier a hex digest.
-			exact -= hexPenalty
+		if e.p.wideOnly {
+			if hex == 0 {
+				hex = -1
+				if isHex(part) {
+					hex = 1
+				}
+			}
+			if hex > 0 {
+				// A hex string fits a crypt or base64 alphabet too, but
+				// is far likelier a hex digest.
+				exact -= hexPenalty
+			}
 		}
 		if check := formats[e.f].check; check != nil {
 			bonus := check(part)
@@ -186,16 +211,31 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 			}
 			exact += bonus
 		}
-		ms = merge(ms, match{f: e.f, p: e.i, via: via, exact: int32(exact), start: int32(start), end: int32(end), bits: bits})
+		m := match{f: e.f, p: e.i, via: via, exact: int32(exact), start: int32(start), end: int32(end), bits: bits}
+		if !seen.has(e.f) {
+			seen.add(e.f)
+			ms = append(ms, m)
+			return
+		}
+		ms = merge(ms, m)
 	})
 	return ms
 }
+
+// formatSet is a set of formats by index (maxFormats at most).
+type formatSet [maxFormats / 64]uint64
+
+// maxFormats bounds the table, for formatSet (buildTables checks it).
+const maxFormats = 1024
+
+func (fs *formatSet) add(f int32)      { fs[f/64] |= 1 << (f % 64) }
+func (fs *formatSet) has(f int32) bool { return fs[f/64]&(1<<(f%64)) != 0 }
 
 // patternMemo remembers the last patterns matched against one string: many
 // rows share a pattern (twenty formats are "<hex:32>").
 type patternMemo struct {
 	n    int
-	last [8]struct {
+	last [16]struct {
 		p    *pattern
 		bits float64
 		ok   bool
@@ -266,11 +306,13 @@ const (
 func userField(s string, ms []match) []match {
 	colon := strings.IndexByte(s, ':')
 	user := s[:max(colon, 0)]
-	if colon <= 0 || colon > maxUserLen || colon+1 == len(s) || strings.ContainsAny(user, "$*{") ||
+	if colon <= 0 || colon > maxUserLen || colon+1 == len(s) ||
+		strings.IndexByte(user, '$') >= 0 || strings.IndexByte(user, '*') >= 0 || strings.IndexByte(user, '{') >= 0 ||
 		len(user) >= minHexHash && isHex(user) {
 		return ms
 	}
-	found := matchAll(s, colon+1, len(s), nil, viaUser)
+	var room [24]match
+	found := matchAll(s, colon+1, len(s), room[:0], viaUser)
 	if second := strings.IndexByte(s[colon+1:], ':'); second > 0 {
 		found = matchAll(s, colon+1, colon+1+second, found, viaUser)
 	}
@@ -300,8 +342,9 @@ const (
 
 // rank sorts ms best first: by exactness, then by weight times likelihood
 // (prevalence, with the narrower alphabet ahead when prevalence is equal),
-// then by table order. It returns their confidences, non-increasing.
-func rank(ms []match) []float64 {
+// then by table order. It returns their confidences, non-increasing, in
+// conf's storage when it has room.
+func rank(ms []match, conf []float64) []float64 {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -314,44 +357,43 @@ func rank(ms []match) []float64 {
 	}
 	var room [8]level
 	levels := room[:0]
-	for _, m := range ms {
-		i := slices.IndexFunc(levels, func(l level) bool { return l.exact == m.exact })
-		if i < 0 {
+	levelOf := func(exact int32) int {
+		for i := range levels {
+			if levels[i].exact == exact {
+				return i
+			}
+		}
+		return -1
+	}
+	for i := range ms {
+		m := &ms[i]
+		if l := levelOf(m.exact); l < 0 {
 			levels = append(levels, level{m.exact, m.bits})
 		} else {
-			levels[i].minBits = min(levels[i].minBits, m.bits)
+			levels[l].minBits = min(levels[l].minBits, m.bits)
 		}
 	}
 	best := levels[0].exact
 	for i := range ms {
 		m := &ms[i]
-		l := levels[slices.IndexFunc(levels, func(l level) bool { return l.exact == m.exact })]
+		minBits := levels[levelOf(m.exact)].minBits
 		m.odds = m.format().weight
-		if m.bits != l.minBits {
-			m.odds *= math.Exp2(l.minBits - m.bits)
+		if m.bits != minBits {
+			m.odds *= math.Exp2(minBits - m.bits)
 		}
 		best = max(best, m.exact)
 	}
-	// One format per match, so the table order makes the order total.
-	slices.SortFunc(ms, func(a, b match) int {
-		switch {
-		case a.exact != b.exact:
-			return int(b.exact - a.exact)
-		case a.odds > b.odds:
-			return -1
-		case a.odds < b.odds:
-			return 1
-		}
-		return int(a.f - b.f)
-	})
-	conf := make([]float64, len(ms)) // the raw shares first
+	sortMatches(ms)
+	conf = conf[:0] // the raw shares first
 	total := 0.0
-	for i, m := range ms {
-		conf[i] = m.odds
+	for i := range ms {
+		m := &ms[i]
+		c := m.odds
 		if m.exact != best {
-			conf[i] = math.Ldexp(m.odds, exactBits*int(m.exact-best))
+			c = math.Ldexp(m.odds, exactBits*int(m.exact-best))
 		}
-		total += conf[i]
+		conf = append(conf, c)
+		total += c
 	}
 	residual := residualStrong
 	if best <= weakExact {
@@ -371,14 +413,62 @@ func rank(ms []match) []float64 {
 	return conf
 }
 
+// sortMatches puts ms best first: by exactness, then odds, then table order
+// (one format per match, so the order is total).
+func sortMatches(ms []match) {
+	if len(ms) > maxInsertionSort {
+		slices.SortFunc(ms, func(a, b match) int {
+			switch {
+			case better(&a, &b):
+				return -1
+			case better(&b, &a):
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	// Insertion sort: a string fits a few dozen formats at most, and this
+	// moves each match once instead of calling a comparison through a
+	// function value.
+	for i := 1; i < len(ms); i++ {
+		m := ms[i]
+		j := i
+		for ; j > 0 && better(&m, &ms[j-1]); j-- {
+			ms[j] = ms[j-1]
+		}
+		ms[j] = m
+	}
+}
+
+// maxInsertionSort is the most matches sortMatches sorts by insertion.
+const maxInsertionSort = 48
+
+func better(a, b *match) bool {
+	if a.exact != b.exact {
+		return a.exact > b.exact
+	}
+	if a.odds != b.odds {
+		return a.odds > b.odds
+	}
+	return a.f < b.f
+}
+
 // build turns ranked matches of s into the answer.
 func build(s string, ms []match, conf []float64, note string) Result {
-	res := Result{Estimate: Unknown, Note: note, Candidates: make([]Candidate, len(ms))}
+	return buildInto(make([]Candidate, len(ms)), make([]int, len(ms)), s, ms, conf, note, len(ms))
+}
+
+// buildInto is build writing the candidates into cands and their hashcat
+// modes into modes (both as long as ms), with the parameters of the first
+// withParams candidates only.
+func buildInto(cands []Candidate, modes []int, s string, ms []match, conf []float64, note string, withParams int) Result {
+	res := Result{Estimate: Unknown, Note: note, Candidates: cands[:len(ms)]}
 	if note != "" {
 		res.Estimate = NotHash
 	}
-	modes := make([]int, len(ms)) // one allocation for every HashcatMode
-	for i, m := range ms {
+	for i := range ms {
+		m := &ms[i]
 		f := m.format()
 		c := &res.Candidates[i] // filled in place: a Candidate is 128 bytes
 		*c = Candidate{Name: f.name, JohnFormat: f.john, Category: f.category, Confidence: conf[i], Hashcat: f.hashcat}
@@ -392,13 +482,15 @@ func build(s string, ms []match, conf []float64, note string) Result {
 			modes[i] = f.mode
 			c.HashcatMode = &modes[i]
 		}
-		if i > 0 && sameParams(m, ms[i-1]) {
+		switch {
+		case i >= withParams:
+		case i > 0 && sameParams(*m, ms[i-1]):
 			c.Params = res.Candidates[i-1].Params // read-only, so shared
-		} else {
+		default:
 			c.Params = m.params(s)
 		}
-		if m.via == viaUser && c.Hashcat != "" {
-			c.Hashcat = strings.Replace(c.Hashcat, " hash.txt", " --username hash.txt", 1)
+		if m.via == viaUser {
+			c.Hashcat = f.hashcatUser
 		}
 	}
 	if len(ms) > 0 && note == "" {

@@ -29,6 +29,8 @@ type format struct {
 	// equal exactness the heavier ranks first.
 	weight  float64
 	hashcat string // the command line, "" without a mode
+	// hashcatUser is the command line for a "user:hash" line.
+	hashcatUser string
 }
 
 // noMode marks formats hashcat cannot crack.
@@ -100,7 +102,11 @@ func buildTables() {
 	for _, r := range withJohn(table()) {
 		register(&r)
 	}
+	if len(formats) > maxFormats {
+		panic(fmt.Sprintf("%d formats: raise maxFormats", len(formats)))
+	}
 	indexJohn()
+	lineForms.pair, lineForms.pwdump, lineForms.pwdumpStatus = compiled[lmNT], compiled[pwdump], compiled[pwdumpStatus]
 	for _, w := range prevalence {
 		f := byName[w.name]
 		if f == nil {
@@ -119,6 +125,7 @@ func register(r *row) {
 	}
 	if f.mode != noMode {
 		f.hashcat = "hashcat -m " + strconv.Itoa(f.mode) + " hash.txt wordlist.txt"
+		f.hashcatUser = "hashcat -m " + strconv.Itoa(f.mode) + " --username hash.txt wordlist.txt"
 	}
 	byName[f.name] = f
 	formats = append(formats, f)

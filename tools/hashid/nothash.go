@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/netip"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -25,7 +26,7 @@ func notAHash(s string) (what string, plain bool) {
 		return "an IP address", false
 	case isWord(s):
 		return "a plain word", true
-	case strings.ContainsAny(s, " \t"):
+	case strings.IndexByte(s, ' ') >= 0 || strings.IndexByte(s, '\t') >= 0:
 		return "text with spaces", true
 	case isBase64Text(s):
 		return "base64 of text", false
@@ -82,7 +83,7 @@ func isUUID(s string) bool {
 }
 
 func isIP(s string) bool {
-	if !strings.ContainsAny(s, ".:") {
+	if strings.IndexByte(s, '.') < 0 && strings.IndexByte(s, ':') < 0 {
 		return false
 	}
 	_, err := netip.ParseAddr(s)
@@ -126,6 +127,10 @@ func isWord(s string) bool {
 	return len(s)-i-len(rest) <= 1 && isDigits(rest)
 }
 
+// base64Class holds the characters of every base64 alphabet: a string with
+// another is no base64, and needs no decoding to tell.
+var base64Class = sync.OnceValue(func() *charClass { return classes()["b64x"] })
+
 // minBase64Text is the shortest base64 string read as encoded text: 9
 // bytes, which random bytes spell as printable text once in 10,000 times.
 const minBase64Text = 12
@@ -134,7 +139,7 @@ const minBase64Text = 12
 // letter in it; the bytes of a digest almost never decode so. An all-hex
 // string is a hex digest, whatever it decodes to.
 func isBase64Text(s string) bool {
-	if len(s) < minBase64Text || isHex(s) {
+	if len(s) < minBase64Text || isHex(s) || !inClass(base64Class(), s) {
 		return false
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {

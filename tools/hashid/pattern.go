@@ -316,30 +316,19 @@ func (p *pattern) match(s string, spans *[]span) (float64, bool) {
 // fields (for params, after match said yes: a LUKS hash is not scanned
 // twice).
 func (p *pattern) walk(s string, spans *[]span, check bool) (float64, bool) {
-	if !p.fits(len(s)) {
+	if !p.fits(len(s)) || check && !p.frame(s) {
 		return 0, false
 	}
 	pos, bits := 0, 0.0
 	for i := range p.tokens {
 		t := &p.tokens[i]
 		if t.f == nil {
-			if !strings.HasPrefix(s[pos:], t.lit) {
-				return 0, false
-			}
-			pos += len(t.lit)
+			pos += len(t.lit) // frame checked it
 			continue
 		}
-		n, ok := p.extent(s, pos, i)
-		if !ok || n < t.f.min || t.f.max >= 0 && n > t.f.max {
+		n, _ := p.extent(s, pos, i)
+		if check && !inClass(t.f.cls, s[pos:pos+n]) {
 			return 0, false
-		}
-		if check {
-			cls := &t.f.cls.in
-			for k := pos; k < pos+n; k++ {
-				if !cls[s[k]] {
-					return 0, false
-				}
-			}
 		}
 		if spans != nil {
 			*spans = append(*spans, span{t.f, pos, pos + n})
@@ -347,7 +336,32 @@ func (p *pattern) walk(s string, spans *[]span, check bool) (float64, bool) {
 		bits += float64(n)*t.f.cls.bits + t.f.lengthBits
 		pos += n
 	}
-	return bits, pos == len(s)
+	return bits, true
+}
+
+// frame reports whether s has p's structure: its literals where the fields
+// before them end, each field of a length it allows and starting with a
+// character of its class, nothing left over.
+// Most patterns an input reaches fail here, before a field's characters
+// are read.
+func (p *pattern) frame(s string) bool {
+	pos := 0
+	for i := range p.tokens {
+		t := &p.tokens[i]
+		if t.f == nil {
+			if !strings.HasPrefix(s[pos:], t.lit) {
+				return false
+			}
+			pos += len(t.lit)
+			continue
+		}
+		n, ok := p.extent(s, pos, i)
+		if !ok || n < t.f.min || t.f.max >= 0 && n > t.f.max || n > 0 && !t.f.cls.in[s[pos]] {
+			return false // its first character tells most fields that do not fit
+		}
+		pos += n
+	}
+	return pos == len(s)
 }
 
 // extent is the length of field i of p when it starts at pos in s.
