@@ -50,16 +50,25 @@ type Options struct {
 	// list and writes them out (Account.Plaintext). Without it they are
 	// never held beyond the lookup.
 	ShowPlaintext bool
-	// LookupBatch is the most digests one lookup call gets; 0 means
-	// DefaultLookupBatch.
-	LookupBatch int
+	// LookupBatch is the most digests one plaintext lookup call gets, 0
+	// meaning DefaultLookupBatch; BreachBatch the same for breach
+	// lookups, 0 meaning DefaultBreachBatch. Successive batches cover
+	// ascending ranges of digests, so a breach file is still read in one
+	// pass however they are cut.
+	LookupBatch, BreachBatch int
 	// Progress, when set, is called after each lookup batch with the
 	// digests looked up so far and the total to look up.
 	Progress func(done, total int)
 }
 
-// DefaultLookupBatch is the reverse-lookup index's batch limit.
-const DefaultLookupBatch = 500
+// DefaultLookupBatch is the reverse-lookup index's batch limit;
+// DefaultBreachBatch lets a batched file search (breach.File.CountMany) read
+// a part of the file per batch, the batch's headers and the search's
+// memory a few MiB.
+const (
+	DefaultLookupBatch = 500
+	DefaultBreachBatch = 1 << 16
+)
 
 // Report limits: the summary lists the largest MaxGroups groups of accounts
 // sharing a hash, MaxGroupNames names of each, and the MostBreached most
@@ -129,6 +138,9 @@ type Auditor struct {
 func New(opt Options) *Auditor {
 	if opt.LookupBatch <= 0 {
 		opt.LookupBatch = DefaultLookupBatch
+	}
+	if opt.BreachBatch <= 0 {
+		opt.BreachBatch = DefaultBreachBatch
 	}
 	return &Auditor{opt: opt, statuses: newInterned()}
 }

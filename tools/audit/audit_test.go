@@ -60,9 +60,12 @@ type fakeBreach struct {
 	counts map[string]int64
 	last   []byte
 	asked  int
+	calls  int
+	most   int // the largest batch
 }
 
 func (f *fakeBreach) lookup(_ context.Context, digests [][]byte) ([]int64, error) {
+	f.calls, f.most = f.calls+1, max(f.most, len(digests))
 	out := make([]int64, len(digests))
 	for i, d := range digests {
 		if f.last != nil && bytes.Compare(d, f.last) <= 0 {
@@ -119,7 +122,7 @@ func ptr[T any](v T) *T { return &v }
 // of them on its account, and nothing else.
 func TestKnownDump(t *testing.T) {
 	t.Parallel()
-	rep, breach := runAudit(t, knownDump, audit.Options{LookupBatch: 3})
+	rep, breach := runAudit(t, knownDump, audit.Options{LookupBatch: 3, BreachBatch: 2})
 	none := ptr[int64](0)
 	want := []audit.Account{
 		{Line: 3, Account: `CORP\Administrator`, Format: "pwdump", Algorithm: "ntlm", Status: "Enabled", Breached: ptr[int64](12), FoundIn: ptr("index")},
@@ -151,8 +154,9 @@ func TestKnownDump(t *testing.T) {
 			t.Errorf("line %d:\n got %s\nwant %s", want[i].Line, g, w)
 		}
 	}
-	if breach.asked != 7 {
-		t.Errorf("the breach corpus was asked %d digests, want the 7 distinct NT hashes", breach.asked)
+	if breach.asked != 7 || breach.calls != 4 || breach.most != 2 {
+		t.Errorf("the breach corpus was asked %d digests in %d calls of at most %d, want the 7 distinct NT hashes in batches of 2",
+			breach.asked, breach.calls, breach.most)
 	}
 	s := rep.Summary()
 	wantSummary := audit.Summary{
@@ -356,7 +360,7 @@ func TestLookupErrors(t *testing.T) {
 func TestProgress(t *testing.T) {
 	t.Parallel()
 	var last [2]int
-	rep, _ := runAudit(t, knownDump, audit.Options{LookupBatch: 2, Progress: func(done, total int) { last = [2]int{done, total} }})
+	rep, _ := runAudit(t, knownDump, audit.Options{LookupBatch: 2, BreachBatch: 3, Progress: func(done, total int) { last = [2]int{done, total} }})
 	_ = rep
 	// 7 distinct NT hashes for the breach file, the list and the index;
 	// 1 SHA-1 for the list and the index.
@@ -400,7 +404,7 @@ func FuzzAudit(f *testing.F) {
 	f.Add("a:" + nt("a") + "\nb:" + nt("a") + "\n\xff\xfe")
 	f.Add("WS$:1:" + emptyLM + ":" + nt("ws") + ":::\n:::\n$HEX[00]:" + nt(""))
 	f.Fuzz(func(t *testing.T, text string) {
-		rep, _ := runAudit(t, text, audit.Options{ShowPlaintext: true, LookupBatch: 2})
+		rep, _ := runAudit(t, text, audit.Options{ShowPlaintext: true, LookupBatch: 2, BreachBatch: 2})
 		var doc bytes.Buffer
 		if err := rep.WriteJSON(&doc); err != nil || !json.Valid(doc.Bytes()) {
 			t.Fatalf("JSON %v: %s", err, doc.Bytes())

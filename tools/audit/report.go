@@ -183,15 +183,15 @@ func (r *Report) lookUp(ctx context.Context, src Sources) error {
 			r.a.opt.Progress(done, total)
 		}
 	}
-	batch := make([][]byte, 0, r.a.opt.LookupBatch)
-	idx := make([]int, 0, r.a.opt.LookupBatch)
+	var batch [][]byte
+	var idx []int
 	// each calls ask with the distinct digests of rg that want, in
-	// batches; skipped ones count as done.
-	each := func(rg [2]int, want func(k int) bool, ask func(ks []int, digests [][]byte) error) error {
+	// batches of size; skipped ones count as done.
+	each := func(rg [2]int, size int, want func(k int) bool, ask func(ks []int, digests [][]byte) error) error {
 		for k := rg[0]; k < rg[1]; {
 			batch, idx = batch[:0], idx[:0]
 			skipped := 0
-			for ; k < rg[1] && len(batch) < cap(batch); k++ {
+			for ; k < rg[1] && len(batch) < size; k++ {
 				if want(k) {
 					batch, idx = append(batch, r.a.key(r.entry(k))), append(idx, k)
 				} else {
@@ -214,7 +214,7 @@ func (r *Report) lookUp(ctx context.Context, src Sources) error {
 	for _, alg := range sortedAlgorithms(ranges) {
 		rg := ranges[alg]
 		if lookup := src.Breached[alg]; lookup != nil {
-			err := each(rg, all, func(ks []int, digests [][]byte) error {
+			err := each(rg, r.a.opt.BreachBatch, all, func(ks []int, digests [][]byte) error {
 				counts, err := lookup(ctx, digests)
 				if err == nil && len(counts) != len(digests) {
 					err = fmt.Errorf("audit: the %s breach lookup answered %d of %d digests", alg, len(counts), len(digests))
@@ -238,7 +238,7 @@ func (r *Report) lookUp(ctx context.Context, src Sources) error {
 				continue
 			}
 			notFound := func(k int) bool { return r.dist[k].found == foundNone }
-			err := each(rg, notFound, func(ks []int, digests [][]byte) error {
+			err := each(rg, r.a.opt.LookupBatch, notFound, func(ks []int, digests [][]byte) error {
 				plain, err := pass.lookup(ctx, alg, digests)
 				if err == nil && len(plain) != len(digests) {
 					err = fmt.Errorf("audit: a %s plaintext lookup answered %d of %d digests", alg, len(plain), len(digests))

@@ -38,6 +38,7 @@ func lm(s string) [16]byte {
 
 // TestParseLine: every line format, what it holds and what it refuses.
 func TestParseLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		line string
@@ -128,6 +129,7 @@ func TestParseLine(t *testing.T) {
 // TestParseLineRefuses: a line of none of the formats is refused with a
 // reason, which never repeats the line (it may hold a password).
 func TestParseLineRefuses(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"just some text":                   "not a pwdump",
 		ntPassword:                         "not a pwdump",
@@ -176,6 +178,7 @@ func scanAll(t *testing.T, r io.Reader, opt dump.Options) (recs []dump.Record, e
 // secretsdump's messages are skipped; a bad line is reported and reading
 // goes on; a CRLF file and a last line without an end are read.
 func TestScanner(t *testing.T) {
+	t.Parallel()
 	in := "Impacket v0.12.0 - Copyright Fortra, LLC and its affiliated companies\r\n" +
 		"\r\n" +
 		"[*] Dumping Domain Credentials (domain\\uid:rid:lmhash:nthash)\r\n" +
@@ -197,6 +200,7 @@ func TestScanner(t *testing.T) {
 // Windows PowerShell's > writes DSInternals' output) is converted, a
 // surrogate pair and an unpaired surrogate included.
 func TestScannerEncodings(t *testing.T) {
+	t.Parallel()
 	text := "jürgen:" + ntPassword + "\r\n𝄞user:" + ntPassword + "\r\n"
 	utf16le := func(s string, big bool) []byte {
 		units := utf16.Encode([]rune(s))
@@ -245,6 +249,7 @@ func TestScannerEncodings(t *testing.T) {
 // TestScannerLongLine: a line over MaxLineBytes is one LineError, skipped
 // whole, and the next line is read; memory holds one line at most.
 func TestScannerLongLine(t *testing.T) {
+	t.Parallel()
 	long := "alice:" + strings.Repeat("a", 3*dump.MaxLineBytes)
 	atLimit := "bob:" + ntPassword + strings.Repeat(" ", dump.MaxLineBytes-4-32)
 	in := long + "\n" + atLimit + "\n" + "carol:" + ntPassword + "\n" + long
@@ -271,6 +276,7 @@ func (f *failingReader) Read(p []byte) (int, error) {
 }
 
 func TestScannerReadError(t *testing.T) {
+	t.Parallel()
 	sc := dump.NewScanner(&failingReader{strings.NewReader("alice:" + ntPassword + "\nbob:" + ntPassword)}, dump.Options{})
 	n := 0
 	for sc.Scan() {
@@ -282,6 +288,7 @@ func TestScannerReadError(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
+	t.Parallel()
 	for a, want := range map[dump.Algorithm]string{dump.NTLM: "ntlm", dump.SHA1: "sha1", dump.DESCrypt: "descrypt", dump.MD5Crypt: "md5crypt", dump.Algorithm(99): "Algorithm(99)"} {
 		if a.String() != want {
 			t.Errorf("%d: %q, want %q", a, a.String(), want)

@@ -29,6 +29,7 @@ func mode(c hashid.Candidate) int {
 // TestIdentifyLine: every layout of a dump line is read as such, its hash
 // part identified, with the user and the LM half named.
 func TestIdentifyLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line, layout, user, hash string
 		first                    string
@@ -92,6 +93,7 @@ func TestIdentifyLine(t *testing.T) {
 // LM half is never offered. Before, the pair was "AES-128-ECB NOKDF" with
 // neither LM nor NTLM among 21 candidates.
 func TestLMNTPair(t *testing.T) {
+	t.Parallel()
 	res := hashid.Identify(emptyLM + ":" + ntPassword)
 	c := res.Candidates[0]
 	if c.Name != "NTLM" || mode(c) != 1000 || c.Params["hashcat_hash"] != ntPassword || c.Confidence < 0.9 {
@@ -123,6 +125,7 @@ func TestLMNTPair(t *testing.T) {
 // TestPwdumpLine: a pwdump line has hashcat's mode 1000 and its command
 // (hashcat and John read pwdump files as they are).
 func TestPwdumpLine(t *testing.T) {
+	t.Parallel()
 	res := hashid.Identify("Guest:501:" + emptyLM + ":" + emptyNT + ":::")
 	c := res.Candidates[0]
 	if res.Estimate != "NTLM" || mode(c) != 1000 || c.Hashcat != "hashcat -m 1000 hash.txt wordlist.txt" ||
@@ -138,6 +141,7 @@ func TestPwdumpLine(t *testing.T) {
 // TestLineIdentifier: a LineIdentifier answers as IdentifyLine does, line
 // after line, in the storage it reuses.
 func TestLineIdentifier(t *testing.T) {
+	t.Parallel()
 	var id hashid.LineIdentifier
 	for _, line := range mixedLines(300) {
 		got, want := id.Identify(line), hashid.IdentifyLine(line)
