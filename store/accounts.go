@@ -341,8 +341,12 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
 		if err := changeAccount(ctx, tx, `UPDATE accounts SET disabled = disabled WHERE id = $1`+spareLastAdmin, accountID); err != nil {
 			return err
 		}
+		// A kept month of the same id adds up: a database from before ids
+		// were never reused can hold one of an earlier holder's.
 		if _, err := tx.ExecContext(ctx, `INSERT INTO deleted_usage (account_id, period, count, deleted_at)
-			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0`, accountID, unix(s.now())); err != nil {
+			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0
+			ON CONFLICT (account_id, period) DO UPDATE SET count = deleted_usage.count + excluded.count, deleted_at = excluded.deleted_at`,
+			accountID, unix(s.now())); err != nil {
 			return err
 		}
 		if err := s.retireKeysWhere(ctx, tx, RevokedAccountDeleted, `account_id = $3`, accountID); err != nil {

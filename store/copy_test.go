@@ -235,3 +235,31 @@ func TestCopyMovesEveryTableOfTheSchema(t *testing.T) {
 		t.Fatalf("%d tables in the schema, %v", tables, err)
 	}
 }
+
+// TestCopyHandsOutNoCopiedID: the destination's next account id comes
+// after every id the source handed out, also a deleted account's that no
+// row names any more; a copy to PostgreSQL started its ids after the
+// largest account left.
+func TestCopyHandsOutNoCopiedID(t *testing.T) {
+	t.Parallel()
+	for _, from := range []string{store.SQLite, store.Postgres} {
+		for _, to := range []string{store.SQLite, store.Postgres} {
+			t.Run(from+" to "+to, func(t *testing.T) {
+				t.Parallel()
+				ctx := context.Background()
+				src, dst := newTestDB(t, from).open(t), newTestDB(t, to).open(t)
+				mustAccount(t, src, "kept@example.com", "")
+				deleted := mustAccount(t, src, "deleted@example.com", "")
+				if err := src.DeleteAccount(ctx, deleted); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := store.Copy(ctx, src, dst); err != nil {
+					t.Fatal(err)
+				}
+				if next := mustAccount(t, dst, "new@example.com", ""); next <= deleted {
+					t.Fatalf("the copy's next account got id %d; the source had handed out %d", next, deleted)
+				}
+			})
+		}
+	}
+}
