@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"database/sql"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"secutil/server"
 	"secutil/store"
 	"secutil/tools/apikey"
+	"secutil/tools/passhash"
 )
 
 // withDeviceLimits makes the login buckets small enough that 20 guesses
@@ -286,4 +288,42 @@ func TestLoginComesBack(t *testing.T) {
 	// A failed attempt keeps the way back.
 	e.form("/login?next=%2Fadmin", url.Values{"email": {"boss@example.com"}, "password": {"wrong password entirely"}}, "").want(401).
 		has(`action="/login?next=%2fadmin"`)
+}
+
+// TestDeviceCookieDiesWithItsAccount: a deleted account's device cookie
+// counted for the next holder of its id, which SQLite reused. Ids are no
+// longer reused; and an id that was, in a database from before, gives the
+// cookies its earlier holder's browsers kept nothing: a cookie older than
+// its account is not the account's.
+func TestDeviceCookieDiesWithItsAccount(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withDeviceLimits)
+	now := time.Now()
+	e.store.SetClock(func() time.Time { return now })
+	id := e.account("gone@example.com", store.PlanStarter)
+	device := deviceOf(t, e.ownerLogin("gone@example.com", ownerAddr...).want(200))
+	if err := e.store.DeleteAccount(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	e.account("next@example.com", store.PlanStarter)
+	e.drainLogins(t, "next@example.com")
+	e.ownerLogin("next@example.com", withDevice(device)...).wantError(429, "rate_limited")
+
+	// The same id, given again as SQLite did before.
+	raw, err := sql.Open("sqlite", e.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	hash, err := passhash.Hash(testPassword, cheapHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`INSERT INTO accounts (id, email, email_key, password_hash, verified, created_at) VALUES ($1, 'reused@example.com', 'reused@example.com', $2, 1, $3)`,
+		id, hash, now.Unix()); err != nil {
+		t.Fatal(err)
+	}
+	e.drainLogins(t, "reused@example.com")
+	e.ownerLogin("reused@example.com", withDevice(device)...).wantError(429, "rate_limited")
 }
