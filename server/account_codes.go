@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -24,7 +25,7 @@ import (
 const codeTTL = 15 * time.Minute
 
 // sendCode stores and mails a fresh 6-digit code, asked for by client
-// (the exchange's clientKey). Past the codes an address may get in an hour,
+// (the exchange's codeClient). Past the codes an address may get in an hour,
 // from that client or from all, it sends nothing, and says nothing either:
 // the answer of the route must not tell whether the address has an
 // account. The owner hears of it instead (tellOwnerOfCodeLimit).
@@ -67,6 +68,26 @@ func (s *Server) tellOwnerOfCodeLimit(ctx context.Context, notify bool, accountI
 		"Someone asked for codes for your secutil account, or tried wrong codes, more often than allowed,\n"+
 			"and was stopped for an hour. If it was not you, your password is unchanged and nothing is needed;\n"+
 			"your own request for a code, from your own network, still works.")
+}
+
+// codeClient is the client of the exchange as the code limits count it:
+// a keyed hash of its address (an IPv4 address, an IPv6 /64), so that the
+// database keeps which networks an account logged in from without their
+// addresses.
+func (s *Server) codeClient(ctx context.Context) string {
+	mac := hmac.New(sha256.New, s.codeKey)
+	mac.Write([]byte("client network\x00" + exchangeOf(ctx).clientKey))
+	return hex.EncodeToString(mac.Sum(nil)[:16])
+}
+
+// rememberNetwork records the exchange's network as one the account logged
+// in from: it keeps its own share of codes and code tries however many
+// strangers elsewhere ask for the account's (store.RememberClient). A
+// failure is logged; the login stands.
+func (s *Server) rememberNetwork(ctx context.Context, accountID int64) {
+	if err := s.Store.RememberClient(ctx, accountID, s.codeClient(ctx)); err != nil {
+		s.Logger.Error("remembering the network of a login", "err", err)
+	}
 }
 
 func newCode() (string, error) {
@@ -161,7 +182,7 @@ func (s *Server) consumeCode(ctx context.Context, email, purpose, code, password
 			hash = nil // matches no code, and counts as a wrong try
 		}
 	}
-	notify, err := s.Store.ConsumeCodeFrom(ctx, a.ID, purpose, exchangeOf(ctx).clientKey, hash)
+	notify, err := s.Store.ConsumeCodeFrom(ctx, a.ID, purpose, s.codeClient(ctx), hash)
 	if notifyErr := s.tellOwnerOfCodeLimit(ctx, notify, a.ID, a.Email); notifyErr != nil {
 		s.Logger.Error("telling the owner of a code limit", "err", notifyErr)
 	}

@@ -31,7 +31,7 @@ func (s *Server) forgotPassword(ctx context.Context, req emailRequest) (formResu
 		return formResult{}, err
 	}
 	email := strings.TrimSpace(req.Email)
-	client := exchangeOf(ctx).clientKey // the job runs after the exchange
+	client := s.codeClient(ctx) // the job runs after the exchange
 	s.outbox.post("reset code", func(ctx context.Context) error {
 		a, err := s.Store.AccountByEmail(ctx, email)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && !a.Verified) {

@@ -99,7 +99,7 @@ func (s *Server) createPendingAccount(ctx context.Context, email, password strin
 	if created {
 		s.audit(ctx, store.AuditRegistered, id, "")
 	}
-	return s.sendCode(ctx, id, email, store.PurposeRegister, exchangeOf(ctx).clientKey)
+	return s.sendCode(ctx, id, email, store.PurposeRegister, s.codeClient(ctx))
 }
 
 // verifyRegistration activates the account the code was mailed for, given

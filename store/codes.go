@@ -36,6 +36,17 @@ const (
 	codeWindow                 = time.Hour
 )
 
+// A network an account logged in from (RememberClient) is known: it keeps
+// its own share of codes and tries (MaxCodesPerHour, MaxCodeTriesPerHour)
+// past the account's limits over every client, so that strangers on many
+// networks cannot use those up and stop the owner's reset. An account
+// keeps its MaxKnownClients newest, each for KnownClientsKept after its
+// last login.
+const (
+	MaxKnownClients  = 10
+	KnownClientsKept = 90 * 24 * time.Hour
+)
+
 // allClients is the client of the account's row of code_limits that
 // counts every client's codes and tries; callers' client keys are
 // addresses or prefixes, never this.
@@ -84,6 +95,9 @@ func saveLimits(ctx context.Context, tx *sql.Tx, accountID int64, client string,
 type clientLimits struct {
 	client      string
 	mine, total codeLimits
+	// known: the account logged in from the client; the limits over
+	// every client do not stop it.
+	known bool
 }
 
 // clientLimitsOf reads them; client "" is a client of its own, for a
@@ -94,7 +108,26 @@ func (s *Store) clientLimitsOf(ctx context.Context, tx *sql.Tx, accountID int64,
 		return clientLimits{}, err
 	}
 	total, err := s.limitsOf(ctx, tx, accountID, allClients)
-	return clientLimits{client, mine, total}, err
+	if err != nil {
+		return clientLimits{}, err
+	}
+	var one int
+	err = tx.QueryRowContext(ctx, `SELECT 1 FROM known_clients WHERE account_id = $1 AND client = $2 AND seen_at > $3`,
+		accountID, client, unix(s.now().Add(-KnownClientsKept))).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return clientLimits{client, mine, total, false}, nil
+	}
+	return clientLimits{client, mine, total, true}, err
+}
+
+// codesUsed reports that the client may be sent no more codes this hour.
+func (l *clientLimits) codesUsed() bool {
+	return l.mine.codes >= MaxCodesPerHour || (!l.known && l.total.codes >= MaxAccountCodesPerHour)
+}
+
+// triesUsed reports that no code works from the client this hour.
+func (l *clientLimits) triesUsed() bool {
+	return l.mine.tries >= MaxCodeTriesPerHour || (!l.known && l.total.tries >= MaxAccountCodeTriesPerHour)
 }
 
 func (l *clientLimits) save(ctx context.Context, tx *sql.Tx, accountID int64) error {
@@ -131,7 +164,7 @@ func (s *Store) SetCodeFor(ctx context.Context, accountID int64, purpose, client
 		if err != nil {
 			return err
 		}
-		if refused = limits.mine.codes >= MaxCodesPerHour || limits.total.codes >= MaxAccountCodesPerHour; refused {
+		if refused = limits.codesUsed(); refused {
 			notifyOwner = limits.stopped()
 			return limits.save(ctx, tx, accountID) // the notice is kept
 		}
@@ -170,7 +203,7 @@ func (s *Store) ConsumeCodeFrom(ctx context.Context, accountID int64, purpose, c
 		if err != nil {
 			return err
 		}
-		if limits.mine.tries >= MaxCodeTriesPerHour || limits.total.tries >= MaxAccountCodeTriesPerHour {
+		if limits.triesUsed() {
 			notifyOwner = limits.stopped()
 			return limits.save(ctx, tx, accountID)
 		}
@@ -214,9 +247,10 @@ func (s *Store) ConsumeCodeFrom(ctx context.Context, accountID int64, purpose, c
 }
 
 // DeleteExpiredCodes removes codes that can no longer be used, expired or
-// out of attempts, and the code limits of hours that are over, and returns
-// how many codes it removed. ConsumeCode already refuses them; deleting
-// them keeps the tables small.
+// out of attempts, the code limits of hours that are over and the known
+// networks not seen for KnownClientsKept, and returns how many codes it
+// removed. ConsumeCode already refuses them; deleting them keeps the
+// tables small.
 func (s *Store) DeleteExpiredCodes(ctx context.Context) (int64, error) {
 	n, err := s.deleteWhere(ctx, "delete expired codes",
 		`DELETE FROM verification_codes WHERE expires_at <= $1 OR attempts >= $2`, unix(s.now()), MaxCodeAttempts)
@@ -224,5 +258,27 @@ func (s *Store) DeleteExpiredCodes(ctx context.Context) (int64, error) {
 		_, err = s.deleteWhere(ctx, "delete expired code limits",
 			`DELETE FROM code_limits WHERE window_start <= $1`, unix(s.now().Add(-codeWindow)))
 	}
+	if err == nil {
+		_, err = s.deleteWhere(ctx, "delete old known clients",
+			`DELETE FROM known_clients WHERE seen_at <= $1`, unix(s.now().Add(-KnownClientsKept)))
+	}
 	return n, err
+}
+
+// RememberClient records that the account logged in from client (the
+// caller's key of it, as SetCodeFor takes it), which makes the client
+// known for KnownClientsKept, and forgets the account's known clients
+// past its MaxKnownClients newest. An account deleted meanwhile is
+// ErrNotFound.
+func (s *Store) RememberClient(ctx context.Context, accountID int64, client string) error {
+	return wrap("remember client", s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO known_clients (account_id, client, seen_at) VALUES ($1, $2, $3)
+			ON CONFLICT (account_id, client) DO UPDATE SET seen_at = excluded.seen_at`, accountID, client, unix(s.now()))
+		if err != nil {
+			return accountMissing(err)
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM known_clients WHERE account_id = $1 AND client NOT IN
+			(SELECT client FROM known_clients WHERE account_id = $1 ORDER BY seen_at DESC, client LIMIT $2)`, accountID, MaxKnownClients)
+		return err
+	}))
 }

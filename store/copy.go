@@ -17,6 +17,7 @@ var copiedTables = []struct{ name, columns string }{
 	{"sessions", "hash, account_id, created_at, expires_at"},
 	{"verification_codes", "account_id, purpose, code_hash, expires_at, attempts"},
 	{"code_limits", "account_id, client, window_start, codes, failures, noticed"},
+	{"known_clients", "account_id, client, seen_at"},
 	{"usage", "account_id, period, count, granted"},
 	{"usage_days", "account_id, day, key_id, count"},
 	{"deleted_usage", "account_id, period, count, deleted_at"},

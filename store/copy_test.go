@@ -36,6 +36,7 @@ func fill(t *testing.T, s *store.Store) map[string]int64 {
 	must(s.RevokeKey(ctx, admin, "old"))
 	must(s.CreateSession(ctx, []byte("session"), admin, time.Hour))
 	must(s.SetCode(ctx, pending, store.PurposeRegister, []byte("code"), time.Hour))
+	must(s.RememberClient(ctx, admin, "admin's network"))
 	for _, c := range []store.Charge{
 		{AccountID: admin, KeyID: 1},
 		{AccountID: admin, Suggestion: &store.Suggestion{AccountID: admin, Email: "me@example.com", Message: "more tools"}},
@@ -61,7 +62,7 @@ func fill(t *testing.T, s *store.Store) map[string]int64 {
 	if _, _, err := s.TakeToken(ctx, "account admin@example.com", 10, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	return map[string]int64{"accounts": 2, "api_keys": 2, "revoked_keys": 1, "sessions": 1, "verification_codes": 1, "code_limits": 2, "usage": 2, "usage_days": 3,
+	return map[string]int64{"accounts": 2, "api_keys": 2, "revoked_keys": 1, "sessions": 1, "verification_codes": 1, "code_limits": 2, "known_clients": 1, "usage": 2, "usage_days": 3,
 		"suggestions": 2, "audit_events": 2, "invites": 1, "settings": 1, "products": 1, "webhook_events": 1, "throttle": 1}
 }
 
