@@ -44,6 +44,7 @@ func TestAccountPageForms(t *testing.T) {
 	if got := res.location(); got != "/account?notice=own_password_changed" {
 		t.Fatalf("after the change: %s", got)
 	}
+	session = res.cookie("auth_session") // the change replaced the session
 	e.browse("GET", res.location(), nil, session).want(200).has("Your password was changed: every other session was logged out, your API keys still work.")
 
 	e.browse("POST", "/account/delete", url.Values{"password": {"wrong password"}}, session).want(401).has("The current password is wrong")

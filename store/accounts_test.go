@@ -148,9 +148,10 @@ func TestEffectivePlanExpires(t *testing.T) {
 	}
 }
 
-// A change of one's own password ends the other sessions, keeps the one
-// making it, and keeps the keys unless asked.
-func TestChangePasswordKeepsOneSession(t *testing.T) {
+// A change of one's own password ends every session, the one making it
+// too (a copy of its cookie must stop working), and starts the caller's
+// fresh one in the same change; it keeps the keys unless asked.
+func TestChangePasswordReplacesTheCallersSession(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
@@ -164,19 +165,21 @@ func TestChangePasswordKeepsOneSession(t *testing.T) {
 		if err := s.IssueKey(ctx, id, "k", []byte("key"), "sk_"); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ChangePassword(ctx, id, "new", []byte("mine"), false); err != nil {
+		if err := s.ChangePassword(ctx, id, "new", &store.NewSession{Hash: []byte("fresh"), TTL: time.Hour}, false); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.SessionAccount(ctx, []byte("mine")); err != nil {
-			t.Fatalf("the changing session: %v", err)
+		if _, err := s.SessionAccount(ctx, []byte("fresh")); err != nil {
+			t.Fatalf("the caller's fresh session: %v", err)
 		}
-		if _, err := s.SessionAccount(ctx, []byte("other")); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("another session: %v", err)
+		for _, old := range []string{"mine", "other"} {
+			if _, err := s.SessionAccount(ctx, []byte(old)); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("the session %q: %v", old, err)
+			}
 		}
 		if _, _, err := s.KeyByHash(ctx, []byte("key")); err != nil {
 			t.Fatalf("the key: %v", err)
 		}
-		if err := s.ChangePassword(ctx, id, "newer", []byte("mine"), true); err != nil {
+		if err := s.ChangePassword(ctx, id, "newer", nil, true); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := s.KeyByHash(ctx, []byte("key")); !errors.Is(err, store.ErrNotFound) {
@@ -185,7 +188,7 @@ func TestChangePasswordKeepsOneSession(t *testing.T) {
 		if a, _ := s.AccountByID(ctx, id); a.PasswordHash != "newer" {
 			t.Fatalf("hash %q", a.PasswordHash)
 		}
-		if err := s.ChangePassword(ctx, id+100, "x", nil, false); !errors.Is(err, store.ErrNotFound) {
+		if err := s.ChangePassword(ctx, id+100, "x", &store.NewSession{Hash: []byte("orphan"), TTL: time.Hour}, false); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("no account: %v", err)
 		}
 	})

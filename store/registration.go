@@ -43,7 +43,7 @@ func (s *Store) createOrTakeOver(ctx context.Context, tx *sql.Tx, n NewAccount) 
 		usage_cap = NULL, paid_until = NULL, plan_cancelled = FALSE, invite_hash = NULL WHERE id = $6`,
 		n.PasswordHash, cmp.Or(n.Plan, PlanStarter), n.Verified, n.Admin, cmp.Or(n.Plan, PlanStarter) != PlanStarter, id)
 	if err == nil {
-		err = s.endSessionsAndKeys(ctx, tx, id, nil, true)
+		err = s.endSessionsAndKeys(ctx, tx, id, true)
 	}
 	if err == nil {
 		_, err = tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = $1`, id)
@@ -87,7 +87,7 @@ func (s *Store) Activate(ctx context.Context, accountID int64, passwordHash stri
 		if _, err := tx.ExecContext(ctx, `DELETE FROM verification_codes WHERE account_id = $1 AND purpose = $2`, accountID, PurposeRegister); err != nil {
 			return err
 		}
-		return s.endSessionsAndKeys(ctx, tx, accountID, nil, false)
+		return s.endSessionsAndKeys(ctx, tx, accountID, false)
 	}))
 }
 
