@@ -179,3 +179,53 @@ func TestInvitesExpire(t *testing.T) {
 		}
 	})
 }
+
+// TestActivatingSpendsTheInvite: an operator who activated an account
+// registered with an invite left the invite live, to register one more
+// account. Activating, as verifying, spends it.
+func TestActivatingSpendsTheInvite(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		invite := mustInvite(t, s, "invite", 0)
+		ann := pending(t, s, "ann@example.com", "p", invite)
+		if err := s.Activate(ctx, ann, "operator's", false); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CheckInvite(ctx, invite); !errors.Is(err, store.ErrInviteInvalid) {
+			t.Fatalf("the invite after its account was activated: %v, want ErrInviteInvalid", err)
+		}
+		// So does an operator's taking over of the registration.
+		other := mustInvite(t, s, "other invite", 0)
+		pending(t, s, "bob@example.com", "p", other)
+		if _, tookOver, err := s.CreateOrTakeOver(ctx, store.NewAccount{Email: "bob@example.com", PasswordHash: "operator's", Verified: true}); err != nil || !tookOver {
+			t.Fatalf("taking over: %v %v", tookOver, err)
+		}
+		if live, err := s.Invites(ctx, 10); err != nil || len(live) != 0 {
+			t.Fatalf("live invites %+v, %v; want none", live, err)
+		}
+	})
+}
+
+// TestExpiredInviteRefusesVerification: an account registered with an
+// invite that expired before its code was entered was still verified.
+// The invite must be live when it is spent.
+func TestExpiredInviteRefusesVerification(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		now := time.Now()
+		s.SetClock(func() time.Time { return now })
+		invite := mustInvite(t, s, "invite", 0) // an hour
+		ann := pending(t, s, "ann@example.com", "p", invite)
+		now = now.Add(time.Hour + time.Second)
+		if err := s.VerifyRegistration(ctx, ann); !errors.Is(err, store.ErrInviteInvalid) {
+			t.Fatalf("verifying with an expired invite: %v, want ErrInviteInvalid", err)
+		}
+		if a, _ := s.AccountByID(ctx, ann); a.Verified {
+			t.Fatal("verified with an expired invite")
+		}
+	})
+}

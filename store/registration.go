@@ -39,6 +39,9 @@ func (s *Store) createOrTakeOver(ctx context.Context, tx *sql.Tx, n NewAccount) 
 	if hasNUL(n.PasswordHash, n.Plan) {
 		return 0, false, ErrInvalidText
 	}
+	if _, err := s.spendInvite(ctx, tx, id); err != nil {
+		return 0, false, err
+	}
 	_, err = tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1, plan = $2, verified = $3, admin = $4, plan_by_admin = $5,
 		usage_cap = NULL, paid_until = NULL, plan_cancelled = FALSE, invite_hash = NULL WHERE id = $6`,
 		n.PasswordHash, cmp.Or(n.Plan, PlanStarter), n.Verified, n.Admin, cmp.Or(n.Plan, PlanStarter) != PlanStarter, id)
@@ -54,11 +57,12 @@ func (s *Store) createOrTakeOver(ctx context.Context, tx *sql.Tx, n NewAccount) 
 // CreateOrTakeOver creates the account n describes, as CreateAccount does,
 // or takes over a pending (unverified) registration of its email: that
 // account gets n's password, plan, verification and admin rights, and
-// loses whatever its registration left (sessions, keys, codes, its
-// invite). Only an operator may call it (the setup link's holder, the
-// command line): whoever registered the email chose the old password, and
-// may not own the address. tookOver says which happened; a verified
-// account with the email is ErrEmailTaken.
+// loses whatever its registration left (sessions, keys, codes); the
+// invite it registered with, if still live, is spent. Only an operator
+// may call it (the setup link's holder, the command line): whoever
+// registered the email chose the old password, and may not own the
+// address. tookOver says which happened; a verified account with the
+// email is ErrEmailTaken.
 func (s *Store) CreateOrTakeOver(ctx context.Context, n NewAccount) (id int64, tookOver bool, err error) {
 	defer s.auth.invalidate()
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
@@ -70,12 +74,17 @@ func (s *Store) CreateOrTakeOver(ctx context.Context, n NewAccount) (id int64, t
 }
 
 // Activate sets an account's password, marks it verified and, with admin,
-// makes it an administrator, in one change; its sessions end. It is how an
-// operator verifies an unverified account, or makes one an administrator:
-// the new password shuts out whoever registered the email.
+// makes it an administrator, in one change; its sessions end, and the
+// invite it registered with, if still live, is spent (an account got in
+// with it). It is how an operator verifies an unverified account, or
+// makes one an administrator: the new password shuts out whoever
+// registered the email.
 func (s *Store) Activate(ctx context.Context, accountID int64, passwordHash string, admin bool) error {
 	defer s.auth.invalidate()
 	return wrap("activate", s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := s.spendInvite(ctx, tx, accountID); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1, verified = TRUE, invite_hash = NULL, admin = (admin OR $2) WHERE id = $3`,
 			passwordHash, admin, accountID)
 		if err != nil {
@@ -141,32 +150,45 @@ func (s *Store) RegisterPending(ctx context.Context, n NewAccount, inviteHash []
 // matched, and spends the invite it registered with, in one transaction:
 // of any number of accounts registered with one invite, only the first to
 // be verified is; the others fail with ErrInviteInvalid and stay pending,
-// as does an account whose invite was revoked meanwhile. An account
-// registered without an invite is just verified. An account deleted
-// meanwhile is ErrNotFound.
+// as does an account whose invite was revoked or expired meanwhile. An
+// account registered without an invite is just verified. An account
+// deleted meanwhile is ErrNotFound.
 func (s *Store) VerifyRegistration(ctx context.Context, accountID int64) error {
 	defer s.auth.invalidate()
 	return wrap("verify registration", s.inTx(ctx, func(tx *sql.Tx) error {
-		var invite []byte
-		err := tx.QueryRowContext(ctx, `SELECT invite_hash FROM accounts WHERE id = $1`+s.forUpdate, accountID).Scan(&invite)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
+		spent, err := s.spendInvite(ctx, tx, accountID)
 		if err != nil {
 			return err
 		}
-		if invite != nil {
-			// One statement decides, under the invite row's lock on
-			// PostgreSQL: a second account waits, then finds it used.
-			res, err := tx.ExecContext(ctx, `UPDATE invites SET used_at = $1 WHERE hash = $2 AND used_at IS NULL`, unix(s.now()), invite)
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err != nil || n == 0 {
-				return cmp.Or(err, ErrInviteInvalid)
-			}
+		if !spent {
+			return ErrInviteInvalid
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE accounts SET verified = TRUE, invite_hash = NULL WHERE id = $1`, accountID)
 		return err
 	}))
+}
+
+// spendInvite marks the invite the account registered with as used, when
+// it is live: spent is false for one used by another account, revoked or
+// expired. An account registered without one spends nothing (spent is
+// true); a missing account is ErrNotFound. The account keeps the invite's
+// hash: its caller clears it.
+func (s *Store) spendInvite(ctx context.Context, tx *sql.Tx, accountID int64) (spent bool, err error) {
+	var invite []byte
+	err = tx.QueryRowContext(ctx, `SELECT invite_hash FROM accounts WHERE id = $1`+s.forUpdate, accountID).Scan(&invite)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, ErrNotFound
+	}
+	if err != nil || invite == nil {
+		return err == nil, err
+	}
+	// One statement decides, under the invite row's lock on PostgreSQL: a
+	// second account waits, then finds it used.
+	now := unix(s.now())
+	res, err := tx.ExecContext(ctx, `UPDATE invites SET used_at = $1 WHERE hash = $2 AND used_at IS NULL AND expires_at > $1`, now, invite)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
