@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"secutil/server/internal/plural"
 	"secutil/store"
 	"secutil/tools/passhash"
 )
@@ -25,10 +26,10 @@ import (
 const codeTTL = 15 * time.Minute
 
 // sendCode stores and mails a fresh 6-digit code, asked for by client
-// (the exchange's codeClient). Past the codes an address may get in an hour,
-// from that client or from all, it sends nothing, and says nothing either:
-// the answer of the route must not tell whether the address has an
-// account. The owner hears of it instead (tellOwnerOfCodeLimit).
+// (the exchange's codeClient). Past the codes an address may get in an
+// hour, from that client or from all, it sends nothing, and says nothing
+// either: the answer of the route must not tell whether the address has
+// an account. The owner hears of it instead (tellOwnerOfCodeLimit).
 func (s *Server) sendCode(ctx context.Context, accountID int64, email, purpose, client string) error {
 	code, err := newCode()
 	if err != nil {
@@ -36,18 +37,33 @@ func (s *Server) sendCode(ctx context.Context, accountID int64, email, purpose, 
 	}
 	notify, err := s.Store.SetCodeFor(ctx, accountID, purpose, client, s.codeHash(accountID, purpose, code), codeTTL)
 	if errors.Is(err, store.ErrTooManyCodes) {
-		s.Logger.Info("code not sent: the address had its codes for the hour", "purpose", purpose)
-		return s.tellOwnerOfCodeLimit(ctx, notify, accountID, email)
+		return s.codeRefused(ctx, notify, accountID, email, purpose)
 	}
 	if err != nil {
 		return err
 	}
+	return s.mailCode(ctx, email, purpose, code, "")
+}
+
+// codeRefused logs that no code went out, the address having had its
+// codes for the hour, and tells the owner when notify says so.
+func (s *Server) codeRefused(ctx context.Context, notify bool, accountID int64, email, purpose string) error {
+	s.Logger.Info("code not sent: the address had its codes for the hour", "purpose", purpose)
+	return s.tellOwnerOfCodeLimit(ctx, notify, accountID, email)
+}
+
+// mailCode mails a code for purpose to email, with note, a paragraph of
+// its own, when there is one.
+func (s *Server) mailCode(ctx context.Context, email, purpose, code, note string) error {
 	what := "verification"
 	if purpose == store.PurposeReset {
 		what = "password reset"
 	}
-	return s.Mailer.Send(ctx, email, "secutil "+what+" code: "+code,
-		fmt.Sprintf("Your secutil %s code is %s. It expires in 15 minutes.", what, code))
+	body := fmt.Sprintf("Your secutil %s code is %s. It expires in 15 minutes.", what, code)
+	if note != "" {
+		body += "\n\n" + note
+	}
+	return s.Mailer.Send(ctx, email, "secutil "+what+" code: "+code, body)
 }
 
 // tellOwnerOfCodeLimit lets an account's owner know, once per client and
@@ -152,15 +168,21 @@ func pastedCode(code string) string {
 	}, code)
 }
 
-// consumeCode checks a code for email; every failure reads the same. A
-// registration's code comes with its password: when the password does not
-// match the pending account's, the try counts as a wrong code, so nobody
-// activates an account with a password they did not choose, nor guesses
-// the code without the password.
+// consumeCode checks a code for email; every failure reads the same, but
+// to a registrant who gave the pending account's password, and so
+// registered it: they learn what was wrong with the code
+// (wrongRegistrationCode). A registration's code comes with its password:
+// when the password does not match the pending account's, the try counts
+// as a wrong code, so nobody activates an account with a password they
+// did not choose, nor guesses the code without the password; the answer
+// then says that only the newest registration's code and password go
+// together, which is why a registrant whose address was registered again
+// since sees theirs fail.
 func (s *Server) consumeCode(ctx context.Context, email, purpose, code, password string) (*store.Account, error) {
 	invalid := badRequest("%s", store.ErrCodeInvalid.Error())
 	if purpose == store.PurposeRegister {
-		invalid = badRequest("the code or the password is wrong, or the code has expired; %s", s.newCodeHint())
+		invalid = badRequest("the code or the password is wrong, or the code has expired: only the newest code mailed for this address works, "+
+			"with the password of the registration that sent it; %s", s.newCodeHint())
 	}
 	a, err := s.Store.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
@@ -173,12 +195,13 @@ func (s *Server) consumeCode(ctx context.Context, email, purpose, code, password
 		return nil, err
 	}
 	hash := s.codeHash(a.ID, purpose, code)
+	registrant := false
 	if purpose == store.PurposeRegister {
 		ok, err := passhash.Verify(password, a.PasswordHash)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if registrant = ok && !a.Verified; !ok {
 			hash = nil // matches no code, and counts as a wrong try
 		}
 	}
@@ -186,10 +209,27 @@ func (s *Server) consumeCode(ctx context.Context, email, purpose, code, password
 	if notifyErr := s.tellOwnerOfCodeLimit(ctx, notify, a.ID, a.Email); notifyErr != nil {
 		s.Logger.Error("telling the owner of a code limit", "err", notifyErr)
 	}
-	if errors.Is(err, store.ErrCodeInvalid) {
+	switch {
+	case errors.Is(err, store.ErrCodeInvalid) && registrant:
+		return nil, s.wrongRegistrationCode(err)
+	case errors.Is(err, store.ErrCodeInvalid):
 		return nil, invalid
 	}
 	return a, err
+}
+
+// wrongRegistrationCode says why a registrant's code did not work: wrong,
+// with the tries left at it, so that a typo is typed again on the same
+// form rather than sent to register again; or no code works any more.
+func (s *Server) wrongRegistrationCode(err error) error {
+	var wrong *store.WrongCodeError
+	switch {
+	case errors.As(err, &wrong) && wrong.TriesLeft > 0:
+		return badRequest("wrong code: %s left", plural.Count(wrong.TriesLeft, "try", "tries"))
+	case errors.As(err, &wrong):
+		return badRequest("wrong code, and that was the last try at it: %s", s.newCodeHint())
+	}
+	return badRequest("this code no longer works: it expired, took its wrong tries, or a newer one replaced it; %s", s.newCodeHint())
 }
 
 // newCodeHint says how a registrant gets a new code: registering again,

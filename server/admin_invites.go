@@ -98,8 +98,14 @@ func (s *Server) revokeInvite(ctx context.Context, req inviteIDRequest) (statusR
 	} else if err != nil {
 		return statusResponse{}, err
 	}
-	s.adminAudit(ctx, store.AuditInviteRevoked, "invite "+req.ID[:min(len(req.ID), 12)])
+	s.adminAudit(ctx, store.AuditInviteRevoked, "invite "+inviteID(hash))
 	return statusResponse{Status: store.AuditInviteRevoked, Message: "The invite was revoked: its link registers no one."}, nil
+}
+
+// inviteID is how the admin page and the audit log name an invite: the
+// first 12 hex digits of the hash the store keeps of its token.
+func inviteID(hash []byte) string {
+	return hex.EncodeToString(hash[:min(len(hash), 6)])
 }
 
 // inviteForm reads the revoke button of a live invite.

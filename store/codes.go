@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -60,6 +61,18 @@ var (
 	// from this client or from all, went out: no other is made.
 	ErrTooManyCodes = errors.New("too many codes were sent to this address in the last hour")
 )
+
+// WrongCodeError is the ErrCodeInvalid of a wrong try at a live code: it
+// says how many more tries the client has at the code (0: none), the
+// code's own or, if fewer, its hour's.
+type WrongCodeError struct{ TriesLeft int }
+
+func (e *WrongCodeError) Error() string {
+	return fmt.Sprintf("wrong code: %d more tries at it", e.TriesLeft)
+}
+
+// Is makes a WrongCodeError an ErrCodeInvalid.
+func (e *WrongCodeError) Is(target error) bool { return target == ErrCodeInvalid }
 
 // codeLimits is an account's row of code_limits for one client, in its
 // current window.
@@ -127,7 +140,16 @@ func (l *clientLimits) codesUsed() bool {
 
 // triesUsed reports that no code works from the client this hour.
 func (l *clientLimits) triesUsed() bool {
-	return l.mine.tries >= MaxCodeTriesPerHour || (!l.known && l.total.tries >= MaxAccountCodeTriesPerHour)
+	return l.triesLeft() <= 0
+}
+
+// triesLeft is how many wrong tries the client has left this hour.
+func (l *clientLimits) triesLeft() int {
+	left := MaxCodeTriesPerHour - l.mine.tries
+	if !l.known {
+		left = min(left, MaxAccountCodeTriesPerHour-l.total.tries)
+	}
+	return left
 }
 
 func (l *clientLimits) save(ctx context.Context, tx *sql.Tx, accountID int64) error {
@@ -160,23 +182,7 @@ func (s *Store) SetCodeFor(ctx context.Context, accountID int64, purpose, client
 		if found, err := s.lockAccount(ctx, tx, accountID); !found {
 			return cmp.Or(err, ErrNotFound)
 		}
-		limits, err := s.clientLimitsOf(ctx, tx, accountID, client)
-		if err != nil {
-			return err
-		}
-		if refused = limits.codesUsed(); refused {
-			notifyOwner = limits.stopped()
-			return limits.save(ctx, tx, accountID) // the notice is kept
-		}
-		limits.mine.codes++
-		limits.total.codes++
-		if err := limits.save(ctx, tx, accountID); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx,
-			`INSERT INTO verification_codes (account_id, purpose, code_hash, expires_at, attempts) VALUES ($1, $2, $3, $4, 0)
-			 ON CONFLICT (account_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at, attempts = 0`,
-			accountID, purpose, codeHash, unix(s.now().Add(ttl)))
+		refused, notifyOwner, err = s.setCode(ctx, tx, accountID, purpose, client, codeHash, ttl)
 		return err
 	})
 	if err == nil && refused {
@@ -185,16 +191,42 @@ func (s *Store) SetCodeFor(ctx context.Context, accountID int64, purpose, client
 	return notifyOwner, wrap("set code", err)
 }
 
+// setCode is SetCodeFor in tx, which holds the account's lock. Refused,
+// it changes nothing but the notice it keeps: the caller commits tx all
+// the same, or the owner would be told again.
+func (s *Store) setCode(ctx context.Context, tx *sql.Tx, accountID int64, purpose, client string, codeHash []byte, ttl time.Duration) (refused, notifyOwner bool, err error) {
+	limits, err := s.clientLimitsOf(ctx, tx, accountID, client)
+	if err != nil {
+		return false, false, err
+	}
+	if limits.codesUsed() {
+		notifyOwner = limits.stopped()
+		return true, notifyOwner, limits.save(ctx, tx, accountID)
+	}
+	limits.mine.codes++
+	limits.total.codes++
+	if err := limits.save(ctx, tx, accountID); err != nil {
+		return false, false, err
+	}
+	_, err = tx.ExecContext(ctx,
+		`INSERT INTO verification_codes (account_id, purpose, code_hash, expires_at, attempts) VALUES ($1, $2, $3, $4, 0)
+		 ON CONFLICT (account_id, purpose) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at, attempts = 0`,
+		accountID, purpose, codeHash, unix(s.now().Add(ttl)))
+	return false, false, err
+}
+
 // ConsumeCodeFrom checks codeHash, sent by client, against the stored
 // code. A match deletes the code; a miss counts a try against the code
 // (the MaxCodeAttempts-th kills it), against the client's hour and the
 // account's (after MaxCodeTriesPerHour from the client, or
 // MaxAccountCodeTriesPerHour from all, no code works from it, right or
-// wrong, until the hour is over). Every failure is ErrCodeInvalid.
-// notifyOwner is as for SetCodeFor: true the first time in the hour the
-// client is stopped.
+// wrong, until the hour is over). Every failure is ErrCodeInvalid; a miss
+// at a live code is a *WrongCodeError, which says how many tries the
+// client has left at it. notifyOwner is as for SetCodeFor: true the first
+// time in the hour the client is stopped.
 func (s *Store) ConsumeCodeFrom(ctx context.Context, accountID int64, purpose, client string, codeHash []byte) (notifyOwner bool, err error) {
 	var matched bool
+	var wrong *WrongCodeError
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if found, err := s.lockAccount(ctx, tx, accountID); !found {
 			return err // no account, no code
@@ -233,14 +265,17 @@ func (s *Store) ConsumeCodeFrom(ctx context.Context, accountID int64, purpose, c
 		if err := limits.save(ctx, tx, accountID); err != nil {
 			return err
 		}
+		wrong = &WrongCodeError{TriesLeft: max(0, min(MaxCodeAttempts-attempts-1, limits.triesLeft()))}
 		_, err = tx.ExecContext(ctx,
 			`UPDATE verification_codes SET attempts = attempts + 1 WHERE account_id = $1 AND purpose = $2`, accountID, purpose)
 		return err
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		return notifyOwner, wrap("consume code", err)
-	}
-	if !matched {
+	case wrong != nil:
+		return notifyOwner, wrong
+	case !matched:
 		return notifyOwner, ErrCodeInvalid
 	}
 	return false, nil

@@ -260,3 +260,39 @@ func TestKnownNetworksAreFewAndExpire(t *testing.T) {
 		}
 	})
 }
+
+// TestWrongCodeTellsTriesLeft: a wrong try at a live code says how many
+// more tries the client has at it: the code's own, its hour's if fewer.
+func TestWrongCodeTellsTriesLeft(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", "")
+		var left []int
+		// Three codes, tried 5, 3 and 2 times: the last two tries are
+		// the hour's last.
+		for _, tries := range []int{store.MaxCodeAttempts, 3, 2} {
+			if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			for range tries {
+				var wrong *store.WrongCodeError
+				if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("wrong")); !errors.As(err, &wrong) || !errors.Is(err, store.ErrCodeInvalid) {
+					t.Fatalf("a wrong code: %v, want a WrongCodeError", err)
+				}
+				left = append(left, wrong.TriesLeft)
+			}
+		}
+		if fmt.Sprint(left) != "[4 3 2 1 0 4 3 2 1 0]" {
+			t.Fatalf("tries left after each wrong code: %v", left)
+		}
+		if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		var wrong *store.WrongCodeError
+		if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("wrong")); errors.As(err, &wrong) || !errors.Is(err, store.ErrCodeInvalid) {
+			t.Fatalf("a try past the hour's: %v, want ErrCodeInvalid alone", err)
+		}
+	})
+}

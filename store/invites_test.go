@@ -30,8 +30,8 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		s := db.open(t)
 		invite := mustInvite(t, s, "invite", 0)
 		typo := pending(t, s, "ann@exmaple.com", "p1", invite)
-		if _, created, err := s.RegisterPending(ctx, store.NewAccount{Email: "ann@exmaple.com", PasswordHash: "p1"}, invite); err != nil || created {
-			t.Fatalf("registering a pending email again: created %v, %v", created, err)
+		if r, err := registerPending(s, "ann@exmaple.com", "p1", invite); err != nil || r.Created {
+			t.Fatalf("registering a pending email again: created %v, %v", r.Created, err)
 		}
 		ann := pending(t, s, "ann@example.com", "p1", invite)
 		if again := pending(t, s, "ann@example.com", "p2", invite); again != ann {
@@ -49,7 +49,7 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		if a, _ := s.AccountByID(ctx, ann); !a.Verified {
 			t.Fatal("not verified")
 		}
-		if _, _, err := s.RegisterPending(ctx, store.NewAccount{Email: "bob@example.com", PasswordHash: "p"}, invite); !errors.Is(err, store.ErrInviteInvalid) {
+		if _, err := registerPending(s, "bob@example.com", "p", invite); !errors.Is(err, store.ErrInviteInvalid) {
 			t.Fatalf("registering with a spent invite: %v", err)
 		}
 		if err := s.VerifyRegistration(ctx, typo); !errors.Is(err, store.ErrInviteInvalid) {
@@ -58,7 +58,7 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		if a, _ := s.AccountByID(ctx, typo); a.Verified {
 			t.Fatal("a second account got in with one invite")
 		}
-		if _, _, err := s.RegisterPending(ctx, store.NewAccount{Email: "ann@example.com", PasswordHash: "p"}, nil); !errors.Is(err, store.ErrEmailTaken) {
+		if _, err := registerPending(s, "ann@example.com", "p", nil); !errors.Is(err, store.ErrEmailTaken) {
 			t.Fatalf("registering a verified email: %v", err)
 		}
 		// Without an invite (open registration) verifying just verifies.

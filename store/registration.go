@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"secutil/tools/emailaddr"
 )
@@ -100,50 +101,83 @@ func (s *Store) Activate(ctx context.Context, accountID int64, passwordHash stri
 	}))
 }
 
-// RegisterPending records a registration: it creates a pending
-// (unverified) account with n's email and password, or gives a pending one
-// with that email the new password. With inviteHash (registration by
+// Registration is a registration to record (RegisterPending): the
+// account (its email and password hash), the invite it came with (its
+// hash, nil for none) and the code to mail for it.
+type Registration struct {
+	Account NewAccount
+	Invite  []byte
+	// Client is who registers, as SetCodeFor takes it: the code counts
+	// against its codes for the hour.
+	Client string
+	// Code gives the keyed hash of the code to mail, for the account's id
+	// (a new account has none before it is made); CodeTTL is its life.
+	Code    func(accountID int64) []byte
+	CodeTTL time.Duration
+}
+
+// Registered is what RegisterPending did: the account's id, and whether
+// it is new (else a pending one got the new password). NotifyOwner goes
+// with ErrTooManyCodes, as SetCodeFor's.
+type Registered struct {
+	ID          int64
+	Created     bool
+	NotifyOwner bool
+}
+
+// RegisterPending records a registration and its code in one
+// transaction: it creates a pending (unverified) account with r's email
+// and password, or gives a pending one with that email the new password,
+// and stores r's code for it (purpose PurposeRegister). A pending
+// account's password changes only together with a fresh code, which its
+// caller mails: past the client's codes for the hour (ErrTooManyCodes,
+// with NotifyOwner as SetCodeFor's) nothing changes, so nobody replaces
+// it without the mailbox hearing of it. With an invite (registration by
 // invite) the invite must be live, and the account keeps it until it is
 // verified (VerifyRegistration spends it): registering again with the
 // same invite works until then, also with another email. Errors:
-// created says whether the account is new (else a pending one got the
-// password). Errors: ErrInviteInvalid, an invite unknown, spent, revoked
-// or expired;
+// ErrInviteInvalid, an invite unknown, spent, revoked or expired;
 // ErrEmailTaken, a verified account has the email (or a concurrent
-// registration just created it); ErrInvalidEmail.
-func (s *Store) RegisterPending(ctx context.Context, n NewAccount, inviteHash []byte) (id int64, created bool, err error) {
-	if hasNUL(n.PasswordHash) {
-		return 0, false, ErrInvalidText
+// registration just created it); ErrInvalidEmail; ErrTooManyCodes.
+func (s *Store) RegisterPending(ctx context.Context, r Registration) (Registered, error) {
+	if hasNUL(r.Account.PasswordHash) {
+		return Registered{}, ErrInvalidText
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		if inviteHash != nil {
-			if err := checkInvite(ctx, tx, inviteHash, s.now()); err != nil {
+	var out Registered
+	var refused bool
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if r.Invite != nil {
+			if err := checkInvite(ctx, tx, r.Invite, s.now()); err != nil {
 				return err
 			}
 		}
-		var verified, found bool
-		var err error
-		id, verified, found, err = s.pendingByEmail(ctx, tx, n.Email)
+		id, verified, found, err := s.pendingByEmail(ctx, tx, r.Account.Email)
 		switch {
 		case err != nil:
 			return err
 		case verified:
 			return ErrEmailTaken
 		case !found:
-			created = true
+			n := r.Account
 			n.Verified, n.Admin, n.Plan = false, false, PlanStarter
 			if id, err = insertAccount(ctx, tx, n, s.now()); err != nil {
 				return err
 			}
-		default:
-			if _, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1 WHERE id = $2`, n.PasswordHash, id); err != nil {
-				return err
-			}
+			out.Created = true
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE accounts SET invite_hash = $1 WHERE id = $2`, inviteHash, id)
+		out.ID = id
+		// The code first: refused, the pending account stays as it was.
+		refused, out.NotifyOwner, err = s.setCode(ctx, tx, id, PurposeRegister, r.Client, r.Code(id), r.CodeTTL)
+		if err != nil || refused {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1, invite_hash = $2 WHERE id = $3`, r.Account.PasswordHash, r.Invite, id)
 		return err
 	})
-	return id, created, wrap("register pending", err)
+	if err == nil && refused {
+		err = ErrTooManyCodes
+	}
+	return out, wrap("register pending", err)
 }
 
 // VerifyRegistration marks a pending account verified, after its code

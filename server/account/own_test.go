@@ -209,7 +209,7 @@ func TestOperatorAndPendingAccounts(t *testing.T) {
 func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	op := account.Operator{Store: st, By: "by the test"}
-	id, _, err := st.RegisterPending(ctx, store.NewAccount{Email: "boss@example.com", PasswordHash: "attacker's"}, nil)
+	id, err := registerPending(ctx, st, "boss@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 		t.Fatalf("audit: %v", events)
 	}
 
-	id, _, err = st.RegisterPending(ctx, store.NewAccount{Email: "ann@example.com", PasswordHash: "attacker's"}, nil)
+	id, err = registerPending(ctx, st, "ann@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,4 +247,12 @@ func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 	if _, err := op.Create(ctx, account.New{Email: "ann@example.com", PasswordHash: "x", Plan: store.PlanStarter}); !errors.Is(err, store.ErrEmailTaken) {
 		t.Fatalf("Create over a verified account: %v", err)
 	}
+}
+
+// registerPending registers email as a stranger would, with a password of
+// the stranger's choosing, and returns its pending account's id.
+func registerPending(ctx context.Context, st *store.Store, email string) (int64, error) {
+	r, err := st.RegisterPending(ctx, store.Registration{Account: store.NewAccount{Email: email, PasswordHash: "attacker's"},
+		Client: "stranger", Code: func(int64) []byte { return []byte("code") }, CodeTTL: time.Hour})
+	return r.ID, err
 }
