@@ -226,3 +226,25 @@ func (s *Store) spendInvite(ctx context.Context, tx *sql.Tx, accountID int64) (s
 	n, err := res.RowsAffected()
 	return n > 0, err
 }
+
+// PendingRegistrationsKept is how long a pending registration stays once
+// made, even without a live code: an operator may still activate it by
+// hand (Activate). After that, one without a live code is abandoned.
+const PendingRegistrationsKept = 24 * time.Hour
+
+// DeleteAbandonedRegistrations deletes the pending (unverified) accounts
+// made PendingRegistrationsKept ago or more that have no live code: their
+// codes expired or took their wrong tries, so nobody can verify them, and
+// registering again makes a new one. A disabled one stays, as an
+// administrator chose. It returns how many it deleted; the sweep calls
+// it, so that abandoned registrations do not hold their emails and grow
+// the table.
+func (s *Store) DeleteAbandonedRegistrations(ctx context.Context) (int64, error) {
+	defer s.auth.invalidate()
+	now := s.now()
+	return s.deleteWhere(ctx, "delete abandoned registrations",
+		`DELETE FROM accounts WHERE verified = FALSE AND disabled = FALSE AND admin = FALSE AND created_at <= $1
+		   AND NOT EXISTS (SELECT 1 FROM verification_codes c
+		                    WHERE c.account_id = accounts.id AND c.expires_at > $2 AND c.attempts < $3)`,
+		unix(now.Add(-PendingRegistrationsKept)), unix(now), MaxCodeAttempts)
+}

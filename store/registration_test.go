@@ -97,3 +97,43 @@ func TestRegisteringAgainPastTheCodesKeepsThePassword(t *testing.T) {
 		}
 	})
 }
+
+// TestSweepDeletesAbandonedRegistrations: a pending registration whose
+// code expired stayed for good, holding its email. The sweep deletes one
+// with no live code a day after it was made (PendingRegistrationsKept),
+// and no other account.
+func TestSweepDeletesAbandonedRegistrations(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		now := time.Now()
+		s.SetClock(func() time.Time { return now })
+		abandoned := pending(t, s, "abandoned@example.com", "p", nil)
+		retried := pending(t, s, "retried@example.com", "p", nil)
+		disabled := pending(t, s, "disabled@example.com", "p", nil)
+		if err := s.SetDisabled(ctx, disabled, true); err != nil {
+			t.Fatal(err)
+		}
+		verified := mustAccount(t, s, "verified@example.com", "")
+		now = now.Add(store.PendingRegistrationsKept - time.Second)
+		if n, err := s.DeleteAbandonedRegistrations(ctx); err != nil || n != 0 {
+			t.Fatalf("swept %d, %v before any registration is a day old; want none", n, err)
+		}
+		now = now.Add(time.Second)
+		young := pending(t, s, "young@example.com", "p", nil)
+		now = now.Add(time.Hour)
+		pending(t, s, "retried@example.com", "p", nil) // a fresh code
+		if n, err := s.DeleteAbandonedRegistrations(ctx); err != nil || n != 1 {
+			t.Fatalf("swept %d, %v; want the abandoned registration", n, err)
+		}
+		if _, err := s.AccountByID(ctx, abandoned); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the abandoned registration: %v", err)
+		}
+		for _, id := range []int64{retried, disabled, verified, young} {
+			if _, err := s.AccountByID(ctx, id); err != nil {
+				t.Fatalf("account %d: %v", id, err)
+			}
+		}
+	})
+}
