@@ -75,23 +75,7 @@ func TestMigrationKeysExistingAccounts(t *testing.T) {
 	t.Parallel()
 	eachEmptyBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
-		driver, apply := "sqlite", migrate.Apply
-		if db.backend == store.Postgres {
-			driver, apply = "pgx", migrate.ApplyPostgres
-		}
-		steps, err := migrate.FromFS(os.DirFS("migrations/"+db.backend), "*.sql")
-		if err != nil {
-			t.Fatal(err)
-		}
-		const before = 6 // the last schema without email_key
-		raw, err := sql.Open(driver, db.dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer raw.Close()
-		if err := apply(ctx, raw, steps[:before]); err != nil {
-			t.Fatal(err)
-		}
+		raw := migratedTo(t, db, 6) // the last schema without email_key
 		for _, email := range []string{"Mixed.Case@Example.com", "jos\u00e9@example.com", "other@example.com"} {
 			if _, err := raw.Exec(`INSERT INTO accounts (email, password_hash, created_at) VALUES ($1, 'x', 0)`, email); err != nil {
 				t.Fatal(err)
@@ -453,23 +437,7 @@ func TestMigrationStopsReusingAccountIDs(t *testing.T) {
 	t.Parallel()
 	eachEmptyBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
-		driver, apply := "sqlite", migrate.Apply
-		if db.backend == store.Postgres {
-			driver, apply = "pgx", migrate.ApplyPostgres
-		}
-		steps, err := migrate.FromFS(os.DirFS("migrations/"+db.backend), "*.sql")
-		if err != nil {
-			t.Fatal(err)
-		}
-		const before = 9 // the last schema with reusable ids
-		raw, err := sql.Open(driver, db.dsn+map[string]string{"sqlite": "?_pragma=foreign_keys(1)", "pgx": ""}[driver])
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer raw.Close()
-		if err := apply(ctx, raw, steps[:before]); err != nil {
-			t.Fatal(err)
-		}
+		raw := migratedTo(t, db, 9) // the last schema with reusable ids
 		for _, q := range []struct {
 			sql  string
 			args []any
@@ -513,6 +481,25 @@ func TestMigrationStopsReusingAccountIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// migratedTo is rawDB with db's schema as its first steps migrations
+// leave it: for tests of a later step on the rows of an older schema.
+func migratedTo(t *testing.T, db testDB, steps int) *sql.DB {
+	t.Helper()
+	apply := migrate.Apply
+	if db.backend == store.Postgres {
+		apply = migrate.ApplyPostgres
+	}
+	all, err := migrate.FromFS(os.DirFS("migrations/"+db.backend), "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := rawDB(t, db)
+	if err := apply(context.Background(), raw, all[:steps]); err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }
 
 // rawDB is a connection to db outside the store, closed when the test ends.
