@@ -69,8 +69,8 @@ func (s *Server) mailCode(ctx context.Context, email, purpose, code, note string
 // tellOwnerOfCodeLimit lets an account's owner know, once per client and
 // hour (notify, from the store), that a client used up its codes or code
 // tries for the account: by mail, and in the log for the operator of a
-// server without mail. The owner's own requests count apart, from their
-// own network, so recovery still works for them.
+// server without mail. The owner's own requests count apart, from a
+// network the account logged in from, so recovery still works for them.
 func (s *Server) tellOwnerOfCodeLimit(ctx context.Context, notify bool, accountID int64, email string) error {
 	if !notify {
 		return nil
@@ -83,7 +83,7 @@ func (s *Server) tellOwnerOfCodeLimit(ctx context.Context, notify bool, accountI
 	return s.Mailer.Send(ctx, email, "secutil: codes asked for your account",
 		"Someone asked for codes for your secutil account, or tried wrong codes, more often than allowed,\n"+
 			"and was stopped for an hour. If it was not you, your password is unchanged and nothing is needed;\n"+
-			"your own request for a code, from your own network, still works.")
+			"your own request for a code still works from a network you have logged in from before.")
 }
 
 // codeClient is the client of the exchange as the code limits count it:
