@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"database/sql"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,7 +13,6 @@ import (
 	"secutil/server"
 	"secutil/store"
 	"secutil/tools/apikey"
-	"secutil/tools/passhash"
 )
 
 // withDeviceLimits makes the login buckets small enough that 20 guesses
@@ -310,20 +308,13 @@ func TestDeviceCookieDiesWithItsAccount(t *testing.T) {
 	e.drainLogins(t, "next@example.com")
 	e.ownerLogin("next@example.com", withDevice(device)...).wantError(429, "rate_limited")
 
-	// The same id, given again as SQLite did before.
-	raw, err := sql.Open("sqlite", e.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	hash, err := passhash.Hash(testPassword, cheapHash)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := raw.Exec(`INSERT INTO accounts (id, email, email_key, password_hash, verified, created_at) VALUES ($1, 'reused@example.com', 'reused@example.com', $2, 1, $3)`,
-		id, hash, now.Unix()); err != nil {
-		t.Fatal(err)
-	}
+	// A cookie of an id given again, as SQLite did before: issued before
+	// the account holding the id now was made. The store's clock, turned
+	// back, issues one.
+	e.account("reused@example.com", store.PlanStarter)
+	now = now.Add(-time.Hour)
+	old := deviceOf(t, e.ownerLogin("reused@example.com", ownerAddr...).want(200))
+	now = now.Add(2 * time.Hour)
 	e.drainLogins(t, "reused@example.com")
-	e.ownerLogin("reused@example.com", withDevice(device)...).wantError(429, "rate_limited")
+	e.ownerLogin("reused@example.com", withDevice(old)...).wantError(429, "rate_limited")
 }
