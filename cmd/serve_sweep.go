@@ -12,8 +12,9 @@ import (
 // old revoked keys.
 const sweepInterval = 5 * time.Minute
 
-// sweepExpired deletes expired sessions and verification codes, and the
-// revoked keys kept past store.RevokedKeysKept, at once and then every
+// sweepExpired deletes expired sessions and verification codes, the
+// revoked keys kept past store.RevokedKeysKept and the pending
+// registrations nobody can verify any more, at once and then every
 // interval until ctx ends. Sessions and codes are not accepted once
 // expired, and a revoked key that old reads as never made here; the sweep
 // keeps the tables from growing with every login, code sent and key
@@ -34,8 +35,12 @@ func sweepExpired(ctx context.Context, st *store.Store, interval time.Duration, 
 		if err != nil && ctx.Err() == nil {
 			logger.Warn("sweeping old revoked keys", "err", err)
 		}
-		if sessions+codes+revokedKeys > 0 {
-			logger.Info("swept expired rows", "sessions", sessions, "codes", codes, "revoked_keys", revokedKeys)
+		registrations, err := st.DeleteAbandonedRegistrations(ctx)
+		if err != nil && ctx.Err() == nil {
+			logger.Warn("sweeping abandoned registrations", "err", err)
+		}
+		if sessions+codes+revokedKeys+registrations > 0 {
+			logger.Info("swept expired rows", "sessions", sessions, "codes", codes, "revoked_keys", revokedKeys, "abandoned_registrations", registrations)
 		}
 		select {
 		case <-ctx.Done():

@@ -39,6 +39,11 @@ func TestSweepExpiredRunsAtOnceAndOnSchedule(t *testing.T) {
 	if err := st.RevokeKey(ctx, id, "old"); err != nil {
 		t.Fatal(err)
 	}
+	// A registration left unverified, with no live code, longer than one is kept.
+	st.SetClock(func() time.Time { return time.Now().Add(-store.PendingRegistrationsKept - time.Hour) })
+	if _, err := st.CreateAccount(ctx, store.NewAccount{Email: "abandoned@example.com", PasswordHash: "x"}); err != nil {
+		t.Fatal(err)
+	}
 	st.SetClock(time.Now)
 	logs := &cmdtest.SyncBuffer{}
 	done := make(chan struct{})
@@ -46,7 +51,7 @@ func TestSweepExpiredRunsAtOnceAndOnSchedule(t *testing.T) {
 		defer close(done)
 		sweepExpired(ctx, st, 10*time.Millisecond, slog.New(slog.NewTextHandler(logs, nil)))
 	}()
-	waitForLog(t, logs, "sessions=1 codes=1 revoked_keys=1") // the sweep at start
+	waitForLog(t, logs, "sessions=1 codes=1 revoked_keys=1 abandoned_registrations=1") // the sweep at start
 	if err := st.CreateSession(ctx, []byte("later"), id, -time.Minute); err != nil {
 		t.Fatal(err)
 	}

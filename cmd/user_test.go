@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"secutil/cmd/cmdtest"
 	"secutil/server/account"
@@ -195,7 +196,8 @@ func TestUserCommandsAndPendingRegistrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, email := range []string{"boss@example.com", "ann@example.com"} {
-		if _, _, err := st.RegisterPending(ctx, store.NewAccount{Email: email, PasswordHash: "attacker's"}, nil); err != nil {
+		if _, err := st.RegisterPending(ctx, store.Registration{Account: store.NewAccount{Email: email, PasswordHash: "attacker's"},
+			Code: func(int64) []byte { return []byte("code") }, CodeTTL: time.Hour}); err != nil {
 			t.Fatal(err)
 		}
 	}

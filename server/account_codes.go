@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"secutil/server/internal/plural"
 	"secutil/store"
 	"secutil/tools/passhash"
 )
@@ -24,10 +26,10 @@ import (
 const codeTTL = 15 * time.Minute
 
 // sendCode stores and mails a fresh 6-digit code, asked for by client
-// (the exchange's clientKey). Past the codes an address may get in an hour,
-// from that client or from all, it sends nothing, and says nothing either:
-// the answer of the route must not tell whether the address has an
-// account. The owner hears of it instead (tellOwnerOfCodeLimit).
+// (the exchange's codeClient). Past the codes an address may get in an
+// hour, from that client or from all, it sends nothing, and says nothing
+// either: the answer of the route must not tell whether the address has
+// an account. The owner hears of it instead (tellOwnerOfCodeLimit).
 func (s *Server) sendCode(ctx context.Context, accountID int64, email, purpose, client string) error {
 	code, err := newCode()
 	if err != nil {
@@ -35,25 +37,40 @@ func (s *Server) sendCode(ctx context.Context, accountID int64, email, purpose, 
 	}
 	notify, err := s.Store.SetCodeFor(ctx, accountID, purpose, client, s.codeHash(accountID, purpose, code), codeTTL)
 	if errors.Is(err, store.ErrTooManyCodes) {
-		s.Logger.Info("code not sent: the address had its codes for the hour", "purpose", purpose)
-		return s.tellOwnerOfCodeLimit(ctx, notify, accountID, email)
+		return s.codeRefused(ctx, notify, accountID, email, purpose)
 	}
 	if err != nil {
 		return err
 	}
+	return s.mailCode(ctx, email, purpose, code, "")
+}
+
+// codeRefused logs that no code went out, the address having had its
+// codes for the hour, and tells the owner when notify says so.
+func (s *Server) codeRefused(ctx context.Context, notify bool, accountID int64, email, purpose string) error {
+	s.Logger.Info("code not sent: the address had its codes for the hour", "purpose", purpose)
+	return s.tellOwnerOfCodeLimit(ctx, notify, accountID, email)
+}
+
+// mailCode mails a code for purpose to email, with note, a paragraph of
+// its own, when there is one.
+func (s *Server) mailCode(ctx context.Context, email, purpose, code, note string) error {
 	what := "verification"
 	if purpose == store.PurposeReset {
 		what = "password reset"
 	}
-	return s.Mailer.Send(ctx, email, "secutil "+what+" code: "+code,
-		fmt.Sprintf("Your secutil %s code is %s. It expires in 15 minutes.", what, code))
+	body := fmt.Sprintf("Your secutil %s code is %s. It expires in 15 minutes.", what, code)
+	if note != "" {
+		body += "\n\n" + note
+	}
+	return s.Mailer.Send(ctx, email, "secutil "+what+" code: "+code, body)
 }
 
 // tellOwnerOfCodeLimit lets an account's owner know, once per client and
 // hour (notify, from the store), that a client used up its codes or code
 // tries for the account: by mail, and in the log for the operator of a
-// server without mail. The owner's own requests count apart, from their
-// own network, so recovery still works for them.
+// server without mail. The owner's own requests count apart, from a
+// network the account logged in from, so recovery still works for them.
 func (s *Server) tellOwnerOfCodeLimit(ctx context.Context, notify bool, accountID int64, email string) error {
 	if !notify {
 		return nil
@@ -66,7 +83,27 @@ func (s *Server) tellOwnerOfCodeLimit(ctx context.Context, notify bool, accountI
 	return s.Mailer.Send(ctx, email, "secutil: codes asked for your account",
 		"Someone asked for codes for your secutil account, or tried wrong codes, more often than allowed,\n"+
 			"and was stopped for an hour. If it was not you, your password is unchanged and nothing is needed;\n"+
-			"your own request for a code, from your own network, still works.")
+			"your own request for a code still works from a network you have logged in from before.")
+}
+
+// codeClient is the client of the exchange as the code limits count it:
+// a keyed hash of its address (an IPv4 address, an IPv6 /64), so that the
+// database keeps which networks an account logged in from without their
+// addresses.
+func (s *Server) codeClient(ctx context.Context) string {
+	mac := hmac.New(sha256.New, s.codeKey)
+	mac.Write([]byte("client network\x00" + exchangeOf(ctx).clientKey))
+	return hex.EncodeToString(mac.Sum(nil)[:16])
+}
+
+// rememberNetwork records the exchange's network as one the account logged
+// in from: it keeps its own share of codes and code tries however many
+// strangers elsewhere ask for the account's (store.RememberClient). A
+// failure is logged; the login stands.
+func (s *Server) rememberNetwork(ctx context.Context, accountID int64) {
+	if err := s.Store.RememberClient(ctx, accountID, s.codeClient(ctx)); err != nil {
+		s.Logger.Error("remembering the network of a login", "err", err)
+	}
 }
 
 func newCode() (string, error) {
@@ -131,15 +168,21 @@ func pastedCode(code string) string {
 	}, code)
 }
 
-// consumeCode checks a code for email; every failure reads the same. A
-// registration's code comes with its password: when the password does not
-// match the pending account's, the try counts as a wrong code, so nobody
-// activates an account with a password they did not choose, nor guesses
-// the code without the password.
+// consumeCode checks a code for email; every failure reads the same, but
+// to a registrant who gave the pending account's password, and so
+// registered it: they learn what was wrong with the code
+// (wrongRegistrationCode). A registration's code comes with its password:
+// when the password does not match the pending account's, the try counts
+// as a wrong code, so nobody activates an account with a password they
+// did not choose, nor guesses the code without the password; the answer
+// then says that only the newest registration's code and password go
+// together, which is why a registrant whose address was registered again
+// since sees theirs fail.
 func (s *Server) consumeCode(ctx context.Context, email, purpose, code, password string) (*store.Account, error) {
 	invalid := badRequest("%s", store.ErrCodeInvalid.Error())
 	if purpose == store.PurposeRegister {
-		invalid = badRequest("the code or the password is wrong, or the code has expired; %s", s.newCodeHint())
+		invalid = badRequest("the code or the password is wrong, or the code has expired: only the newest code mailed for this address works, "+
+			"with the password of the registration that sent it; %s", s.newCodeHint())
 	}
 	a, err := s.Store.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
@@ -152,23 +195,41 @@ func (s *Server) consumeCode(ctx context.Context, email, purpose, code, password
 		return nil, err
 	}
 	hash := s.codeHash(a.ID, purpose, code)
+	registrant := false
 	if purpose == store.PurposeRegister {
 		ok, err := passhash.Verify(password, a.PasswordHash)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if registrant = ok && !a.Verified; !ok {
 			hash = nil // matches no code, and counts as a wrong try
 		}
 	}
-	notify, err := s.Store.ConsumeCodeFrom(ctx, a.ID, purpose, exchangeOf(ctx).clientKey, hash)
+	notify, err := s.Store.ConsumeCodeFrom(ctx, a.ID, purpose, s.codeClient(ctx), hash)
 	if notifyErr := s.tellOwnerOfCodeLimit(ctx, notify, a.ID, a.Email); notifyErr != nil {
 		s.Logger.Error("telling the owner of a code limit", "err", notifyErr)
 	}
-	if errors.Is(err, store.ErrCodeInvalid) {
+	switch {
+	case errors.Is(err, store.ErrCodeInvalid) && registrant:
+		return nil, s.wrongRegistrationCode(err)
+	case errors.Is(err, store.ErrCodeInvalid):
 		return nil, invalid
 	}
 	return a, err
+}
+
+// wrongRegistrationCode says why a registrant's code did not work: wrong,
+// with the tries left at it, so that a typo is typed again on the same
+// form rather than sent to register again; or no code works any more.
+func (s *Server) wrongRegistrationCode(err error) error {
+	var wrong *store.WrongCodeError
+	switch {
+	case errors.As(err, &wrong) && wrong.TriesLeft > 0:
+		return badRequest("wrong code: %s left", plural.Count(wrong.TriesLeft, "try", "tries"))
+	case errors.As(err, &wrong):
+		return badRequest("wrong code, and that was the last try at it: %s", s.newCodeHint())
+	}
+	return badRequest("this code no longer works: it expired, took its wrong tries, or a newer one replaced it; %s", s.newCodeHint())
 }
 
 // newCodeHint says how a registrant gets a new code: registering again,

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -139,4 +140,62 @@ func TestPagesWithoutMail(t *testing.T) {
 	if m := withMail.post("/register", register).want(200).json(); !strings.Contains(m["message"].(string), "check your mail") {
 		t.Errorf("register with mail: %v", m)
 	}
+}
+
+// TestStrangersOnManyNetworksCannotBlockTheOwnersReset: strangers on 4
+// networks asking for 5 reset codes each used up the account's 20 codes
+// an hour, and strangers on 7 networks trying 10 wrong codes each its 50
+// wrong tries: the owner's own request then mailed nothing, and a code
+// they got would not have worked. From a network the owner logged in
+// from before, the owner still gets a code and resets.
+func TestStrangersOnManyNetworksCannotBlockTheOwnersReset(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const email = "owner@example.com"
+	e.account(email, store.PlanStarter)
+	e.ownerLogin(email, ownerAddr...).want(200)
+	codes := 0
+	ask := func() {
+		t.Helper()
+		e.post("/forgot-password", map[string]string{"email": email}, "RemoteAddr", fmt.Sprintf("203.0.113.%d:4000", codes%4+1)).want(200)
+		codes++
+		e.mail.waitForResetCodes(t, email, codes) // the codes are mailed after the answer
+	}
+	// 5 wrong tries at each code, which kills it, so that every try counts.
+	for try := range 7 * store.MaxCodeTriesPerHour {
+		if try%store.MaxCodeAttempts == 0 {
+			ask()
+		}
+		e.post("/forgot-password/verify", map[string]string{"email": email, "code": "000000", "new_password": "a stranger's long pass phrase"},
+			"RemoteAddr", fmt.Sprintf("198.51.100.%d:4000", try/store.MaxCodeTriesPerHour+1)).wantError(400, "invalid_request")
+	}
+	for codes < store.MaxAccountCodesPerHour {
+		ask()
+	}
+
+	e.post("/forgot-password", map[string]string{"email": email}, ownerAddr...).want(200)
+	code := e.mail.waitForResetCodes(t, email, codes+1)
+	e.post("/forgot-password/verify", map[string]string{"email": email, "code": code, "new_password": "amber kettle horizon velvet"}, ownerAddr...).want(200)
+	e.post("/login", map[string]string{"email": email, "password": "amber kettle horizon velvet"}, ownerAddr...).want(200)
+}
+
+// waitForResetCodes waits until n reset codes went to to, and returns the
+// last; it fails the test after 10 s.
+func (m *mailbox) waitForResetCodes(t *testing.T, to string, n int) string {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		m.mu.Lock()
+		var codes []string
+		for _, msg := range m.msgs {
+			if strings.HasPrefix(msg, to+"\nsecutil password reset code: ") {
+				codes = append(codes, codePattern.FindString(msg))
+			}
+		}
+		m.mu.Unlock()
+		if len(codes) >= n {
+			return codes[len(codes)-1]
+		}
+	}
+	t.Fatalf("fewer than %d reset codes went to %s", n, to)
+	return ""
 }

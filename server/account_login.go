@@ -196,39 +196,41 @@ func (s *Server) setDeviceCookie(ctx context.Context, accountID int64) {
 	})
 }
 
-// deviceAccount is the account id of the exchange's device cookie, and the
-// cookie itself (the device's bucket key), when it is valid and younger
-// than deviceTTL.
-func (s *Server) deviceAccount(ctx context.Context) (accountID int64, device string, ok bool) {
+// deviceAccount is the account id of the exchange's device cookie, when
+// it was issued, and the cookie itself (the device's bucket key), when it
+// is valid and younger than deviceTTL.
+func (s *Server) deviceAccount(ctx context.Context) (accountID int64, issued time.Time, device string, ok bool) {
 	device = exchangeOf(ctx).device
 	raw, err := base64.RawURLEncoding.DecodeString(device)
 	if err != nil || len(raw) != deviceCookieBytes {
-		return 0, "", false
+		return 0, time.Time{}, "", false
 	}
 	payload := raw[:16]
 	mac := s.deviceMAC(payload)
 	if mac == nil || !hmac.Equal(mac, raw[16:]) {
-		return 0, "", false
+		return 0, time.Time{}, "", false
 	}
-	issued := time.Unix(int64(binary.BigEndian.Uint64(payload[8:])), 0)
+	issued = time.Unix(int64(binary.BigEndian.Uint64(payload[8:])), 0)
 	if s.Store.Now().Sub(issued) > deviceTTL {
-		return 0, "", false
+		return 0, time.Time{}, "", false
 	}
-	return int64(binary.BigEndian.Uint64(payload)), device, true
+	return int64(binary.BigEndian.Uint64(payload)), issued, device, true
 }
 
 // throttleLogin is throttle for a login: from a browser whose device
 // cookie is the account's, the per-client limiter and then the device's
 // own bucket (at the per-(client, account) rate) apply instead of the
 // buckets keyed by the email, so that guessers elsewhere cannot starve it.
+// A cookie issued before the account was created is another account's,
+// one deleted before ids were never reused: it dies with that account.
 func (s *Server) throttleLogin(ctx context.Context, email string) error {
-	accountID, device, ok := s.deviceAccount(ctx)
+	accountID, issued, device, ok := s.deviceAccount(ctx)
 	if !ok {
 		return s.throttle(ctx, s.ipLimiter, email)
 	}
 	// Only a validly signed cookie costs this lookup.
 	a, err := s.Store.AccountByEmail(ctx, strings.TrimSpace(email))
-	if err != nil || a.ID != accountID {
+	if err != nil || a.ID != accountID || issued.Before(a.CreatedAt) {
 		return s.throttle(ctx, s.ipLimiter, email)
 	}
 	ex := exchangeOf(ctx)

@@ -287,3 +287,34 @@ func TestLoginComesBack(t *testing.T) {
 	e.form("/login?next=%2Fadmin", url.Values{"email": {"boss@example.com"}, "password": {"wrong password entirely"}}, "").want(401).
 		has(`action="/login?next=%2fadmin"`)
 }
+
+// TestDeviceCookieDiesWithItsAccount: a deleted account's device cookie
+// counted for the next holder of its id, which SQLite reused. Ids are no
+// longer reused; and an id that was, in a database from before, gives the
+// cookies its earlier holder's browsers kept nothing: a cookie older than
+// its account is not the account's.
+func TestDeviceCookieDiesWithItsAccount(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withDeviceLimits)
+	now := time.Now()
+	e.store.SetClock(func() time.Time { return now })
+	id := e.account("gone@example.com", store.PlanStarter)
+	device := deviceOf(t, e.ownerLogin("gone@example.com", ownerAddr...).want(200))
+	if err := e.store.DeleteAccount(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	e.account("next@example.com", store.PlanStarter)
+	e.drainLogins(t, "next@example.com")
+	e.ownerLogin("next@example.com", withDevice(device)...).wantError(429, "rate_limited")
+
+	// A cookie of an id given again, as SQLite did before: issued before
+	// the account holding the id now was made. The store's clock, turned
+	// back, issues one.
+	e.account("reused@example.com", store.PlanStarter)
+	now = now.Add(-time.Hour)
+	old := deviceOf(t, e.ownerLogin("reused@example.com", ownerAddr...).want(200))
+	now = now.Add(2 * time.Hour)
+	e.drainLogins(t, "reused@example.com")
+	e.ownerLogin("reused@example.com", withDevice(old)...).wantError(429, "rate_limited")
+}

@@ -33,9 +33,13 @@ func (s *Server) owner() account.Operator {
 }
 
 // ownAccountError is what the client sees of a refused change of its own
-// account: a wrong password reads as a login's does.
+// account: a wrong password reads as a login's does, and an account
+// deleted since the session was checked (by a deletion racing this
+// change) as the session it took with it.
 func ownAccountError(err error) error {
 	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errLoginRequired
 	case errors.Is(err, account.ErrWrongPassword):
 		return newError(codeInvalidCredentials, "%v", err)
 	case errors.Is(err, store.ErrLastAdmin):

@@ -2,11 +2,14 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
+	"secutil/server"
 	"secutil/store"
 )
 
@@ -41,6 +44,7 @@ func TestAccountPageForms(t *testing.T) {
 	if got := res.location(); got != "/account?notice=own_password_changed" {
 		t.Fatalf("after the change: %s", got)
 	}
+	session = res.cookie("auth_session") // the change replaced the session
 	e.browse("GET", res.location(), nil, session).want(200).has("Your password was changed: every other session was logged out, your API keys still work.")
 
 	e.browse("POST", "/account/delete", url.Values{"password": {"wrong password"}}, session).want(401).has("The current password is wrong")
@@ -88,4 +92,84 @@ func TestOwnAccountDeletion(t *testing.T) {
 	boss := e.adminSession("boss@example.com")
 	e.post("/account/delete", map[string]string{"password": testPassword}, "Cookie", boss).wantError(409, "last_admin")
 	e.post("/api/v1/regenerate", nil, "Cookie", boss).want(200)
+}
+
+// TestRacingDeletionsAnswerNoServerError: 20 deletions of one account at
+// once answered 500 for most but the first (15 of 20). One deletes it;
+// the others find it gone: 401 for the owner's session (the account's
+// sessions went with it), 404 for an administrator's call. Each race is
+// run on 5 accounts: one race of the owner's hit the 500s about every
+// other time.
+func TestRacingDeletionsAnswerNoServerError(t *testing.T) {
+	t.Parallel()
+	for _, by := range []string{"owner", "administrator"} {
+		t.Run(by, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, withAdminToken, func(d *server.Deps) {
+				limits := server.DefaultLimits // 5 races of 20 from one client
+				limits.PerIP, limits.PerClientAccount = limits.PerAccount, limits.PerAccount
+				d.Limits = &limits
+			})
+			for round := range 5 {
+				email := fmt.Sprintf("ann%d@example.com", round)
+				e.account(email, store.PlanStarter)
+				session := e.login(email)
+				gone := http.StatusUnauthorized
+				deletion := func() int {
+					return e.post("/account/delete", map[string]string{"password": testPassword}, "Cookie", session).status
+				}
+				if by == "administrator" {
+					gone = http.StatusNotFound
+					deletion = func() int {
+						return e.post("/boss/accounts/delete", map[string]string{"email": email, "confirm": email},
+							"Authorization", "Bearer "+adminToken).status
+					}
+				}
+				statuses := make([]int, 20)
+				start := make(chan struct{})
+				var wg sync.WaitGroup
+				for i := range statuses {
+					wg.Go(func() {
+						<-start
+						statuses[i] = deletion()
+					})
+				}
+				close(start)
+				wg.Wait()
+				deleted := 0
+				for _, status := range statuses {
+					switch status {
+					case http.StatusOK:
+						deleted++
+					case gone:
+					default:
+						t.Errorf("a deletion answered %d", status)
+					}
+				}
+				if deleted != 1 {
+					t.Fatalf("%d deletions succeeded, want 1: %v", deleted, statuses)
+				}
+			}
+		})
+	}
+}
+
+// TestDeletingAnAccountThatHadADeletedAccountsID: the second holder of a
+// reused id could not be deleted once both had made a call this month
+// (500, its keys still working). Ids are no longer reused, and each
+// deletion works.
+func TestDeletingAnAccountThatHadADeletedAccountsID(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.adminSession("boss@example.com")
+	for _, email := range []string{"first@example.com", "second@example.com"} {
+		key := e.key(email, store.PlanStarter)
+		e.meteredCall(key).want(200)
+		e.post("/account/delete", map[string]string{"password": testPassword}, "Cookie", e.login(email)).want(200)
+		e.meteredCall(key).wantError(401, "unauthorized")
+	}
+	kept, err := e.store.DeletedUsages(context.Background(), 10)
+	if err != nil || len(kept) != 2 || kept[0].AccountID == kept[1].AccountID {
+		t.Fatalf("kept usage %+v, %v; want one month for each account", kept, err)
+	}
 }

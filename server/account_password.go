@@ -31,7 +31,7 @@ func (s *Server) forgotPassword(ctx context.Context, req emailRequest) (formResu
 		return formResult{}, err
 	}
 	email := strings.TrimSpace(req.Email)
-	client := exchangeOf(ctx).clientKey // the job runs after the exchange
+	client := s.codeClient(ctx) // the job runs after the exchange
 	s.outbox.post("reset code", func(ctx context.Context) error {
 		a, err := s.Store.AccountByEmail(ctx, email)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && !a.Verified) {
@@ -103,8 +103,10 @@ func (p *passwordChangeRequest) check() error {
 
 // changeOwnPassword sets a new password for the session's account once its
 // current one is checked, under the same policy as registration. Every
-// other session ends, this one stays; the keys stay unless revoke_keys.
-// Guesses of the current password are limited as logins are.
+// session ends, this one too, and the caller gets a fresh one in its
+// place: a copy of the old cookie stops working. The keys stay unless
+// revoke_keys. Guesses of the current password are limited as logins
+// are.
 func (s *Server) changeOwnPassword(ctx context.Context, req sessionRequest[passwordChangeRequest]) (formResult, error) {
 	a := req.account
 	if err := s.throttle(ctx, s.ipLimiter, a.Email); err != nil {
@@ -117,14 +119,16 @@ func (s *Server) changeOwnPassword(ctx context.Context, req sessionRequest[passw
 		return passhash.Hash(req.body.NewPassword, s.PasswordParams)
 	}
 	revoke := req.body.RevokeKeys != nil && bool(*req.body.RevokeKeys)
-	keep := apikey.Hash(exchangeOf(ctx).session)
-	if err := s.owner().ChangeOwnPassword(ctx, a, req.body.CurrentPassword, newHash, keep, revoke); err != nil {
+	token := apikey.NewToken()
+	session := &store.NewSession{Hash: apikey.Hash(token), TTL: sessionTTL}
+	if err := s.owner().ChangeOwnPassword(ctx, a, req.body.CurrentPassword, newHash, session, revoke); err != nil {
 		return formResult{}, ownAccountError(err)
 	}
-	message := "password changed; every other session was logged out, your API keys still work"
+	exchangeOf(ctx).setCookie(s.sessionCookie(ctx, token, int(sessionTTL.Seconds())))
+	message := "password changed; every other session was logged out and yours has a new auth_session cookie, your API keys still work"
 	next := "/account?notice=own_password_changed"
 	if revoke {
-		message = "password changed; every other session was logged out and every API key revoked"
+		message = "password changed; every other session was logged out and yours has a new auth_session cookie, every API key revoked"
 		next = "/account?notice=own_password_changed_keys_revoked"
 	}
 	return formResult{next: next, body: statusResponse{Status: "password_changed", Message: message}}, nil

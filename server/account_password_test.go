@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha1"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -58,11 +59,12 @@ func TestOwnPasswordChange(t *testing.T) {
 		"Cookie", mine, "Sec-Fetch-Site", "cross-site").wantError(403, "cross_origin_request")
 	e.request("GET", "/account", nil, "Cookie", other).want(200) // nothing changed yet
 
-	res := change(map[string]any{"current_password": testPassword, "new_password": newTestPassword}, mine).want(200).json()
-	if res["status"] != "password_changed" {
+	changed := change(map[string]any{"current_password": testPassword, "new_password": newTestPassword}, mine).want(200)
+	if res := changed.json(); res["status"] != "password_changed" {
 		t.Fatalf("answer %v", res)
 	}
 	e.request("GET", "/account", nil, "Cookie", other).want(303) // to log in
+	mine = sessionFrom(changed)                                  // the caller's fresh session (TestPasswordChangeReplacesOwnSession)
 	e.request("GET", "/account", nil, "Cookie", mine).want(200)
 	e.post("/api/v1/user_info", nil, "X-API-Key", key).want(200)
 	e.post("/login", map[string]string{"email": "ann@example.com", "password": testPassword}).wantError(401, "invalid_credentials")
@@ -70,7 +72,7 @@ func TestOwnPasswordChange(t *testing.T) {
 	fresh := e.post("/api/v1/regenerate", nil, "Cookie", mine).want(200).json()["api_key"].(string)
 
 	// Asking for it revokes every key.
-	change(map[string]any{"current_password": newTestPassword, "new_password": testPassword, "revoke_keys": true}, mine).want(200)
+	mine = sessionFrom(change(map[string]any{"current_password": newTestPassword, "new_password": testPassword, "revoke_keys": true}, mine).want(200))
 	e.post("/api/v1/user_info", nil, "X-API-Key", fresh).wantError(401, "unauthorized")
 	e.post("/api/v1/regenerate", nil, "Cookie", mine).want(200)
 }
@@ -213,3 +215,31 @@ func withBreachFile(t *testing.T) func(*server.Deps) {
 // estimatorRefuses are passwords the old policy accepted and the estimator
 // rates 0 or 1.
 var estimatorRefuses = []string{"passwordpassword", "123456789012345", "qwertyuiopasdfg", "Password1234567", "p@ssw0rdp@ssw0rd"}
+
+// TestPasswordChangeReplacesOwnSession: changing one's password kept the
+// session's token, so a copy of the cookie (whoever the user changes the
+// password against may hold one) went on working. The change ends every
+// session, the caller's too, and gives the caller a fresh one, to a JSON
+// client and a browser alike.
+func TestPasswordChangeReplacesOwnSession(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	copied := e.login("ann@example.com")
+	res := e.post("/account/password", map[string]any{"current_password": testPassword, "new_password": newTestPassword}, "Cookie", copied).want(200)
+	fresh := sessionFrom(res)
+	if fresh == "" || fresh == copied {
+		t.Fatalf("the change gave the caller the session %q", fresh)
+	}
+	e.request("GET", "/account", nil, "Cookie", copied).want(303) // to log in
+	e.request("GET", "/account", nil, "Cookie", fresh).want(200)
+
+	res = e.browse("POST", "/account/password", url.Values{"current_password": {newTestPassword}, "new_password": {testPassword}},
+		&http.Cookie{Name: "auth_session", Value: fresh}).want(303)
+	again := res.cookie("auth_session")
+	if again == nil || again.Value == "" || again.Value == fresh || !again.HttpOnly {
+		t.Fatalf("a browser's change gave the cookie %+v", again)
+	}
+	e.request("GET", "/account", nil, "Cookie", fresh).want(303)
+	e.browse("GET", res.location(), nil, again).want(200).has("Your password was changed")
+}

@@ -75,16 +75,25 @@ func (s *Server) register(ctx context.Context, req registerRequest) (formResult,
 
 // createPendingAccount does the work of register once the request passed
 // its checks: a pending account, new or given the newest password, keeps
-// inviteHash (nil without one) until it is verified.
+// inviteHash (nil without one) until it is verified, and gets a fresh
+// code by mail. A pending account's password changes only with a code
+// mailed to it: past the client's codes for the hour, the registration
+// changes nothing (and answers as any other, which must not tell whether
+// the address is registered), and the owner hears of it.
 func (s *Server) createPendingAccount(ctx context.Context, email, password string, inviteHash []byte) error {
 	hash, err := passhash.Hash(password, s.PasswordParams)
 	if err != nil {
 		return err
 	}
-	// A pending account's password is the newest registration's. It
-	// cannot hijack one: verification asks for the password again, so the
-	// account opens only with a password the mailbox owner typed.
-	id, created, err := s.Store.RegisterPending(ctx, store.NewAccount{Email: email, PasswordHash: hash}, inviteHash)
+	code, err := newCode()
+	if err != nil {
+		return err
+	}
+	reg, err := s.Store.RegisterPending(ctx, store.Registration{
+		Account: store.NewAccount{Email: email, PasswordHash: hash}, Invite: inviteHash,
+		Client: s.codeClient(ctx), CodeTTL: codeTTL,
+		Code: func(id int64) []byte { return s.codeHash(id, store.PurposeRegister, code) },
+	})
 	switch {
 	case errors.Is(err, store.ErrEmailTaken):
 		if a, err := s.Store.AccountByEmail(ctx, email); err != nil || !a.Verified {
@@ -93,14 +102,28 @@ func (s *Server) createPendingAccount(ctx context.Context, email, password strin
 		return s.Mailer.Send(ctx, email, "secutil: registration attempt",
 			"Someone tried to register a secutil account with this address, which already has one.\n"+
 				"If it was you, log in or use \"forgot password\". Otherwise you can ignore this mail.")
+	case errors.Is(err, store.ErrTooManyCodes):
+		return s.codeRefused(ctx, reg.NotifyOwner, reg.ID, email, store.PurposeRegister)
 	case err != nil:
 		return err
 	}
-	if created {
-		s.audit(ctx, store.AuditRegistered, id, "")
+	if !reg.Created {
+		return s.mailCode(ctx, email, store.PurposeRegister, code, registeredAgainNote)
 	}
-	return s.sendCode(ctx, id, email, store.PurposeRegister, exchangeOf(ctx).clientKey)
+	detail := ""
+	if inviteHash != nil {
+		detail = "with invite " + inviteID(inviteHash)
+	}
+	s.audit(ctx, store.AuditRegistered, reg.ID, detail)
+	return s.mailCode(ctx, email, store.PurposeRegister, code, "")
 }
+
+// registeredAgainNote goes with the code of a registration of an address
+// that was registered already: it replaced the earlier password and code,
+// which is why an earlier code no longer works.
+const registeredAgainNote = "This address was registered again, which replaced the password and any earlier code:\n" +
+	"this code works only with the password chosen in that newest registration. If you did not\n" +
+	"register again, someone else typed your address; register again yourself, with your own password."
 
 // verifyRegistration activates the account the code was mailed for, given
 // the password it was registered with, spends its invite, and logs it in:

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"secutil/server"
+	"secutil/store"
+	"secutil/tools/passhash"
 )
 
 // TestInviteSurvivesUntilVerification: an invitee who mistyped the email,
@@ -28,7 +31,8 @@ func TestInviteSurvivesUntilVerification(t *testing.T) {
 	register("ann@example.com").want(200)
 	register("ann@example.com").want(200) // a new code, the same invite
 
-	wrong := e.post("/register/verify", map[string]string{"email": "ann@example.com", "code": "000000", "password": testPassword}).wantError(400, "invalid_request")
+	// A wrong password (a right one gets "wrong code: N tries left").
+	wrong := e.post("/register/verify", map[string]string{"email": "ann@example.com", "code": "000000", "password": "not the one registered"}).wantError(400, "invalid_request")
 	if msg := wrong["error"].(string); !strings.Contains(msg, "same invite link") || strings.HasSuffix(msg, "register again for a new code") {
 		t.Fatalf("the wrong code's message in invite mode: %q", msg)
 	}
@@ -166,4 +170,105 @@ func TestPendingRegistrationCannotBeHijacked(t *testing.T) {
 	e.post("/register/verify", map[string]string{"email": "v@example.com", "code": e.mail.lastCode(t, "v@example.com"), "password": victim}).want(200)
 	e.post("/login", map[string]string{"email": "v@example.com", "password": attacker}).wantError(401, "invalid_credentials")
 	e.post("/login", map[string]string{"email": "v@example.com", "password": victim}).want(200)
+}
+
+// TestStrangerCannotSilentlyReplaceAPendingPassword: once a stranger's
+// codes for the hour were used up, registering the owner's pending email
+// again still replaced its password, and mailed nothing: the owner's code
+// then failed with no word why. Now such a registration changes nothing
+// (and answers as any other); every replacement goes with a code mailed
+// to the owner, saying the address was registered again; and the owner's
+// failed verification says that only the newest registration's code and
+// password go together.
+func TestStrangerCannotSilentlyReplaceAPendingPassword(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const email = "owner@example.com"
+	const owners = "quiet harbour lantern mosaic"
+	stranger := []string{"RemoteAddr", "203.0.113.5:1"}
+	e.post("/register", map[string]string{"email": email, "password": owners}, ownerAddr...).want(200)
+	for i := range store.MaxCodesPerHour {
+		e.post("/register", map[string]string{"email": email, "password": fmt.Sprintf("stranger's pass phrase %d", i)}, stranger...).want(200)
+		if mail := e.mail.last(t, email); !strings.Contains(mail, "This address was registered again") {
+			t.Fatalf("the code of a registration again does not say so:\n%s", mail)
+		}
+	}
+	mails := e.mail.count()
+	e.post("/register", map[string]string{"email": email, "password": "the stranger's silent one"}, stranger...).want(200)
+	last := fmt.Sprintf("stranger's pass phrase %d", store.MaxCodesPerHour-1)
+	if ok, _ := passhash.Verify(last, e.accountOf(email).PasswordHash); !ok {
+		t.Fatal("a registration past the stranger's codes replaced the password")
+	}
+	if e.mail.count() != mails+1 || !strings.Contains(e.mail.last(t, email), "secutil: codes asked for your account") {
+		t.Fatalf("the owner was not told, and only told: %d mails, the last:\n%s", e.mail.count()-mails, e.mail.last(t, email))
+	}
+	failed := e.post("/register/verify", map[string]string{"email": email, "code": e.mail.lastCode(t, email), "password": owners}, ownerAddr...).
+		wantError(400, "invalid_request")["error"].(string)
+	if !strings.Contains(failed, "only the newest code mailed for this address works, with the password of the registration that sent it") {
+		t.Fatalf("the owner's failed verification says %q", failed)
+	}
+	// The owner registers again, from their own network, and gets in.
+	e.post("/register", map[string]string{"email": email, "password": owners}, ownerAddr...).want(200)
+	e.post("/register/verify", map[string]string{"email": email, "code": e.mail.lastCode(t, email), "password": owners}, ownerAddr...).want(200)
+}
+
+// TestWrongCodeSaysTriesLeft: a mistyped code answered that the code or
+// the password was wrong and to register again. A registrant (who gave the
+// pending account's password) is told it was the code, with the tries
+// left, and a browser stays on the verify form with the email kept; the
+// last try and a dead code say to register again.
+func TestWrongCodeSaysTriesLeft(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const email = "new@example.com"
+	e.post("/register", map[string]string{"email": email, "password": testPassword}).want(200)
+	right := e.mail.lastCode(t, email)
+	wrong := "000000"
+	if right == wrong {
+		wrong = "111111"
+	}
+	verify := map[string]string{"email": email, "code": wrong, "password": testPassword}
+	if msg := e.post("/register/verify", verify).wantError(400, "invalid_request")["error"]; msg != "wrong code: 4 tries left" {
+		t.Fatalf("the first wrong code: %q", msg)
+	}
+	page := e.browse("POST", "/register/verify", url.Values{"email": {email}, "code": {wrong}, "password": {testPassword}}).want(400)
+	page.has("Wrong code: 3 tries left.").has(`action="/register/verify"`).has(`value="` + email + `"`)
+	if strings.Contains(string(page.body), "register again") {
+		t.Fatal("a wrong code with tries left sends the user to register again")
+	}
+	e.post("/register/verify", verify).wantError(400, "invalid_request")
+	e.post("/register/verify", verify).wantError(400, "invalid_request")
+	if msg := e.post("/register/verify", verify).wantError(400, "invalid_request")["error"].(string); !strings.HasPrefix(msg, "wrong code, and that was the last try at it: register again") {
+		t.Fatalf("the last wrong code: %q", msg)
+	}
+	verify["code"] = right
+	if msg := e.post("/register/verify", verify).wantError(400, "invalid_request")["error"].(string); !strings.HasPrefix(msg, "this code no longer works") {
+		t.Fatalf("the right code after the last try: %q", msg)
+	}
+	// Without the password, nothing is said of the code.
+	verify["password"] = "not the registrant's password"
+	if msg := e.post("/register/verify", verify).wantError(400, "invalid_request")["error"].(string); strings.Contains(msg, "tries left") || strings.Contains(msg, "no longer works") {
+		t.Fatalf("a wrong password learns of the code: %q", msg)
+	}
+}
+
+// last is the last mail to to.
+func (m *mailbox) last(t *testing.T, to string) string {
+	t.Helper()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := len(m.msgs) - 1; i >= 0; i-- {
+		if strings.HasPrefix(m.msgs[i], to+"\n") {
+			return m.msgs[i]
+		}
+	}
+	t.Fatalf("no mail to %s", to)
+	return ""
+}
+
+// count is how many mails went out.
+func (m *mailbox) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.msgs)
 }

@@ -41,25 +41,33 @@ func (s *Server) createInvite(ctx context.Context, _ noRequest) (inviteResponse,
 		return inviteResponse{}, errInvitesOff
 	}
 	token := apikey.NewToken()
+	hash := apikey.Hash(token)
 	by, actor := s.adminActor(ctx)
-	expires, err := s.Store.CreateInvite(ctx, apikey.Hash(token), by, inviteTTL)
+	expires, err := s.Store.CreateInvite(ctx, hash, by, inviteTTL)
 	if err != nil {
 		return inviteResponse{}, err
 	}
-	s.audit(ctx, store.AuditInviteCreated, by, "valid until "+expires.UTC().Format(account.AuditTime)+", by "+actor)
+	s.audit(ctx, store.AuditInviteCreated, by, "invite "+inviteID(hash)+", valid until "+expires.UTC().Format(account.AuditTime)+", by "+actor)
 	return inviteResponse{URL: exchangeOf(ctx).origin + "/register?invite=" + token, ExpiresAt: expires.Format(time.RFC3339), expires: expires}, nil
 }
 
 // adminInvite is a live invite as the admin routes list it. Its id is the
 // hex of the hash the store keeps: the link itself is never kept.
 type adminInvite struct {
-	ID        string     `json:"id"`
-	CreatedBy string     `json:"created_by"` // "" for the admin token or a deleted account
-	CreatedAt string     `json:"created_at"`
-	ExpiresAt string     `json:"expires_at"`
-	Pending   int        `json:"pending"` // accounts registered with it, not verified yet
-	Expires   *time.Time `json:"-"`       // for the admin page
+	ID        string `json:"id"`
+	CreatedBy string `json:"created_by"` // "" for the admin token or a deleted account
+	CreatedAt string `json:"created_at"`
+	ExpiresAt string `json:"expires_at"`
+	Pending   int    `json:"pending"` // accounts registered with it, not verified yet
+	// For the admin page: its short id (inviteID), when it was made, to
+	// the second (two made in one minute differ), and when it expires.
+	ShortID string     `json:"-"`
+	Created string     `json:"-"`
+	Expires *time.Time `json:"-"`
 }
+
+// toTheSecond is how the admin page writes when an invite was made.
+const toTheSecond = "2 Jan 2006 15:04:05 UTC"
 
 // listInvites lists the live invites, the one expiring first first.
 func (s *Server) listInvites(ctx context.Context, _ noRequest) (itemsResponse[adminInvite], error) {
@@ -71,7 +79,7 @@ func (s *Server) listInvites(ctx context.Context, _ noRequest) (itemsResponse[ad
 	for _, in := range list {
 		out = append(out, adminInvite{ID: hex.EncodeToString(in.Hash), CreatedBy: in.CreatedBy,
 			CreatedAt: in.CreatedAt.Format(time.RFC3339), ExpiresAt: in.ExpiresAt.Format(time.RFC3339),
-			Pending: in.Pending, Expires: &in.ExpiresAt})
+			Pending: in.Pending, ShortID: inviteID(in.Hash), Created: in.CreatedAt.Format(toTheSecond), Expires: &in.ExpiresAt})
 	}
 	return itemsResponse[adminInvite]{Items: out}, nil
 }
@@ -98,8 +106,24 @@ func (s *Server) revokeInvite(ctx context.Context, req inviteIDRequest) (statusR
 	} else if err != nil {
 		return statusResponse{}, err
 	}
-	s.adminAudit(ctx, store.AuditInviteRevoked, "invite "+req.ID[:min(len(req.ID), 12)])
+	s.adminAudit(ctx, store.AuditInviteRevoked, "invite "+inviteID(hash))
 	return statusResponse{Status: store.AuditInviteRevoked, Message: "The invite was revoked: its link registers no one."}, nil
+}
+
+// inviteID is how the admin page and the audit log name an invite: the
+// first 12 hex digits of the hash the store keeps of its token.
+func inviteID(hash []byte) string {
+	return hex.EncodeToString(hash[:min(len(hash), 6)])
+}
+
+// ID is the new link's invite's id (inviteID), as its row and the audit
+// log name it.
+func (n *newInvite) ID() string {
+	u, err := url.Parse(n.URL)
+	if err != nil {
+		return ""
+	}
+	return inviteID(apikey.Hash(u.Query().Get("invite")))
 }
 
 // inviteForm reads the revoke button of a live invite.

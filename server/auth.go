@@ -184,15 +184,17 @@ func (s *Server) anyCaller(r *http.Request) (*caller, error) {
 
 // logIn starts a session for the account, marks this browser as one the
 // account got in from (the device cookie, which throttleLogin honours) and
+// this network (which keeps its share of codes, rememberNetwork), and
 // records the login. Every way in calls it (a login, a verified
 // registration, the first administrator's /setup), so that a browser that
 // got in once is not starved later by guessers draining the account's
-// login bucket.
+// login bucket, nor its network by strangers asking for its codes.
 func (s *Server) logIn(ctx context.Context, accountID int64) error {
 	if err := s.startSession(ctx, accountID); err != nil {
 		return err
 	}
 	s.setDeviceCookie(ctx, accountID)
+	s.rememberNetwork(ctx, accountID)
 	s.audit(ctx, store.AuditLoginOK, accountID, "")
 	return nil
 }

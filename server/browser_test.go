@@ -813,12 +813,15 @@ func invitesJourney(t *testing.T) {
 		if n := liveInvites(t); n != 1 {
 			t.Fatalf("%d live invites after creating one", n)
 		}
-		// The list says when each invite expires, as a date, and who made it.
+		// The list names each invite as the new link's panel and the audit
+		// log do, says when it was made and when it expires, as dates, and
+		// who made it.
 		row := b.text(t, "#invites tbody tr")
-		if rfc3339.MatchString(row) || !strings.Contains(row, adminEmail) {
+		if rfc3339.MatchString(row) || !strings.Contains(row, adminEmail) || !strings.Contains(row, inviteID(first)[:12]) ||
+			!strings.Contains(b.text(t, "#new-invite"), inviteID(first)[:12]) {
 			t.Fatalf("the invite's row: %q", row)
 		}
-		expires, err := time.Parse("2 Jan 2006 15:04 UTC", b.text(t, "#invites tbody td"))
+		expires, err := time.Parse("2 Jan 2006 15:04 UTC", b.text(t, "#invites tbody td:nth-child(3)"))
 		if err != nil {
 			t.Fatalf("the expiry is not shown as a date: %v", err)
 		}
@@ -912,7 +915,7 @@ func invitesJourney(t *testing.T) {
 
 		// The administrator sees the invite in use, and not yet spent.
 		b.do(t, "reload the admin page", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("invites")))
-		if got := b.text(t, "#invites tbody td:nth-child(3)"); got != "1" {
+		if got := b.text(t, "#invites tbody td:nth-child(5)"); got != "1" {
 			t.Fatalf("registered, not verified: %q, want 1", got)
 		}
 

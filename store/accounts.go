@@ -197,11 +197,12 @@ func (s *Store) SetPassword(ctx context.Context, accountID int64, passwordHash s
 	return s.ChangePassword(ctx, accountID, passwordHash, nil, revokeKeys)
 }
 
-// ChangePassword is SetPassword that keeps one session, the one whose
-// cookie hashes to keepSession (nil keeps none): the session of the user
-// who changes their own password. It fails with ErrNotFound when the
-// account is gone.
-func (s *Store) ChangePassword(ctx context.Context, accountID int64, passwordHash string, keepSession []byte, revokeKeys bool) error {
+// ChangePassword is SetPassword that starts session (nil: none) in the
+// same change: the user who changes their own password gets a fresh
+// session as every session, theirs too, ends, so that a copy of their
+// cookie stops working with the others. It fails with ErrNotFound when
+// the account is gone.
+func (s *Store) ChangePassword(ctx context.Context, accountID int64, passwordHash string, session *NewSession, revokeKeys bool) error {
 	defer s.auth.invalidate()
 	return wrap("set password", s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = $1 WHERE id = $2`, passwordHash, accountID)
@@ -211,18 +212,20 @@ func (s *Store) ChangePassword(ctx context.Context, accountID int64, passwordHas
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return cmp.Or(err, ErrNotFound)
 		}
-		return s.endSessionsAndKeys(ctx, tx, accountID, keepSession, revokeKeys)
+		if err := s.endSessionsAndKeys(ctx, tx, accountID, revokeKeys); err != nil || session == nil {
+			return err
+		}
+		now := s.now()
+		_, err = tx.ExecContext(ctx, insertSession, session.Hash, accountID, unix(now), unix(now.Add(session.TTL)))
+		return err
 	}))
 }
 
-// endSessionsAndKeys deletes the account's sessions but the one whose hash
-// is keepSession, and with revokeKeys its API keys (RevokedPasswordSet:
-// every caller sets the account's password).
-func (s *Store) endSessionsAndKeys(ctx context.Context, tx *sql.Tx, accountID int64, keepSession []byte, revokeKeys bool) error {
-	if keepSession == nil {
-		keepSession = []byte{}
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1 AND hash <> $2`, accountID, keepSession); err != nil {
+// endSessionsAndKeys deletes the account's sessions, and with revokeKeys
+// its API keys (RevokedPasswordSet: every caller sets the account's
+// password).
+func (s *Store) endSessionsAndKeys(ctx context.Context, tx *sql.Tx, accountID int64, revokeKeys bool) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1`, accountID); err != nil {
 		return err
 	}
 	if !revokeKeys {
@@ -341,8 +344,12 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) error {
 		if err := changeAccount(ctx, tx, `UPDATE accounts SET disabled = disabled WHERE id = $1`+spareLastAdmin, accountID); err != nil {
 			return err
 		}
+		// A kept month of the same id adds up: a database from before ids
+		// were never reused can hold one of an earlier holder's.
 		if _, err := tx.ExecContext(ctx, `INSERT INTO deleted_usage (account_id, period, count, deleted_at)
-			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0`, accountID, unix(s.now())); err != nil {
+			SELECT account_id, period, count, $2 FROM usage WHERE account_id = $1 AND count > 0
+			ON CONFLICT (account_id, period) DO UPDATE SET count = deleted_usage.count + excluded.count, deleted_at = excluded.deleted_at`,
+			accountID, unix(s.now())); err != nil {
 			return err
 		}
 		if err := s.retireKeysWhere(ctx, tx, RevokedAccountDeleted, `account_id = $3`, accountID); err != nil {

@@ -75,23 +75,7 @@ func TestMigrationKeysExistingAccounts(t *testing.T) {
 	t.Parallel()
 	eachEmptyBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
-		driver, apply := "sqlite", migrate.Apply
-		if db.backend == store.Postgres {
-			driver, apply = "pgx", migrate.ApplyPostgres
-		}
-		steps, err := migrate.FromFS(os.DirFS("migrations/"+db.backend), "*.sql")
-		if err != nil {
-			t.Fatal(err)
-		}
-		const before = 6 // the last schema without email_key
-		raw, err := sql.Open(driver, db.dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer raw.Close()
-		if err := apply(ctx, raw, steps[:before]); err != nil {
-			t.Fatal(err)
-		}
+		raw := migratedTo(t, db, 6) // the last schema without email_key
 		for _, email := range []string{"Mixed.Case@Example.com", "jos\u00e9@example.com", "other@example.com"} {
 			if _, err := raw.Exec(`INSERT INTO accounts (email, password_hash, created_at) VALUES ($1, 'x', 0)`, email); err != nil {
 				t.Fatal(err)
@@ -148,9 +132,10 @@ func TestEffectivePlanExpires(t *testing.T) {
 	}
 }
 
-// A change of one's own password ends the other sessions, keeps the one
-// making it, and keeps the keys unless asked.
-func TestChangePasswordKeepsOneSession(t *testing.T) {
+// A change of one's own password ends every session, the one making it
+// too (a copy of its cookie must stop working), and starts the caller's
+// fresh one in the same change; it keeps the keys unless asked.
+func TestChangePasswordReplacesTheCallersSession(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
@@ -164,19 +149,21 @@ func TestChangePasswordKeepsOneSession(t *testing.T) {
 		if err := s.IssueKey(ctx, id, "k", []byte("key"), "sk_"); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ChangePassword(ctx, id, "new", []byte("mine"), false); err != nil {
+		if err := s.ChangePassword(ctx, id, "new", &store.NewSession{Hash: []byte("fresh"), TTL: time.Hour}, false); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.SessionAccount(ctx, []byte("mine")); err != nil {
-			t.Fatalf("the changing session: %v", err)
+		if _, err := s.SessionAccount(ctx, []byte("fresh")); err != nil {
+			t.Fatalf("the caller's fresh session: %v", err)
 		}
-		if _, err := s.SessionAccount(ctx, []byte("other")); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("another session: %v", err)
+		for _, old := range []string{"mine", "other"} {
+			if _, err := s.SessionAccount(ctx, []byte(old)); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("the session %q: %v", old, err)
+			}
 		}
 		if _, _, err := s.KeyByHash(ctx, []byte("key")); err != nil {
 			t.Fatalf("the key: %v", err)
 		}
-		if err := s.ChangePassword(ctx, id, "newer", []byte("mine"), true); err != nil {
+		if err := s.ChangePassword(ctx, id, "newer", nil, true); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := s.KeyByHash(ctx, []byte("key")); !errors.Is(err, store.ErrNotFound) {
@@ -185,7 +172,7 @@ func TestChangePasswordKeepsOneSession(t *testing.T) {
 		if a, _ := s.AccountByID(ctx, id); a.PasswordHash != "newer" {
 			t.Fatalf("hash %q", a.PasswordHash)
 		}
-		if err := s.ChangePassword(ctx, id+100, "x", nil, false); !errors.Is(err, store.ErrNotFound) {
+		if err := s.ChangePassword(ctx, id+100, "x", &store.NewSession{Hash: []byte("orphan"), TTL: time.Hour}, false); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("no account: %v", err)
 		}
 	})
@@ -339,11 +326,6 @@ func TestResetUsageAndDeleteAccount(t *testing.T) {
 		// A call authenticated before the deletion fails alone; others in the
 		// same moment still count.
 		other := mustAccount(t, s, "bob@example.com", store.PlanStarter)
-		if other != id {
-			t.Logf("the new account got id %d, not the deleted %d", other, id)
-		} else if n, err := s.Usage(ctx, other); err != nil || n != 0 {
-			t.Fatalf("a new account with a deleted account's id starts at %d (%v)", n, err)
-		}
 		var wg sync.WaitGroup
 		var lateErr, otherErr error
 		wg.Go(func() { _, lateErr = s.CommitUsage(ctx, store.Charge{AccountID: id + 1000}) })
@@ -388,4 +370,146 @@ func TestAccountsListsUsageThisMonth(t *testing.T) {
 			t.Fatalf("second page %+v", page)
 		}
 	})
+}
+
+// TestAccountIDsAreNeverReused: on SQLite a deleted newest account's id
+// went to the next account, which then inherited what still named the
+// old one (its kept usage, its device cookies). No id is handed out twice,
+// on either backend.
+func TestAccountIDsAreNeverReused(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		mustAccount(t, s, "a@example.com", "")
+		newest := mustAccount(t, s, "b@example.com", "")
+		if err := s.DeleteAccount(ctx, newest); err != nil {
+			t.Fatal(err)
+		}
+		if next := mustAccount(t, s, "c@example.com", ""); next <= newest {
+			t.Fatalf("the next account got id %d; the deleted newest had %d", next, newest)
+		}
+	})
+}
+
+// TestDeleteAccountAddsToKeptUsage: a kept count of the same id and
+// month (left by an earlier holder of an id reused before ids were
+// unique) made every deletion of the account fail on deleted_usage's
+// key, with its keys still working. The counts now add up.
+func TestDeleteAccountAddsToKeptUsage(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "second@example.com", "")
+		raw := rawDB(t, db)
+		if _, err := raw.ExecContext(ctx, `INSERT INTO deleted_usage (account_id, period, count, deleted_at) VALUES ($1, $2, 5, 0)`,
+			id, store.Period(s.Now())); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.IssueKey(ctx, id, "k", []byte("key"), "sk_"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteAccount(ctx, id); err != nil {
+			t.Fatalf("deleting: %v", err)
+		}
+		if _, _, err := s.KeyByHash(ctx, []byte("key")); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the deleted account's key: %v", err)
+		}
+		kept, err := s.DeletedUsages(ctx, 10)
+		if err != nil || len(kept) != 1 || kept[0].Count != 8 {
+			t.Fatalf("kept usage %+v, %v; want one month of 5+3 calls", kept, err)
+		}
+	})
+}
+
+// TestMigrationStopsReusingAccountIDs: a database of the schema before
+// ids were unique keeps its accounts and what refers to them (SQLite
+// rebuilds the table, with foreign keys that would otherwise cascade),
+// and its next account gets an id past every one its rows still name:
+// deleted accounts' kept usage and audit events.
+func TestMigrationStopsReusingAccountIDs(t *testing.T) {
+	t.Parallel()
+	eachEmptyBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		raw := migratedTo(t, db, 9) // the last schema with reusable ids
+		for _, q := range []struct {
+			sql  string
+			args []any
+		}{
+			{`INSERT INTO accounts (email, email_key, password_hash, created_at) VALUES ('a@example.com', 'a@example.com', 'x', 0)`, nil},
+			{`INSERT INTO accounts (email, email_key, password_hash, created_at) VALUES ('b@example.com', 'b@example.com', 'x', 0)`, nil},
+			{`INSERT INTO api_keys (account_id, name, hash, hint, created_at) SELECT id, 'k', $1, 'sk_', 0 FROM accounts WHERE email = 'b@example.com'`, []any{[]byte("key")}},
+			{`INSERT INTO sessions (hash, account_id, created_at, expires_at) SELECT $1, id, 0, 4000000000 FROM accounts WHERE email = 'b@example.com'`, []any{[]byte("session")}},
+			{`INSERT INTO deleted_usage (account_id, period, count, deleted_at) VALUES (5, '2026-01', 1, 0)`, nil},
+			{`INSERT INTO audit_events (at, kind, account_id, detail) VALUES (0, 'account_deleted', 6, '')`, nil},
+		} {
+			if _, err := raw.ExecContext(ctx, q.sql, q.args...); err != nil {
+				t.Fatalf("%s: %v", q.sql, err)
+			}
+		}
+		s := db.open(t)
+		b, err := s.AccountByEmail(ctx, "b@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, a, err := s.KeyByHash(ctx, []byte("key")); err != nil || a.ID != b.ID {
+			t.Fatalf("the key after the migration: %+v %v", a, err)
+		}
+		if a, err := s.SessionAccount(ctx, []byte("session")); err != nil || a.ID != b.ID {
+			t.Fatalf("the session after the migration: %+v %v", a, err)
+		}
+		if next := mustAccount(t, s, "c@example.com", ""); next <= 6 {
+			t.Fatalf("the next account got id %d; deleted accounts' rows name ids up to 6", next)
+		}
+		// The foreign keys still hold and cascade.
+		if err := s.DeleteAccount(ctx, b.ID); err != nil {
+			t.Fatal(err)
+		}
+		if n := countRows(t, db, "sessions"); n != 0 {
+			t.Fatalf("%d sessions after deleting their account", n)
+		}
+		if err := s.CreateSession(ctx, []byte("orphan"), b.ID, time.Hour); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a session of a deleted account: %v", err)
+		}
+		if err := s.IntegrityCheck(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// migratedTo is rawDB with db's schema as its first steps migrations
+// leave it: for tests of a later step on the rows of an older schema.
+func migratedTo(t *testing.T, db testDB, steps int) *sql.DB {
+	t.Helper()
+	apply := migrate.Apply
+	if db.backend == store.Postgres {
+		apply = migrate.ApplyPostgres
+	}
+	all, err := migrate.FromFS(os.DirFS("migrations/"+db.backend), "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := rawDB(t, db)
+	if err := apply(context.Background(), raw, all[:steps]); err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// rawDB is a connection to db outside the store, closed when the test ends.
+func rawDB(t *testing.T, db testDB) *sql.DB {
+	t.Helper()
+	driver := map[string]string{store.SQLite: "sqlite", store.Postgres: "pgx"}[db.backend]
+	raw, err := sql.Open(driver, db.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return raw
 }

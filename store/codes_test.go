@@ -182,3 +182,117 @@ func TestCodeLimitsOverAllClients(t *testing.T) {
 		}
 	})
 }
+
+// TestKnownNetworkOutlastsTheAccountLimits: strangers on 4 networks used
+// up the account's 20 codes an hour, and strangers on 7 its 50 wrong
+// tries, which then refused the owner too. A network the account logged
+// in from keeps its own share past the account's limits; any other is
+// still held to them.
+func TestKnownNetworkOutlastsTheAccountLimits(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "owner@example.com", "")
+		if err := s.RememberClient(ctx, id, "owner's network"); err != nil {
+			t.Fatal(err)
+		}
+		// 5 wrong tries at each code (which it kills), the codes asked for
+		// from 4 networks, the tries from 7.
+		codes := 0
+		ask := func() {
+			t.Helper()
+			if _, err := s.SetCodeFor(ctx, id, store.PurposeReset, fmt.Sprint("asker ", codes%4), []byte("stranger's"), time.Hour); err != nil {
+				t.Fatalf("code %d of the attack: %v", codes, err)
+			}
+			codes++
+		}
+		for try := range 7 * store.MaxCodeTriesPerHour {
+			if try%store.MaxCodeAttempts == 0 {
+				ask()
+			}
+			s.ConsumeCodeFrom(ctx, id, store.PurposeReset, fmt.Sprint("guesser ", try/store.MaxCodeTriesPerHour), []byte("wrong"))
+		}
+		for codes < store.MaxAccountCodesPerHour {
+			ask()
+		}
+		if _, err := s.SetCodeFor(ctx, id, store.PurposeReset, "another stranger", []byte("c"), time.Hour); !errors.Is(err, store.ErrTooManyCodes) {
+			t.Fatalf("a code for another stranger after the attack: %v, want ErrTooManyCodes", err)
+		}
+		if _, err := s.SetCodeFor(ctx, id, store.PurposeReset, "owner's network", []byte("owner's"), time.Hour); err != nil {
+			t.Fatalf("the owner's request after the attack: %v", err)
+		}
+		if _, err := s.ConsumeCodeFrom(ctx, id, store.PurposeReset, "another stranger", []byte("owner's")); !errors.Is(err, store.ErrCodeInvalid) {
+			t.Fatalf("the right code from another stranger after the attack: %v, want ErrCodeInvalid", err)
+		}
+		if _, err := s.ConsumeCodeFrom(ctx, id, store.PurposeReset, "owner's network", []byte("owner's")); err != nil {
+			t.Fatalf("the owner's code after the attack: %v", err)
+		}
+	})
+}
+
+// TestKnownNetworksAreFewAndExpire: an account keeps its MaxKnownClients
+// newest networks, each for KnownClientsKept after its last login; the
+// sweep deletes the older.
+func TestKnownNetworksAreFewAndExpire(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		now := time.Now()
+		s.SetClock(func() time.Time { return now })
+		id := mustAccount(t, s, "owner@example.com", "")
+		for i := range store.MaxKnownClients + 2 {
+			if err := s.RememberClient(ctx, id, fmt.Sprint("network ", i)); err != nil {
+				t.Fatal(err)
+			}
+			now = now.Add(time.Second)
+		}
+		if n := countRows(t, db, "known_clients"); n != store.MaxKnownClients {
+			t.Fatalf("%d known networks, want %d", n, store.MaxKnownClients)
+		}
+		now = now.Add(store.KnownClientsKept - 6*time.Second)
+		if _, err := s.DeleteExpiredCodes(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := countRows(t, db, "known_clients"); n != 5 {
+			t.Fatalf("%d known networks after the sweep, want the 5 seen in the last %v", n, store.KnownClientsKept)
+		}
+	})
+}
+
+// TestWrongCodeTellsTriesLeft: a wrong try at a live code says how many
+// more tries the client has at it: the code's own, its hour's if fewer.
+func TestWrongCodeTellsTriesLeft(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		id := mustAccount(t, s, "a@example.com", "")
+		var left []int
+		// Three codes, tried 5, 3 and 2 times: the last two tries are
+		// the hour's last.
+		for _, tries := range []int{store.MaxCodeAttempts, 3, 2} {
+			if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			for range tries {
+				var wrong *store.WrongCodeError
+				if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("wrong")); !errors.As(err, &wrong) || !errors.Is(err, store.ErrCodeInvalid) {
+					t.Fatalf("a wrong code: %v, want a WrongCodeError", err)
+				}
+				left = append(left, wrong.TriesLeft)
+			}
+		}
+		if fmt.Sprint(left) != "[4 3 2 1 0 4 3 2 1 0]" {
+			t.Fatalf("tries left after each wrong code: %v", left)
+		}
+		if err := s.SetCode(ctx, id, store.PurposeRegister, []byte("right"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		var wrong *store.WrongCodeError
+		if err := s.ConsumeCode(ctx, id, store.PurposeRegister, []byte("wrong")); errors.As(err, &wrong) || !errors.Is(err, store.ErrCodeInvalid) {
+			t.Fatalf("a try past the hour's: %v, want ErrCodeInvalid alone", err)
+		}
+	})
+}

@@ -17,6 +17,7 @@ var copiedTables = []struct{ name, columns string }{
 	{"sessions", "hash, account_id, created_at, expires_at"},
 	{"verification_codes", "account_id, purpose, code_hash, expires_at, attempts"},
 	{"code_limits", "account_id, client, window_start, codes, failures, noticed"},
+	{"known_clients", "account_id, client, seen_at"},
 	{"usage", "account_id, period, count, granted"},
 	{"usage_days", "account_id, day, key_id, count"},
 	{"deleted_usage", "account_id, period, count, deleted_at"},
@@ -102,10 +103,16 @@ func copyAll(ctx context.Context, src, dst *Store) ([]TableCount, error) {
 			}
 			counts = append(counts, TableCount{Table: t.name, Rows: got})
 		}
-		if dst.backend == Postgres {
-			return restartIdentities(ctx, to)
+		lastID, err := lastAccountID(ctx, from, src.backend)
+		if err != nil {
+			return err
 		}
-		return nil
+		if dst.backend == Postgres {
+			if err := restartIdentities(ctx, to); err != nil {
+				return err
+			}
+		}
+		return continueAccountIDs(ctx, to, dst.backend, lastID)
 	})
 	return counts, err
 }
@@ -159,10 +166,10 @@ func copyTable(ctx context.Context, from, to *sql.Tx, table, columns string) (in
 	return n, rows.Err()
 }
 
-// restartIdentities moves each id sequence past the largest copied id, so
-// that the next row inserted gets a new one.
+// restartIdentities moves each id sequence but the accounts' past the
+// largest copied id, so that the next row inserted gets a new one.
 func restartIdentities(ctx context.Context, tx *sql.Tx) error {
-	for _, table := range []string{"accounts", "api_keys", "suggestions", "audit_events", "products"} {
+	for _, table := range []string{"api_keys", "suggestions", "audit_events", "products"} {
 		_, err := tx.ExecContext(ctx, fmt.Sprintf(
 			"SELECT setval(pg_get_serial_sequence('%[1]s', 'id'), coalesce(max(id), 0) + 1, false) FROM %[1]s", table))
 		if err != nil {
@@ -170,4 +177,40 @@ func restartIdentities(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// lastAccountID is the largest account id the database has handed out:
+// its sequence's, or one its rows still name (a deleted account's kept
+// usage and audit events).
+func lastAccountID(ctx context.Context, q querier, backend string) (int64, error) {
+	sequence := `(SELECT seq FROM sqlite_sequence WHERE name = 'accounts')`
+	if backend == Postgres {
+		sequence = `pg_sequence_last_value(pg_get_serial_sequence('accounts', 'id')::regclass)`
+	}
+	var id int64
+	err := q.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM (SELECT `+sequence+` AS id
+		UNION ALL SELECT max(id) FROM accounts
+		UNION ALL SELECT max(account_id) FROM deleted_usage
+		UNION ALL SELECT max(account_id) FROM audit_events) AS ids`).Scan(&id)
+	return id, err
+}
+
+// continueAccountIDs makes the next account id come after last, so that a
+// copy never hands out an id its source did: a deleted account's id
+// would pass the account's device cookies, kept usage and audit events on
+// to a stranger.
+func continueAccountIDs(ctx context.Context, tx *sql.Tx, backend string, last int64) error {
+	if last == 0 {
+		return nil
+	}
+	if backend == Postgres {
+		_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('accounts', 'id'), $1)`, last)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO sqlite_sequence (name, seq)
+		SELECT 'accounts', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'accounts')`)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE sqlite_sequence SET seq = max(seq, $1) WHERE name = 'accounts'`, last)
+	}
+	return err
 }

@@ -36,6 +36,7 @@ func fill(t *testing.T, s *store.Store) map[string]int64 {
 	must(s.RevokeKey(ctx, admin, "old"))
 	must(s.CreateSession(ctx, []byte("session"), admin, time.Hour))
 	must(s.SetCode(ctx, pending, store.PurposeRegister, []byte("code"), time.Hour))
+	must(s.RememberClient(ctx, admin, "admin's network"))
 	for _, c := range []store.Charge{
 		{AccountID: admin, KeyID: 1},
 		{AccountID: admin, Suggestion: &store.Suggestion{AccountID: admin, Email: "me@example.com", Message: "more tools"}},
@@ -61,45 +62,52 @@ func fill(t *testing.T, s *store.Store) map[string]int64 {
 	if _, _, err := s.TakeToken(ctx, "account admin@example.com", 10, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	return map[string]int64{"accounts": 2, "api_keys": 2, "revoked_keys": 1, "sessions": 1, "verification_codes": 1, "code_limits": 2, "usage": 2, "usage_days": 3,
+	return map[string]int64{"accounts": 2, "api_keys": 2, "revoked_keys": 1, "sessions": 1, "verification_codes": 1, "code_limits": 2, "known_clients": 1, "usage": 2, "usage_days": 3,
 		"suggestions": 2, "audit_events": 2, "invites": 1, "settings": 1, "products": 1, "webhook_events": 1, "throttle": 1}
 }
 
-func TestCopyMovesEveryTable(t *testing.T) {
-	t.Parallel()
+// eachCopy runs test as a subtest for each way a copy goes (SQLite to
+// SQLite, SQLite to PostgreSQL...), with a new store of each backend.
+func eachCopy(t *testing.T, test func(t *testing.T, src, dst *store.Store)) {
 	for _, from := range []string{store.SQLite, store.Postgres} {
 		for _, to := range []string{store.SQLite, store.Postgres} {
 			t.Run(from+" to "+to, func(t *testing.T) {
 				t.Parallel()
-				ctx := context.Background()
-				src, dst := newTestDB(t, from).open(t), newTestDB(t, to).open(t)
-				want := fill(t, src)
-				counts, err := store.Copy(ctx, src, dst)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, c := range counts {
-					if c.Rows != want[c.Table] {
-						t.Errorf("%s: copied %d rows, want %d", c.Table, c.Rows, want[c.Table])
-					}
-					delete(want, c.Table)
-				}
-				if len(want) != 0 {
-					t.Errorf("tables not copied: %v", want)
-				}
-				checkCopy(t, dst)
-
-				// The copy refuses a destination that is not empty, and
-				// changes nothing there.
-				if _, err := store.Copy(ctx, src, dst); err == nil || !strings.Contains(err.Error(), "not empty") {
-					t.Fatalf("second copy: got %v, want a refusal of a non-empty destination", err)
-				}
-				if list, _ := dst.Accounts(ctx, 10, 0); len(list) != 3 {
-					t.Fatalf("%d accounts after the refused copy, want 3", len(list))
-				}
+				test(t, newTestDB(t, from).open(t), newTestDB(t, to).open(t))
 			})
 		}
 	}
+}
+
+func TestCopyMovesEveryTable(t *testing.T) {
+	t.Parallel()
+	eachCopy(t, func(t *testing.T, src, dst *store.Store) {
+		ctx := context.Background()
+		want := fill(t, src)
+		counts, err := store.Copy(ctx, src, dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range counts {
+			if c.Rows != want[c.Table] {
+				t.Errorf("%s: copied %d rows, want %d", c.Table, c.Rows, want[c.Table])
+			}
+			delete(want, c.Table)
+		}
+		if len(want) != 0 {
+			t.Errorf("tables not copied: %v", want)
+		}
+		checkCopy(t, dst)
+
+		// The copy refuses a destination that is not empty, and
+		// changes nothing there.
+		if _, err := store.Copy(ctx, src, dst); err == nil || !strings.Contains(err.Error(), "not empty") {
+			t.Fatalf("second copy: got %v, want a refusal of a non-empty destination", err)
+		}
+		if list, _ := dst.Accounts(ctx, 10, 0); len(list) != 3 {
+			t.Fatalf("%d accounts after the refused copy, want 3", len(list))
+		}
+	})
 }
 
 // checkCopy reads the copied rows back through the API, then adds rows,
@@ -234,4 +242,26 @@ func TestCopyMovesEveryTableOfTheSchema(t *testing.T) {
 	if err := rows.Err(); err != nil || tables < len(counts) {
 		t.Fatalf("%d tables in the schema, %v", tables, err)
 	}
+}
+
+// TestCopyHandsOutNoCopiedID: the destination's next account id comes
+// after every id the source handed out, also a deleted account's that no
+// row names any more; a copy to PostgreSQL started its ids after the
+// largest account left.
+func TestCopyHandsOutNoCopiedID(t *testing.T) {
+	t.Parallel()
+	eachCopy(t, func(t *testing.T, src, dst *store.Store) {
+		ctx := context.Background()
+		mustAccount(t, src, "kept@example.com", "")
+		deleted := mustAccount(t, src, "deleted@example.com", "")
+		if err := src.DeleteAccount(ctx, deleted); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Copy(ctx, src, dst); err != nil {
+			t.Fatal(err)
+		}
+		if next := mustAccount(t, dst, "new@example.com", ""); next <= deleted {
+			t.Fatalf("the copy's next account got id %d; the source had handed out %d", next, deleted)
+		}
+	})
 }

@@ -30,8 +30,8 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		s := db.open(t)
 		invite := mustInvite(t, s, "invite", 0)
 		typo := pending(t, s, "ann@exmaple.com", "p1", invite)
-		if _, created, err := s.RegisterPending(ctx, store.NewAccount{Email: "ann@exmaple.com", PasswordHash: "p1"}, invite); err != nil || created {
-			t.Fatalf("registering a pending email again: created %v, %v", created, err)
+		if r, err := registerPending(s, "ann@exmaple.com", "p1", invite); err != nil || r.Created {
+			t.Fatalf("registering a pending email again: created %v, %v", r.Created, err)
 		}
 		ann := pending(t, s, "ann@example.com", "p1", invite)
 		if again := pending(t, s, "ann@example.com", "p2", invite); again != ann {
@@ -49,7 +49,7 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		if a, _ := s.AccountByID(ctx, ann); !a.Verified {
 			t.Fatal("not verified")
 		}
-		if _, _, err := s.RegisterPending(ctx, store.NewAccount{Email: "bob@example.com", PasswordHash: "p"}, invite); !errors.Is(err, store.ErrInviteInvalid) {
+		if _, err := registerPending(s, "bob@example.com", "p", invite); !errors.Is(err, store.ErrInviteInvalid) {
 			t.Fatalf("registering with a spent invite: %v", err)
 		}
 		if err := s.VerifyRegistration(ctx, typo); !errors.Is(err, store.ErrInviteInvalid) {
@@ -58,7 +58,7 @@ func TestInviteSurvivesUntilVerified(t *testing.T) {
 		if a, _ := s.AccountByID(ctx, typo); a.Verified {
 			t.Fatal("a second account got in with one invite")
 		}
-		if _, _, err := s.RegisterPending(ctx, store.NewAccount{Email: "ann@example.com", PasswordHash: "p"}, nil); !errors.Is(err, store.ErrEmailTaken) {
+		if _, err := registerPending(s, "ann@example.com", "p", nil); !errors.Is(err, store.ErrEmailTaken) {
 			t.Fatalf("registering a verified email: %v", err)
 		}
 		// Without an invite (open registration) verifying just verifies.
@@ -176,6 +176,56 @@ func TestInvitesExpire(t *testing.T) {
 		}
 		if err := s.CheckInvite(ctx, []byte("unknown")); !errors.Is(err, store.ErrInviteInvalid) {
 			t.Fatalf("an unknown invite: %v", err)
+		}
+	})
+}
+
+// TestActivatingSpendsTheInvite: an operator who activated an account
+// registered with an invite left the invite live, to register one more
+// account. Activating, as verifying, spends it.
+func TestActivatingSpendsTheInvite(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		invite := mustInvite(t, s, "invite", 0)
+		ann := pending(t, s, "ann@example.com", "p", invite)
+		if err := s.Activate(ctx, ann, "operator's", false); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CheckInvite(ctx, invite); !errors.Is(err, store.ErrInviteInvalid) {
+			t.Fatalf("the invite after its account was activated: %v, want ErrInviteInvalid", err)
+		}
+		// So does an operator's taking over of the registration.
+		other := mustInvite(t, s, "other invite", 0)
+		pending(t, s, "bob@example.com", "p", other)
+		if _, tookOver, err := s.CreateOrTakeOver(ctx, store.NewAccount{Email: "bob@example.com", PasswordHash: "operator's", Verified: true}); err != nil || !tookOver {
+			t.Fatalf("taking over: %v %v", tookOver, err)
+		}
+		if live, err := s.Invites(ctx, 10); err != nil || len(live) != 0 {
+			t.Fatalf("live invites %+v, %v; want none", live, err)
+		}
+	})
+}
+
+// TestExpiredInviteRefusesVerification: an account registered with an
+// invite that expired before its code was entered was still verified.
+// The invite must be live when it is spent.
+func TestExpiredInviteRefusesVerification(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := db.open(t)
+		now := time.Now()
+		s.SetClock(func() time.Time { return now })
+		invite := mustInvite(t, s, "invite", 0) // an hour
+		ann := pending(t, s, "ann@example.com", "p", invite)
+		now = now.Add(time.Hour + time.Second)
+		if err := s.VerifyRegistration(ctx, ann); !errors.Is(err, store.ErrInviteInvalid) {
+			t.Fatalf("verifying with an expired invite: %v, want ErrInviteInvalid", err)
+		}
+		if a, _ := s.AccountByID(ctx, ann); a.Verified {
+			t.Fatal("verified with an expired invite")
 		}
 	})
 }

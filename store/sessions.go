@@ -8,10 +8,18 @@ import (
 // CreateSession stores a session whose cookie value hashes to hash.
 func (s *Store) CreateSession(ctx context.Context, hash []byte, accountID int64, ttl time.Duration) error {
 	now := s.now()
-	_, err := s.write.ExecContext(ctx,
-		`INSERT INTO sessions (hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		hash, accountID, unix(now), unix(now.Add(ttl)))
+	_, err := s.write.ExecContext(ctx, insertSession, hash, accountID, unix(now), unix(now.Add(ttl)))
 	return wrap("create session", accountMissing(err))
+}
+
+// insertSession stores a session: its hash, account, creation and expiry.
+const insertSession = `INSERT INTO sessions (hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`
+
+// NewSession is a session to start: the hash of its cookie's value, and
+// how long it lasts.
+type NewSession struct {
+	Hash []byte
+	TTL  time.Duration
 }
 
 // SessionAccount returns the account of a live session.

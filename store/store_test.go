@@ -202,11 +202,19 @@ func TestOpenRefusesANewerSchemaOnPostgres(t *testing.T) {
 // fails the test on an error.
 func pending(t *testing.T, s *store.Store, email, pw string, invite []byte) int64 {
 	t.Helper()
-	id, _, err := s.RegisterPending(context.Background(), store.NewAccount{Email: email, PasswordHash: pw}, invite)
+	r, err := registerPending(s, email, pw, invite)
 	if err != nil {
 		t.Fatalf("register %s: %v", email, err)
 	}
-	return id
+	return r.ID
+}
+
+// registerPending registers email with the password hash pw and the
+// invite, from one client, with the code "code".
+func registerPending(s *store.Store, email, pw string, invite []byte) (store.Registered, error) {
+	return s.RegisterPending(context.Background(), store.Registration{
+		Account: store.NewAccount{Email: email, PasswordHash: pw}, Invite: invite,
+		Client: "registrant", Code: func(int64) []byte { return []byte("code") }, CodeTTL: time.Hour})
 }
 
 // waitUntil polls cond until it holds and returns how long that took, or

@@ -36,10 +36,11 @@ func checkPassword(a *store.Account, password string) error {
 
 // ChangeOwnPassword changes a's password once current is checked: newHash
 // applies the password policy to the new password and hashes it (its
-// error is returned as it is). Every session of a ends but the one whose
-// cookie hashes to keepSession, the user's own; with revokeKeys, so do
-// a's API keys. It records store.AuditPasswordSet.
-func (o Operator) ChangeOwnPassword(ctx context.Context, a *store.Account, current string, newHash func() (string, error), keepSession []byte, revokeKeys bool) error {
+// error is returned as it is). Every session of a ends, the user's own
+// too, and session starts in its place, in the same change: a copy of
+// the user's cookie stops working. With revokeKeys, a's API keys end as
+// well. It records store.AuditPasswordSet.
+func (o Operator) ChangeOwnPassword(ctx context.Context, a *store.Account, current string, newHash func() (string, error), session *store.NewSession, revokeKeys bool) error {
 	if err := checkPassword(a, current); err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func (o Operator) ChangeOwnPassword(ctx context.Context, a *store.Account, curre
 	if err != nil {
 		return err
 	}
-	if err := o.Store.ChangePassword(ctx, a.ID, hash, keepSession, revokeKeys); err != nil {
+	if err := o.Store.ChangePassword(ctx, a.ID, hash, session, revokeKeys); err != nil {
 		return err
 	}
 	detail := o.By

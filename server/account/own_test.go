@@ -84,28 +84,31 @@ func checkChangeOwnPassword(t *testing.T, st *store.Store) {
 	a := owned(t, st, "ann@example.com")
 	owner := account.Operator{Store: st, By: "by the account's owner"}
 	newHash := func() (string, error) { return hashOf(t, "new"), nil }
-	if err := owner.ChangeOwnPassword(ctx, a, "wrong", newHash, []byte(a.Email+"mine"), false); !errors.Is(err, account.ErrWrongPassword) {
+	fresh := &store.NewSession{Hash: []byte(a.Email + "fresh"), TTL: time.Hour}
+	if err := owner.ChangeOwnPassword(ctx, a, "wrong", newHash, fresh, false); !errors.Is(err, account.ErrWrongPassword) {
 		t.Fatalf("a wrong current password: %v", err)
 	}
 	weak := errors.New("too weak")
-	if err := owner.ChangeOwnPassword(ctx, a, "old", func() (string, error) { return "", weak }, []byte(a.Email+"mine"), false); !errors.Is(err, weak) {
+	if err := owner.ChangeOwnPassword(ctx, a, "old", func() (string, error) { return "", weak }, fresh, false); !errors.Is(err, weak) {
 		t.Fatalf("a refused new password: %v", err)
 	}
 	if _, err := st.SessionAccount(ctx, []byte(a.Email+"other")); err != nil {
 		t.Fatalf("a refused change ended a session: %v", err)
 	}
-	if err := owner.ChangeOwnPassword(ctx, a, "old", newHash, []byte(a.Email+"mine"), false); err != nil {
+	if err := owner.ChangeOwnPassword(ctx, a, "old", newHash, fresh, false); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := st.AccountByID(ctx, a.ID)
 	if ok, _ := passhash.Verify("new", got.PasswordHash); !ok {
 		t.Fatal("the new password does not work")
 	}
-	if _, err := st.SessionAccount(ctx, []byte(a.Email+"mine")); err != nil {
-		t.Fatalf("the session making the change ended: %v", err)
+	if _, err := st.SessionAccount(ctx, fresh.Hash); err != nil {
+		t.Fatalf("the session the change started: %v", err)
 	}
-	if _, err := st.SessionAccount(ctx, []byte(a.Email+"other")); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("another session survived: %v", err)
+	for _, old := range []string{"mine", "other"} {
+		if _, err := st.SessionAccount(ctx, []byte(a.Email+old)); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the session %q survived: %v", old, err)
+		}
 	}
 	if events := lastEvents(t, st, 1); events[0] != [2]string{store.AuditPasswordSet, "by the account's owner"} {
 		t.Fatalf("audit: %v", events)
@@ -206,7 +209,7 @@ func TestOperatorAndPendingAccounts(t *testing.T) {
 func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	op := account.Operator{Store: st, By: "by the test"}
-	id, _, err := st.RegisterPending(ctx, store.NewAccount{Email: "boss@example.com", PasswordHash: "attacker's"}, nil)
+	id, err := registerPending(ctx, st, "boss@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +233,7 @@ func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 		t.Fatalf("audit: %v", events)
 	}
 
-	id, _, err = st.RegisterPending(ctx, store.NewAccount{Email: "ann@example.com", PasswordHash: "attacker's"}, nil)
+	id, err = registerPending(ctx, st, "ann@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,4 +247,12 @@ func checkOperatorAndPendingAccounts(t *testing.T, st *store.Store) {
 	if _, err := op.Create(ctx, account.New{Email: "ann@example.com", PasswordHash: "x", Plan: store.PlanStarter}); !errors.Is(err, store.ErrEmailTaken) {
 		t.Fatalf("Create over a verified account: %v", err)
 	}
+}
+
+// registerPending registers email as a stranger would, with a password of
+// the stranger's choosing, and returns its pending account's id.
+func registerPending(ctx context.Context, st *store.Store, email string) (int64, error) {
+	r, err := st.RegisterPending(ctx, store.Registration{Account: store.NewAccount{Email: email, PasswordHash: "attacker's"},
+		Client: "stranger", Code: func(int64) []byte { return []byte("code") }, CodeTTL: time.Hour})
+	return r.ID, err
 }

@@ -8,6 +8,7 @@ package migrate
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,13 +27,43 @@ var ErrSchemaTooNew = errors.New("the database was written by a newer version of
 // it was. steps[i] takes the schema from version i to version i+1. A file
 // that is up to date costs one read and takes no write lock, so opening it
 // does not wait for another process's writes.
+//
+// The steps run with foreign keys off, as SQLite asks of a step that
+// rebuilds a table (its only way to change a column's definition): with
+// them on, dropping the old table would delete or orphan the rows that
+// refer to it. Before the commit, PRAGMA foreign_key_check must find no
+// row that breaks one.
 func Apply(ctx context.Context, db *sql.DB, steps []string) error {
 	if version, err := checkVersion(ctx, db, sqlite, len(steps)); err != nil || version == len(steps) {
 		return err
 	}
+	// The setting is the connection's, and cannot change inside a
+	// transaction: one connection, the setting, then the transaction.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var foreignKeys bool
+	if err := conn.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&foreignKeys); err != nil {
+		return err
+	}
+	if foreignKeys {
+		if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+			return err
+		}
+	}
 	// The write transaction (the caller's pool begins them IMMEDIATE) holds
 	// the file's write lock.
-	return applyInTx(ctx, db, sqlite, steps)
+	err = applyInTx(ctx, conn, sqlite, steps)
+	if foreignKeys {
+		if _, restoreErr := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = ON"); restoreErr != nil {
+			// The connection must not go back to the pool without them.
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+			err = errors.Join(err, restoreErr)
+		}
+	}
+	return err
 }
 
 // ApplyPostgres is Apply for a PostgreSQL database. Several servers may
@@ -48,10 +79,13 @@ type versioning struct {
 	lock  string // run first in the migration transaction, when set
 	read  string // the version, one integer
 	write string // sets the version given as %d
+	check string // run after the steps, when set: a query that finds no row in a sound schema
 }
 
 var (
-	sqlite   = versioning{read: "PRAGMA user_version", write: "PRAGMA user_version = %d"}
+	sqlite = versioning{read: "PRAGMA user_version", write: "PRAGMA user_version = %d",
+		// Any row it returns is one that breaks a foreign key.
+		check: "PRAGMA foreign_key_check"}
 	postgres = versioning{
 		// The advisory lock's number is secutil's own ("secutil" in ASCII).
 		lock: `SELECT pg_advisory_xact_lock(32481100168456556);
@@ -62,7 +96,12 @@ var (
 	}
 )
 
-func applyInTx(ctx context.Context, db *sql.DB, v versioning, steps []string) error {
+// beginner is a pool or one connection of it.
+type beginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+func applyInTx(ctx context.Context, db beginner, v versioning, steps []string) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -84,10 +123,28 @@ func applyInTx(ctx context.Context, db *sql.DB, v versioning, steps []string) er
 			return fmt.Errorf("schema step %d: %w", version+1, err)
 		}
 	}
+	if v.check != "" {
+		if err := checkSchema(ctx, tx, v.check); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf(v.write, version)); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// checkSchema runs query, which must find no row.
+func checkSchema(ctx context.Context, tx *sql.Tx, query string) error {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if rows.Next() {
+		return fmt.Errorf("after the schema steps, %s finds rows that break the schema's rules", query)
+	}
+	return rows.Err()
 }
 
 // checkVersion returns the database's schema version, refusing one above

@@ -95,6 +95,45 @@ func TestApplyFailedStepChangesNothing(t *testing.T) {
 	}
 }
 
+// TestApplyRebuildsAReferencedTable: a step may rebuild a table that
+// others refer to with ON DELETE CASCADE, SQLite's way to change a
+// column, without losing the rows that refer to it; a step that leaves a
+// row breaking a foreign key is refused, and the connection has its
+// foreign keys on again.
+func TestApplyRebuildsAReferencedTable(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "test.db")+"?_pragma=foreign_keys(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	steps := []string{
+		`CREATE TABLE parent (id INTEGER PRIMARY KEY);
+		 CREATE TABLE child (parent_id INTEGER NOT NULL REFERENCES parent (id) ON DELETE CASCADE);
+		 INSERT INTO parent VALUES (1); INSERT INTO child VALUES (1)`,
+		`CREATE TABLE parent_new (id INTEGER PRIMARY KEY AUTOINCREMENT);
+		 INSERT INTO parent_new SELECT id FROM parent;
+		 DROP TABLE parent;
+		 ALTER TABLE parent_new RENAME TO parent`,
+	}
+	if err := migrate.Apply(ctx, db, steps); err != nil {
+		t.Fatal(err)
+	}
+	var children int
+	if err := db.QueryRow("SELECT count(*) FROM child").Scan(&children); err != nil || children != 1 {
+		t.Fatalf("%d children after rebuilding their parents' table (%v), want 1", children, err)
+	}
+	err = migrate.Apply(ctx, db, append(steps, "INSERT INTO child VALUES (2)"))
+	if err == nil || !strings.Contains(err.Error(), "foreign_key_check") || userVersion(t, db) != 2 {
+		t.Fatalf("a step leaving an orphan: %v, version %d; want a refusal at version 2", err, userVersion(t, db))
+	}
+	if _, err := db.Exec("INSERT INTO child VALUES (3)"); err == nil {
+		t.Fatal("foreign keys are off after the migration")
+	}
+}
+
 func TestFromFS(t *testing.T) {
 	t.Parallel()
 	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
