@@ -653,6 +653,36 @@ func usageAndAdminJourney(t *testing.T) {
 		b.logOut(t)
 	})
 
+	step("the chart on a phone starts at today", func(t *testing.T) {
+		// On the 28th, with calls today: a phone shows half the chart, the
+		// half with today's bar in it.
+		const phoneEmail = "phone-chart@example.com"
+		id := e.account(phoneEmail, store.PlanStarter)
+		b.logIn(t, phoneEmail, testPassword) // at the real time: the cookie must not expire at once
+		today := time.Date(2026, 3, 28, 12, 0, 0, 0, time.UTC)
+		seedHistory(t, e, id, today)
+		e.store.SetClock(func() time.Time { return today })
+		defer e.store.SetClock(time.Now)
+		e.fill(id, 7)
+		b.do(t, "phone", chromedp.EmulateViewport(390, 844))
+		defer b.do(t, "desktop", chromedp.EmulateViewport(1280, 900))
+		b.open(t, "/dashboard")
+		b.do(t, "the chart", chromedp.ScrollIntoView(chromedp.ID("usage-chart")))
+		inView := eval[string](t, b, `(() => {
+			const box = document.querySelector(".chart-scroll").getBoundingClientRect();
+			const bars = document.querySelectorAll("#usage-chart rect.this");
+			const bar = bars[bars.length - 1];
+			if (!bar || !bar.querySelector("title").textContent.startsWith("28 Mar: ")) return "the last bar of this month is not today's";
+			const r = bar.getBoundingClientRect();
+			return r.left >= box.left && r.right <= box.right ? "" :
+				"today's bar spans " + r.left.toFixed(0) + "–" + r.right.toFixed(0) + "px, the chart's box " + box.left.toFixed(0) + "–" + box.right.toFixed(0) + "px";
+		})()`)
+		if inView != "" {
+			t.Fatal(inView)
+		}
+		b.logOut(t)
+	})
+
 	step("admin, and a plan change without checkout", func(t *testing.T) {
 		// An administrator finds the admin page in the nav, verifies a
 		// pending registration, gives the browser account the pro plan from
