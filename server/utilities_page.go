@@ -21,6 +21,7 @@ import (
 	"secutil/tools/geo"
 	"secutil/tools/hashgen"
 	"secutil/tools/hashid"
+	"secutil/tools/strength"
 )
 
 // The utilities page (/tools, templates/tools.html) has a form for every
@@ -136,11 +137,29 @@ func (s *Server) decodePreview() decoder[sessionRequest[passwordRequest]] {
 	}
 }
 
-// previewStrength is the strength meter's answer while someone types: the
-// same estimate as /password_check, not counted toward usage. Only the
-// explicit "Check" (POST /password_check) is a metered call.
-func (s *Server) previewStrength(ctx context.Context, req sessionRequest[passwordRequest]) (strengthResponse, error) {
-	return s.rateStrength(&call{Context: ctx, caller: &caller{account: req.account}}, req.body)
+// strengthPreview is the strength meter's answer while someone types, not
+// counted toward usage: a StrengthResult with the score and its label
+// only, its other fields null and no feedback. The explicit "Check" (POST
+// /password_check) is the metered call, with the feedback, the crack
+// time and the breach count: a preview that answered them all would be an
+// unmetered strength check, 60 a minute past any cap.
+type strengthPreview struct {
+	Score              int      `json:"score"`
+	Label              string   `json:"label"`
+	Feedback           []string `json:"feedback"`
+	Length             *int     `json:"length"`
+	Entropy            *float64 `json:"entropy"`
+	CharsetSize        *int     `json:"charset_size"`
+	EstimatedCrackTime *string  `json:"estimated_crack_time"`
+	Breached           *int64   `json:"breached"`
+}
+
+// previewStrength estimates the password as /password_check does, and
+// answers its score and label.
+func (s *Server) previewStrength(_ context.Context, req sessionRequest[passwordRequest]) (strengthPreview, error) {
+	local, _, _ := strings.Cut(req.account.Email, "@")
+	res := strength.Estimate(req.body.Password, local, req.account.Email)
+	return strengthPreview{Score: res.Score, Label: res.Label, Feedback: []string{}}, nil
 }
 
 // renderUtilityPage shows the utilities page; panel, when not empty, is
@@ -191,6 +210,8 @@ func (s *Server) present(result any, form url.Values) any {
 	switch v := result.(type) {
 	case strengthResponse:
 		return newStrengthView(v)
+	case strengthPreview:
+		return strengthView{strengthResponse: strengthResponse{Score: v.Score, Label: v.Label}, Preview: true}
 	case jwtResponse:
 		return newJWTView(v, time.Now())
 	case hashid.Result:
@@ -215,11 +236,13 @@ func (s *Server) present(result any, form url.Values) any {
 }
 
 // strengthView is a strength estimate with, when the server has a breach
-// file, how often the password was seen in breaches.
+// file, how often the password was seen in breaches; a preview's has only
+// the score and its label.
 type strengthView struct {
 	strengthResponse
 	BreachChecked bool
 	BreachCount   int64
+	Preview       bool
 }
 
 func newStrengthView(res strengthResponse) strengthView {
