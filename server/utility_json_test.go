@@ -2,6 +2,9 @@ package server_test
 
 import (
 	"encoding/base64"
+	"html"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -53,5 +56,29 @@ func TestJSONAndJWTWorkIsBounded(t *testing.T) {
 			continue
 		}
 		res.wantError(400, tc.code)
+	}
+}
+
+// TestJSONErrorsReadAsSentences: a bare word in JSON ("no" for "\"no\"")
+// is explained in words with its line and column on the tools page, and
+// in words in an API body, never in encoding/json's own text ("invalid
+// character 'o' in literal null (expecting 'u')").
+func TestJSONErrorsReadAsSentences(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	panel := html.UnescapeString(panelOf(t, e.browse("POST", "/json_format", url.Values{"text": {"{\"ok\": no}"}}, session).want(400).body, "tool-json"))
+	if !strings.Contains(panel, "Invalid JSON at line 1, column 9: unexpected 'o' in what begins as null: the only words JSON knows are true, false and null, in lower case; text goes in double quotes.") {
+		t.Errorf("the JSON tool's message:\n%s", panel)
+	}
+	msg := e.post("/api/v1/json_format", `{"text": no}`, "X-API-Key", key).wantError(400, "invalid_request")["error"].(string)
+	if !strings.Contains(msg, "unexpected 'o' in what begins as null") {
+		t.Errorf("a malformed body: %q", msg)
+	}
+	for _, said := range []string{panel, msg} {
+		if strings.Contains(said, "invalid character") || strings.Contains(said, "in literal") {
+			t.Errorf("encoding/json's text reaches the user: %q", said)
+		}
 	}
 }
