@@ -2,9 +2,11 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"secutil/server/internal/plural"
 	"secutil/store"
@@ -21,6 +24,7 @@ import (
 	"secutil/tools/geo"
 	"secutil/tools/hashgen"
 	"secutil/tools/hashid"
+	"secutil/tools/jsonfmt"
 	"secutil/tools/strength"
 )
 
@@ -90,27 +94,86 @@ func (s *Server) handleUtilityPage() http.Handler {
 	})
 }
 
-// resendForm reads a form post and puts it back as the body the utility
-// decodes. Two panels ask differently from their request: the breach
+// toolFormBytes bounds the body of a tools page form. Form encoding
+// writes a byte of text as up to three (a quote is %22), so a form carries
+// as much text as a JSON client's body (maxBodyBytes) holds; resendForm
+// then sends it on as JSON, which escapes far less.
+const toolFormBytes = 3 * maxBodyBytes
+
+// panelTextLimits are the panels whose tool takes less text than a
+// request body holds, with what it takes: the page says so in those terms.
+var panelTextLimits = map[string]int{"json": jsonfmt.MaxInputBytes}
+
+// resendForm reads a form post of panel and puts it back as the JSON body
+// the utility decodes, each field's first value as a string (what a form
+// post decodes to). Its text is measured as typed, not as the form
+// encoded it: a field larger than the panel's tool takes is refused in
+// those terms. Two panels ask differently from their request: the breach
 // panel names its query's kind in a select ("kind" says which field of the
 // /data_breach request "query" fills), and the hash identifier's several
 // lines are a batch ("hashes").
-func resendForm(w http.ResponseWriter, r *http.Request) (url.Values, error) {
-	form, err := readForm(w, r)
+func resendForm(w http.ResponseWriter, r *http.Request, panel string) (url.Values, error) {
+	release, err := reserveBody(w, r, toolFormBytes)
 	if err != nil {
 		return nil, err
 	}
-	body := form
+	defer release()
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, toolFormBytes))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, newError(codeRequestTooLarge, "the text is larger than %s, more than any tool takes", sizeInWords(maxBodyBytes))
+	}
+	if err != nil {
+		return nil, err
+	}
+	form, err := url.ParseQuery(string(raw))
+	if err != nil {
+		return nil, badRequest("malformed form body")
+	}
+	fields := map[string]string{}
+	for name, values := range form {
+		if !utf8.ValidString(name) || !utf8.ValidString(values[0]) {
+			return nil, badRequest("form field %q is not valid UTF-8", name)
+		}
+		fields[name] = values[0]
+	}
 	if kind := form.Get("kind"); kind == "password" || kind == "sha1" || kind == "ntlm" || kind == "prefix" {
-		body = url.Values{kind: {form.Get("query")}}
+		fields = map[string]string{kind: form.Get("query")}
 	}
 	if hash := strings.TrimSpace(form.Get("hash")); strings.ContainsAny(hash, "\n") {
-		body = url.Values{"hashes": {hash}}
+		fields = map[string]string{"hashes": hash}
 	}
-	encoded := body.Encode()
-	r.Body = io.NopCloser(strings.NewReader(encoded))
-	r.ContentLength = int64(len(encoded))
+	limit := cmp.Or(panelTextLimits[panel], maxBodyBytes)
+	for _, text := range fields {
+		if len(text) > limit {
+			return nil, newError(codeRequestTooLarge, "the text is %s; this tool takes at most %s", sizeInWords(len(text)), sizeInWords(limit))
+		}
+	}
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(fields); err != nil {
+		return nil, err
+	}
+	if body.Len() > maxBodyBytes {
+		return nil, newError(codeRequestTooLarge, "the text, its quotes, backslashes and line breaks escaped, is larger than the %s a tool takes",
+			sizeInWords(maxBodyBytes))
+	}
+	r.Body = io.NopCloser(&body)
+	r.ContentLength = int64(body.Len())
+	r.Header.Set("Content-Type", "application/json")
 	return form, nil
+}
+
+// sizeInWords is n bytes as people read a size: "957 KiB", "1 MiB".
+func sizeInWords(n int) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatFloat(math.Round(float64(n)/(1<<20)*10)/10, 'f', -1, 64) + " MiB"
+	case n >= 1<<10:
+		return strconv.Itoa(int(math.Round(float64(n)/(1<<10)))) + " KiB"
+	}
+	return plural.Count(n, "byte", "bytes")
 }
 
 // previewRate bounds the strength meter's free preview for one account:

@@ -82,3 +82,42 @@ func TestJSONErrorsReadAsSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsPageCountsTheTextNotItsFormEncoding: a form encodes a quote or
+// a brace as three bytes, so a JSON paste well within the JSON tools'
+// 512 KiB made a form body over 1 MiB, refused "larger than 1048576
+// bytes". The page measures the text as typed, and a paste too large for
+// the tool is refused in its terms, as the API's is.
+func TestToolsPageCountsTheTextNotItsFormEncoding(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	paste := func(size int) string {
+		item := `{"k":"v","n":[1,2]},`
+		return "[" + strings.Repeat(item, size/len(item)) + "0]"
+	}
+	fits := paste(480 << 10)
+	if encoded := len(url.Values{"text": {fits}}.Encode()); encoded <= 1<<20 {
+		t.Fatalf("the form encodes the paste in %d bytes: no more than a body holds", encoded)
+	}
+	res := e.browse("POST", "/json_minify", url.Values{"text": {fits}}, session).want(200)
+	if out := html.UnescapeString(panelOf(t, res.body, "tool-json")); !strings.Contains(out, `<code id="json-out">[{"k":"v","n":[1,2]},{"k":"v"`) {
+		t.Fatal("the minified JSON is not on the page")
+	}
+
+	large := paste(957 << 10)
+	panel := html.UnescapeString(panelOf(t, e.browse("POST", "/json_format", url.Values{"text": {large}}, session).want(413).body, "tool-json"))
+	if !strings.Contains(panel, "The text is 957 KiB; this tool takes at most 512 KiB.") || strings.Contains(panel, "1048576") {
+		t.Errorf("the page refuses a 957 KiB paste with:\n%s", panel)
+	}
+	msg := e.post("/api/v1/json_format", map[string]string{"text": paste(600 << 10)}, "X-API-Key", key).wantError(400, "invalid_json")["error"].(string)
+	if msg != `field "text" is 600 KiB; the JSON tools take at most 512 KiB` {
+		t.Errorf("the API refuses a 600 KiB text with %q", msg)
+	}
+	huge := strings.Repeat(`"`, 1100<<10)
+	panel = html.UnescapeString(panelOf(t, e.browse("POST", "/base64", url.Values{"text": {huge}, "option": {"encode"}}, session).want(413).body, "tool-base64"))
+	if !strings.Contains(panel, "The text is larger than 1 MiB, more than any tool takes.") {
+		t.Errorf("the page refuses a form over 3 MiB with:\n%s", panel)
+	}
+}
