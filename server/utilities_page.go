@@ -288,7 +288,7 @@ func (s *Server) present(result any, form url.Values) any {
 		}
 		return view
 	case geo.Info:
-		return ipView{Info: v, Rows: infoRows(v)}
+		return newIPView(v, s.hasCityData())
 	case breachResponse:
 		return breachView{Breached: v.Breached, Count: v.Count, Source: v.Source}
 	case breachRangeResponse:
@@ -407,10 +407,18 @@ func newHashIDGroup(estimate, note string, count int, candidates []hashid.Candid
 	return g
 }
 
-// ipView is an IP lookup's answer as a table of every field.
+// ipView is an IP lookup's answer: a table of the fields known, and in
+// words the ones that are not, set apart from those this server cannot
+// know for any address (no City database).
 type ipView struct {
 	geo.Info
 	Rows []fieldRow
+	// Unknown lists the fields no database knows for this address; empty
+	// for an address that is not looked up (Note says why).
+	Unknown []string
+	// NoCityData lists the fields only a City database gives, when the
+	// server has none.
+	NoCityData []string
 }
 
 type fieldRow struct{ Name, Value string }
@@ -425,25 +433,64 @@ var infoLabels = map[string]string{
 	"eu": "EU member", "languages": "Languages", "asn": "ASN", "source": "Source", "note": "Note",
 }
 
-// infoRows lists every field of info in the order of the type, so a field
-// added to GeoInfo2 shows without a change here. A null field has an empty
-// value; an omitted empty one (note) is left out.
-func infoRows(info geo.Info) []fieldRow {
-	var rows []fieldRow
+// cityFields are GeoInfo2's fields that only a City database answers
+// (-geoip-city).
+var cityFields = map[string]bool{"city": true, "region": true, "postal": true, "timezone": true, "latitude": true, "longitude": true}
+
+// newIPView lays out info; hasCity tells whether the server has a City
+// database.
+func newIPView(info geo.Info, hasCity bool) ipView {
+	view := ipView{Info: info}
+	for _, f := range infoFields(info) {
+		switch {
+		case f.value != "":
+			view.Rows = append(view.Rows, fieldRow{Name: f.label, Value: f.value})
+		case info.Note != "":
+			// Not looked up: the note says why, for every field at once.
+		case cityFields[f.name] && !hasCity:
+			view.NoCityData = append(view.NoCityData, f.label)
+		case !f.omitEmpty:
+			view.Unknown = append(view.Unknown, f.label)
+		}
+	}
+	return view
+}
+
+// infoField is a field of GeoInfo2: its JSON name, its label, its value
+// as text ("" for null) and whether JSON leaves it out when empty.
+type infoField struct {
+	name, label, value string
+	omitEmpty          bool
+}
+
+// infoFields lists every field of info in the order of the type, so a
+// field added to GeoInfo2 shows without a change here.
+func infoFields(info geo.Info) []infoField {
+	var fields []infoField
 	v := reflect.ValueOf(info)
 	for i := range v.NumField() {
 		name, opts, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
-		value := fieldText(v.Field(i))
-		if name == "" || name == "-" || (value == "" && strings.Contains(opts, "omitempty")) {
+		if name == "" || name == "-" {
 			continue
 		}
 		label := infoLabels[name]
 		if label == "" {
 			label = name
 		}
-		rows = append(rows, fieldRow{Name: label, Value: value})
+		fields = append(fields, infoField{name: name, label: label, value: fieldText(v.Field(i)), omitEmpty: strings.Contains(opts, "omitempty")})
 	}
-	return rows
+	return fields
+}
+
+// hasCityData reports whether the server has a City database, the one
+// source of cityFields.
+func (s *Server) hasCityData() bool {
+	for _, db := range s.Geo.Databases() {
+		if db.Role == geo.RoleCity {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldText renders a GeoInfo2 value: "" for null, yes/no, numbers without
