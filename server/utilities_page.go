@@ -234,11 +234,12 @@ func (s *Server) renderUtilityPage(w http.ResponseWriter, r *http.Request, panel
 	if failure != nil {
 		ae := s.publicError(r, failure)
 		d.Error, status = ae.msg, ae.status()
-	} else if result != nil {
-		d.Result = s.present(result, form)
 	}
 	v := newView(s, r, d)
 	v.Path = "/tools"
+	if failure == nil && result != nil {
+		v.Data.Result = s.present(result, asked{form: form, path: r.URL.Path, account: v.Account})
+	}
 	if v.Account != nil {
 		usage, err := s.usageOf(r, v.Account)
 		if err != nil {
@@ -266,11 +267,39 @@ func (s *Server) missingData(r *http.Request) map[string]string {
 	return missing
 }
 
+// asked is what a panel was asked: its form, the route it was posted to,
+// and by whom (nil: no one logged in).
+type asked struct {
+	form    url.Values
+	path    string
+	account *store.Account
+}
+
+// estimate rates the password the panel was sent as /password_check
+// does, the asker's email counting as a word an attacker tries first.
+func (q asked) estimate() strength.Result {
+	var email string
+	if q.account != nil {
+		email = q.account.Email
+	}
+	local, _, _ := strings.Cut(email, "@")
+	return strength.Estimate(q.form.Get("password"), local, email)
+}
+
 // present shapes a utility's answer for the page: the JSON types of the
 // API as they are, except where people read something the JSON leaves to
-// the client (a JWT's expiry, a hashcat command, a breach count).
-func (s *Server) present(result any, form url.Values) any {
+// the client (a JWT's expiry, a hashcat command, a breach count), or
+// something beside it (how a password is guessed, beside its entropy; a
+// warning about the password a text was encrypted with).
+func (s *Server) present(result any, q asked) any {
 	switch v := result.(type) {
+	case entropyResponse:
+		return entropyView{entropyResponse: v, Guessing: q.estimate()}
+	case cryptoResponse:
+		if q.path == "/secure_encrypt" {
+			return newCryptoView(v, q.estimate())
+		}
+		return cryptoView{cryptoResponse: v}
 	case strengthResponse:
 		return newStrengthView(v)
 	case strengthPreview:
@@ -296,6 +325,33 @@ func (s *Server) present(result any, form url.Values) any {
 		return breachView{Range: true, Suffixes: shown, Total: len(v.Suffixes), Source: v.Source}
 	}
 	return result
+}
+
+// entropyView is a password's entropy, and beside it what the strength
+// check estimates of the same password: the two measure different things,
+// and disagree most about the passwords people choose ("aaaaaaaaaaaaaaaa":
+// centuries by brute force, less than a second by guessing).
+type entropyView struct {
+	entropyResponse
+	Guessing strength.Result
+}
+
+// weakEncryptionScore is the score below which the page warns that a
+// text was encrypted with a password that is easy to guess: anyone who
+// holds the text can try passwords offline, as fast as the key derivation
+// lets them.
+const weakEncryptionScore = 3
+
+// cryptoView is an encryption's or a decryption's answer; an encryption
+// with a weak password carries a warning.
+type cryptoView struct {
+	cryptoResponse
+	Weak     bool
+	Guessing strength.Result
+}
+
+func newCryptoView(res cryptoResponse, guessing strength.Result) cryptoView {
+	return cryptoView{cryptoResponse: res, Weak: guessing.Score < weakEncryptionScore, Guessing: guessing}
 }
 
 // strengthView is a strength estimate with, when the server has a breach

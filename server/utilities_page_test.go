@@ -442,7 +442,7 @@ func TestStrengthPreviewAnswersLessThanCheck(t *testing.T) {
 	}
 	panel := panelOf(t, e.browse("POST", "/password_check/preview", url.Values{"password": {password}},
 		&http.Cookie{Name: "auth_session", Value: session}).want(200).body, "tool-strength")
-	for _, full := range []string{"Offline crack time", "Entropy", "Breaches", `class="feedback"`} {
+	for _, full := range []string{"Time to guess", "Entropy", "Breaches", `class="feedback"`} {
 		if strings.Contains(panel, full) {
 			t.Errorf("the preview's panel shows %s:\n%s", full, panel)
 		}
