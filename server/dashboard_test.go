@@ -121,3 +121,31 @@ func TestPlanCards(t *testing.T) {
 		}
 	})
 }
+
+// TestRotatingIsOneEvent: rotating a key is audited as key_rotated
+// whether the dashboard or the API (new_api_key) rotates it; creating
+// one is key_issued.
+func TestRotatingIsOneEvent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.account("ann@example.com", store.PlanStarter)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	e.browse("POST", "/dashboard/keys", url.Values{"name": {"ci"}}, session).want(http.StatusSeeOther)
+	e.browse("POST", "/dashboard/keys/rotate", url.Values{"name": {"ci"}}, session).want(http.StatusSeeOther)
+	key := e.post("/api/v1/get_api_key", map[string]string{"email": "ann@example.com", "password": testPassword}).want(200).json()["api_key"].(string)
+	e.post("/api/v1/new_api_key", nil, "X-API-Key", key).want(200)
+	events, err := e.store.AuditEvents(context.Background(), 50, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ev := range events {
+		if ev.AccountID == id && strings.HasPrefix(ev.Kind, "key_") {
+			got = append(got, ev.Kind+" "+ev.Detail)
+		}
+	}
+	want := []string{"key_rotated default", "key_issued default", "key_rotated ci", "key_issued ci"} // newest first
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Fatalf("key events, newest first: %v, want %v", got, want)
+	}
+}
