@@ -149,3 +149,23 @@ func TestRotatingIsOneEvent(t *testing.T) {
 		t.Fatalf("key events, newest first: %v, want %v", got, want)
 	}
 }
+
+// TestKeyNameRulesByTheField: both key-name fields say what a name may
+// be before a refusal does: beside the label, and as the title a
+// browser shows when the pattern does not match.
+func TestKeyNameRulesByTheField(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	const rule = "1 to 64 letters, digits, dots, underscores or hyphens"
+	for _, field := range []string{"first-key-name", "key-name"} {
+		body := string(e.browse("GET", "/dashboard", nil, session).want(200).body)
+		label := `<span class="hint" id="` + field + `-rule">` + rule + `</span></label>`
+		input := `aria-describedby="` + field + `-rule" title="` + rule + `"`
+		if !strings.Contains(body, label) || !strings.Contains(body, input) {
+			t.Errorf("the %s field does not show the rule:\n%s", field, body)
+		}
+		e.browse("POST", "/dashboard/keys", url.Values{"name": {field}}, session).want(http.StatusSeeOther) // a key: the next form shows
+	}
+}
