@@ -771,9 +771,10 @@ func usageAndAdminJourney(t *testing.T) {
 		if got := b.text(t, "#plan"); got != "pro" {
 			t.Fatalf("plan %q after the admin set pro", got)
 		}
-		// A plan an administrator set is the administrator's to change.
-		if !strings.Contains(b.text(t, ".plans"), "An administrator set your plan") {
-			t.Fatal("the plan cards do not say that an administrator set the plan")
+		// A plan an administrator set is the administrator's to change: the
+		// page says so once, above the cards.
+		if n := strings.Count(b.text(t, "main"), "An administrator set your plan"); n != 1 || !strings.Contains(b.text(t, "#plan-by-admin"), "ask an administrator") {
+			t.Fatalf("the page says %d times that an administrator set the plan", n)
 		}
 		if eval[bool](t, b, `!!document.querySelector(".plans button[type=submit], .plans a.button")`) {
 			t.Fatal("the plan cards offer to switch a plan an administrator set")

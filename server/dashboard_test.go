@@ -169,3 +169,41 @@ func TestKeyNameRulesByTheField(t *testing.T) {
 		e.browse("POST", "/dashboard/keys", url.Values{"name": {field}}, session).want(http.StatusSeeOther) // a key: the next form shows
 	}
 }
+
+// TestPlanCardsSayWhoSetsThePlanOnce: a plan an administrator set is said
+// once, not on the plan panel and on every card; an administrator's own
+// dashboard offers no switch and no "ask your administrator", but the
+// admin page, where they set plans, their own too.
+func TestPlanCardsSayWhoSetsThePlanOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withAdminToken)
+	e.account("capped@example.com", store.PlanStarter)
+	e.post("/boss/accounts/set_plan", map[string]any{"email": "capped@example.com", "plan": "enterprise", "usage_cap": 5},
+		"Authorization", "Bearer "+adminToken).want(http.StatusOK)
+	page := string(e.request("GET", "/dashboard", nil, "Cookie", e.login("capped@example.com")).want(200).body)
+	if n := strings.Count(page, "An administrator set your plan"); n != 1 {
+		t.Errorf("an administrator's plan is said %d times", n)
+	}
+	admin := e.adminSession("boss@example.com")
+	for _, plan := range []string{store.PlanStarter, store.PlanPro} {
+		if err := e.store.SetPlan(context.Background(), e.accountOf("boss@example.com").ID, plan, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		page := string(e.request("GET", "/dashboard", nil, "Cookie", admin).want(200).body)
+		for _, offer := range []string{"Switch to", "Ask your administrator", "ask an administrator", "Upgrade to", "leave=starter"} {
+			if strings.Contains(page, offer) {
+				t.Errorf("an administrator on %s is offered %q", plan, offer)
+			}
+		}
+		if !strings.Contains(page, `on the <a href="/admin?email=boss%40example.com#set-plan">admin page</a>`) {
+			t.Errorf("an administrator on %s is not sent to the admin page", plan)
+		}
+	}
+	// At the cap too.
+	boss := e.accountOf("boss@example.com")
+	if err := e.store.SetPlan(context.Background(), boss.ID, store.PlanStarter, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.fill(boss.ID, store.StarterCap)
+	e.request("GET", "/dashboard", nil, "Cookie", admin).want(200).has("You are an administrator: give your account a larger plan on the admin page.")
+}
