@@ -38,7 +38,7 @@ func TestEntropySaysWhatItMeasuresBesideStrength(t *testing.T) {
 	form := url.Values{"password": {"aaaaaaaaaaaaaaaa"}}
 	panel := html.UnescapeString(panelOf(t, e.browse("POST", "/entropy", form, session).want(200).body, "tool-entropy"))
 	for _, want := range []string{
-		`<strong id="entropy-brute-force">centuries</strong>: half of every string of 16 characters from a set of 26, at 10¹⁰ guesses a second. This is what entropy measures: the password as if each character were picked at random.`,
+		`<strong id="entropy-brute-force">centuries</strong>: half of all the strings of 16 characters from a set of 26, at 10¹⁰ guesses a second. This is what entropy measures: the password as if each character were picked at random.`,
 		`<strong id="entropy-guessing">less than a second</strong>: words, names, dates, repeats and sequences first, at 10⁴ guesses a second. This is the strength check's estimate (score 0 of 4, very weak)`,
 	} {
 		if !strings.Contains(panel, want) {
