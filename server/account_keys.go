@@ -38,20 +38,22 @@ func (s *Server) getAPIKey(ctx context.Context, req credentials) (apiKeyResponse
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
-	key, err := s.issueKey(ctx, a.ID, name)
+	key, err := s.issueKey(ctx, a.ID, name, store.AuditKeyIssued)
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
 	return apiKeyResponse{APIKey: key}, nil
 }
 
-// issueKey makes a new key called name, revoking the old key of that name.
-func (s *Server) issueKey(ctx context.Context, accountID int64, name string) (string, error) {
+// issueKey makes a new key called name, revoking the old key of that name,
+// and records it as kind: AuditKeyRotated when it replaces a key the
+// caller named (as POST /api/new_api_key does), else AuditKeyIssued.
+func (s *Server) issueKey(ctx context.Context, accountID int64, name, kind string) (string, error) {
 	key := apikey.New()
 	if err := s.Store.IssueKey(ctx, accountID, name, apikey.Hash(key), apikey.Hint(key)); err != nil {
 		return "", err
 	}
-	s.audit(ctx, store.AuditKeyIssued, accountID, name)
+	s.audit(ctx, kind, accountID, name)
 	return key, nil
 }
 
@@ -72,7 +74,7 @@ func (s *Server) newAPIKey(ctx context.Context, req keyRequest) (apiKeyResponse,
 
 // regenerate rotates the session's account's "default" key.
 func (s *Server) regenerate(ctx context.Context, req sessionRequest[noRequest]) (apiKeyResponse, error) {
-	key, err := s.issueKey(ctx, req.account.ID, "default")
+	key, err := s.issueKey(ctx, req.account.ID, "default", store.AuditKeyIssued)
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
@@ -151,7 +153,7 @@ func (s *Server) createKey(ctx context.Context, accountID int64, name string) (s
 	case !errors.Is(err, store.ErrNotFound):
 		return "", err
 	}
-	return s.issueKey(ctx, accountID, name)
+	return s.issueKey(ctx, accountID, name, store.AuditKeyIssued)
 }
 
 // rotateKey replaces the key called name, refusing a name not in use:
@@ -164,7 +166,7 @@ func (s *Server) rotateKey(ctx context.Context, accountID int64, name string) (s
 	if err != nil {
 		return "", err
 	}
-	return s.issueKey(ctx, accountID, name)
+	return s.issueKey(ctx, accountID, name, store.AuditKeyRotated)
 }
 
 func errNoKeyNamed(name string) error {

@@ -90,14 +90,21 @@ func (s *Server) renderAccountPage(w http.ResponseWriter, r *http.Request, failu
 	v := newView(s, r, accountPageData{Keys: len(keys), Confirm: r.URL.Query().Get("confirm") == "delete" && failure == nil})
 	v.Account = a
 	v.Path = "/account"
-	render(s, w, r, showFailure(s, r, &v, failure), "account", v)
+	status := showFailure(s, r, &v, failure)
+	if failure != nil && r.URL.Path == "/account/delete" {
+		// A refused deletion stays asking, its message in the confirmation.
+		v.Data.Confirm, v.Data.DeleteError, v.Error = true, v.Error, ""
+	}
+	render(s, w, r, status, "account", v)
 }
 
 // accountPageData is what templates/account.html shows.
 type accountPageData struct {
 	Keys int // API keys the account holds
-	// Confirm: the deletion waits for confirmation (?confirm=delete).
-	Confirm bool
+	// Confirm: the deletion waits for confirmation (?confirm=delete), or
+	// was refused with DeleteError.
+	Confirm     bool
+	DeleteError string
 }
 
 func (s *Server) handleAccountPage() http.Handler {

@@ -173,3 +173,33 @@ func TestDeletingAnAccountThatHadADeletedAccountsID(t *testing.T) {
 		t.Fatalf("kept usage %+v, %v; want one month for each account", kept, err)
 	}
 }
+
+// TestRefusedDeletionStaysAsking: a deletion refused for a wrong password
+// shows the message in the confirmation, which stays open for another
+// try, not above the change-password form.
+func TestRefusedDeletionStaysAsking(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	cookie := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	page := string(e.browse("POST", "/account/delete", url.Values{"password": {"not my password at all"}}, cookie).want(http.StatusUnauthorized).body)
+	at := strings.Index(page, `id="confirm-delete"`)
+	if at < 0 {
+		t.Fatalf("a wrong password closes the confirmation:\n%s", page)
+	}
+	confirm := page[at:]
+	confirm = confirm[:strings.Index(confirm, "</form>")]
+	if !strings.Contains(confirm, `<p class="alert error" role="alert" id="delete-error">The current password is wrong.</p>`) ||
+		!strings.Contains(confirm, `id="delete_password"`) {
+		t.Fatalf("the confirmation after a wrong password:\n%s", confirm)
+	}
+	if above := page[:strings.Index(page, `id="delete-account"`)]; strings.Contains(above, "password is wrong") {
+		t.Fatal("the message shows above the change-password form")
+	}
+	// A wrong current password on the change-password form shows at the
+	// top, and leaves the deletion unasked.
+	page = string(e.browse("POST", "/account/password", url.Values{"current_password": {"not my password at all"}, "new_password": {"a brand new long passphrase"}}, cookie).want(http.StatusUnauthorized).body)
+	if !strings.Contains(page, `<div class="alert error" role="alert">The current password is wrong.</div>`) || strings.Contains(page, `id="confirm-delete"`) {
+		t.Fatal("a refused password change: the message is not at the top, or the deletion asks")
+	}
+}

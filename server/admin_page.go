@@ -1,7 +1,9 @@
 package server
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -45,6 +47,9 @@ type adminPageData struct {
 	// ConfirmDelete is the account a delete button asked about: the page
 	// asks to confirm.
 	ConfirmDelete *adminAccount
+	// PlanOf is the account a row's "Set plan" asked about (?email=): the
+	// set-plan form starts from its plan, cap and paid_until.
+	PlanOf *adminAccount
 	// activeAdmins counts the verified, enabled administrators.
 	activeAdmins int
 }
@@ -61,17 +66,18 @@ type newInvite struct {
 type adminRow struct {
 	adminAccount
 	Buttons []accountButton
+	// Activate are the buttons of an unverified account that set its
+	// password in the same step (verify, make admin): one form, one
+	// password field, a button each.
+	Activate []accountButton
 	// Deletable: neither the viewer nor the last verified, enabled
 	// administrator.
 	Deletable bool
 }
 
 // accountButton is a button of an account's row on the admin page.
-// Password asks for the account's new password with it (verifying an
-// unverified account, or making it an administrator).
 type accountButton struct {
 	Email, Action, Label string
-	Password             bool
 }
 
 // adminRowOf is a's row for the administrator self, when activeAdmins
@@ -85,10 +91,23 @@ func adminRowOf(a adminAccount, self string, activeAdmins int) adminRow {
 		if act.Name == account.Delete.Name || !a.changes(act.Name) || (kept && spared(act.Name)) {
 			continue
 		}
-		password := !a.Verified && (act.Name == account.Verify.Name || act.Name == account.MakeAdmin.Name)
-		row.Buttons = append(row.Buttons, accountButton{Email: a.Email, Action: act.Name, Label: act.label, Password: password})
+		button := accountButton{Email: a.Email, Action: act.Name, Label: act.label}
+		if !a.Verified && (act.Name == account.Verify.Name || act.Name == account.MakeAdmin.Name) {
+			row.Activate = append(row.Activate, button)
+		} else {
+			row.Buttons = append(row.Buttons, button)
+		}
 	}
 	return row
+}
+
+// PaidUntilDay is the account's paid_until as the set-plan form's date
+// field takes it (the form pays until the end of that day), "" for none.
+func (a adminAccount) PaidUntilDay() string {
+	if a.PaidUntilTime == nil {
+		return ""
+	}
+	return a.PaidUntilTime.UTC().Format(time.DateOnly)
 }
 
 // adminNotices are the admin page's fixed success messages, named by
@@ -135,13 +154,19 @@ func (s *Server) handleAdminPage() http.Handler {
 				}
 			}
 		}
+		if email := r.URL.Query().Get("email"); email != "" {
+			if a, err := s.Store.AccountByEmail(r.Context(), email); err == nil {
+				planOf := toAdminAccount(a, 0, s.Store.Now())
+				d.PlanOf = &planOf
+			}
+		}
 		flash := s.takeAdminFlash(w, r, viewer.ID)
 		if flash.InviteURL != "" {
 			expires := time.Unix(flash.InviteExpires, 0).UTC()
 			d.NewInvite = &newInvite{URL: flash.InviteURL, Expires: &expires}
 		}
 		v := newView(s, r, d)
-		v.Notice = adminNotice(r.URL.Query().Get("done"))
+		v.Notice = cmp.Or(flash.Notice, adminNotice(r.URL.Query().Get("done")))
 		v.Error = flash.Error
 		render(s, w, r, http.StatusOK, "admin", v)
 	})
@@ -193,6 +218,29 @@ func (s *Server) adminPage(ctx context.Context, offset int, self string) (adminP
 		d.Accounts = append(d.Accounts, adminRowOf(a, self, activeAdmins))
 	}
 	return d, nil
+}
+
+// planSet is the set-plan form's result: its notice names the account
+// and what it got ("The account ann@example.com is now on the pro
+// plan."), from the sealed flash cookie; the fixed notice of ?done=, which
+// a reload shows again, cannot name it.
+type planSet struct{ adminAccount }
+
+func (p planSet) flash() adminFlash {
+	msg := "The account " + p.Email + " is now on the " + p.Plan + " plan"
+	if p.UsageCap != nil {
+		msg += fmt.Sprintf(", capped at %d calls a month", *p.UsageCap)
+	}
+	if p.PaidUntilTime != nil {
+		msg += ", paid until " + p.PaidUntilTime.UTC().Format(account.AuditTime)
+	}
+	return adminFlash{Notice: msg + "."}
+}
+
+// setPlanFromPage is setPlan for the admin page's form.
+func (s *Server) setPlanFromPage(ctx context.Context, req setPlanRequest) (planSet, error) {
+	a, err := s.setPlan(ctx, req)
+	return planSet{a}, err
 }
 
 // decodeAdminForm is the decoder of an admin page's form: parse reads the

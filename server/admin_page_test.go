@@ -8,7 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"secutil/server"
 	"secutil/store"
 )
 
@@ -133,14 +135,20 @@ func TestAdminPageOffersOnlyActionsThatCanSucceed(t *testing.T) {
 		t.Errorf("ann's row lacks disable or a red delete:\n%s", ann)
 	}
 	// An unverified account is verified, or made an administrator, with a
-	// new password typed in the same form.
+	// new password typed in the same form: one field, a button each.
 	pending := adminRowOf(t, page, "pending@example.com")
+	form := pending[strings.Index(pending, `<form class="activate"`):]
+	form = form[:strings.Index(form, "</form>")]
+	if n := strings.Count(form, `name="new_password" type="password" required`); n != 1 {
+		t.Errorf("the activation form of an unverified account has %d new password fields:\n%s", n, form)
+	}
 	for _, action := range []string{"verify", "make_admin"} {
-		form := pending[strings.Index(pending, `action="/admin/accounts/`+action+`"`):]
-		form = form[:strings.Index(form, "</form>")]
-		if !strings.Contains(form, `name="new_password" type="password" required`) {
-			t.Errorf("the %s form of an unverified account has no new password field:\n%s", action, form)
+		if !strings.Contains(form, `<button type="submit" formaction="/admin/accounts/`+action+`"`) {
+			t.Errorf("the activation form has no %s button:\n%s", action, form)
 		}
+	}
+	if n := strings.Count(pending, "new_password"); n != 1 {
+		t.Errorf("the unverified account's row has %d password fields, want 1:\n%s", n, pending)
 	}
 	if ann := adminRowOf(t, page, "ann@example.com"); strings.Contains(ann, "new_password") {
 		t.Errorf("a verified account's row asks for a password:\n%s", ann)
@@ -223,4 +231,87 @@ func adminRowOf(t *testing.T, page response, email string) string {
 		t.Fatalf("no row for %s", email)
 	}
 	return body[start : start+strings.Index(body[start:], "</tr>")]
+}
+
+// TestAdminPageSetsAPlanFromARow: each account's row has a "Set plan"
+// link to the set-plan form, which starts from the account's email, plan,
+// cap and paid_until; the notice afterwards names the account and what it
+// got.
+func TestAdminPageSetsAPlanFromARow(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.adminSession("boss@example.com")
+	e.account("ann@example.com", store.PlanStarter)
+	e.post("/register", map[string]string{"email": "pending@example.com", "password": testPassword}).want(200)
+	page := e.request("GET", "/admin", nil, "Cookie", admin).want(200)
+	for _, email := range []string{"ann@example.com", "boss@example.com", "pending@example.com"} {
+		link := `href="/admin?offset=0&amp;email=` + url.QueryEscape(email) + `#set-plan" aria-label="Set the plan of ` + email + `">Set plan</a>`
+		if !strings.Contains(adminRowOf(t, page, email), link) {
+			t.Errorf("%s's row has no Set plan link:\n%s", email, adminRowOf(t, page, email))
+		}
+	}
+
+	res := e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"}, "usage_cap": {"500"}, "paid_until": {"2030-01-31"}}, admin)
+	e.followAdmin(res, admin).want(200).
+		has(`<div class="alert notice" role="status">The account ann@example.com is now on the enterprise plan, capped at 500 calls a month, paid until 31 Jan 2030 23:59 UTC.</div>`)
+	form := string(e.request("GET", "/admin?offset=0&email=ann%40example.com", nil, "Cookie", admin).want(200).body)
+	form = form[strings.Index(form, `id="set-plan"`):]
+	form = form[:strings.Index(form, "</form>")]
+	for _, want := range []string{`name="email" type="email" required maxlength="254" value="ann@example.com"`, `<option value="enterprise" selected>`,
+		`name="usage_cap" type="number" min="1" step="1" value="500"`, `name="paid_until" type="date" value="2030-01-31"`} {
+		if !strings.Contains(form, want) {
+			t.Errorf("the set-plan form for ann lacks %s:\n%s", want, form)
+		}
+	}
+	// A reload keeps the fixed notice, which cannot name the account.
+	e.request("GET", res.location(), nil, "Cookie", admin).want(200).has(`<div class="alert notice" role="status">The plan was set.</div>`)
+}
+
+// TestAdminPageRefusesAPastPaidUntil: a paid_until that has passed would
+// drop the account to starter at once, without a word; the form and the
+// JSON route refuse it, and say so.
+func TestAdminPageRefusesAPastPaidUntil(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withAdminToken)
+	admin := e.adminSession("boss@example.com")
+	e.account("ann@example.com", store.PlanStarter)
+	yesterday := time.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly)
+	e.refused("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "paid_until": {yesterday}}, admin,
+		`Field "paid_until" is in the past`)
+	msg := e.post("/boss/accounts/set_plan", map[string]any{"email": "ann@example.com", "plan": "pro", "paid_until": "2020-01-01T00:00:00Z"},
+		"Authorization", "Bearer "+adminToken).wantError(400, "invalid_request")["error"].(string)
+	if !strings.Contains(msg, `"paid_until" is in the past (1 Jan 2020 00:00 UTC)`) {
+		t.Fatalf("the JSON refusal: %q", msg)
+	}
+	if a := e.accountOf("ann@example.com"); a.Plan != store.PlanStarter || a.PaidUntil != nil {
+		t.Fatalf("after the refusals: %+v", a)
+	}
+	if changes := e.planChanges(); len(changes) != 0 {
+		t.Fatalf("the refusals were recorded: %+v", changes)
+	}
+	// Today is still to come until its end, UTC.
+	today := time.Now().UTC().Format(time.DateOnly)
+	e.followAdmin(e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"pro"}, "paid_until": {today}}, admin), admin).
+		want(200).has("The account ann@example.com is now on the pro plan, paid until")
+}
+
+// TestAdminPageSaysWhoMayRegister: on a server without invites the admin
+// page says who may register and how to change it; with invites, its
+// invites panel does.
+func TestAdminPageSaysWhoMayRegister(t *testing.T) {
+	t.Parallel()
+	for policy, want := range map[string][]string{
+		server.RegistrationOpen:   {"Anyone who reaches this server can create an account", "<code>-registration invite</code>", "<code>-registration closed</code> stops registration"},
+		server.RegistrationClosed: {"Nobody can create an account", "<code>secutil user add</code>", "<code>-registration invite</code>", "<code>-registration open</code> lets anyone register"},
+		server.RegistrationInvite: {`id="create-invite"`},
+	} {
+		e := newEnv(t, withRegistration(policy))
+		page := e.request("GET", "/admin", nil, "Cookie", e.adminSession("boss@example.com")).want(200)
+		for _, w := range want {
+			page.has(w)
+		}
+		if shown := strings.Contains(string(page.body), `id="registration"`); shown == (policy == server.RegistrationInvite) {
+			t.Errorf("-registration %s: the registration panel shown: %v", policy, shown)
+		}
+	}
 }

@@ -653,18 +653,77 @@ func usageAndAdminJourney(t *testing.T) {
 		b.logOut(t)
 	})
 
+	step("the chart on a phone starts at today", func(t *testing.T) {
+		// On the 28th, with calls today: a phone shows half the chart, the
+		// half with today's bar in it.
+		const phoneEmail = "phone-chart@example.com"
+		id := e.account(phoneEmail, store.PlanStarter)
+		b.logIn(t, phoneEmail, testPassword) // at the real time: the cookie must not expire at once
+		today := time.Date(2026, 3, 28, 12, 0, 0, 0, time.UTC)
+		seedHistory(t, e, id, today)
+		e.store.SetClock(func() time.Time { return today })
+		defer e.store.SetClock(time.Now)
+		e.fill(id, 7)
+		b.do(t, "phone", chromedp.EmulateViewport(390, 844))
+		defer b.do(t, "desktop", chromedp.EmulateViewport(1280, 900))
+		b.open(t, "/dashboard")
+		b.do(t, "the chart", chromedp.ScrollIntoView(chromedp.ID("usage-chart")))
+		inView := eval[string](t, b, `(() => {
+			const box = document.querySelector(".chart-scroll").getBoundingClientRect();
+			const bars = document.querySelectorAll("#usage-chart rect.this");
+			const bar = bars[bars.length - 1];
+			if (!bar || !bar.querySelector("title").textContent.startsWith("28 Mar: ")) return "the last bar of this month is not today's";
+			const r = bar.getBoundingClientRect();
+			return r.left >= box.left && r.right <= box.right ? "" :
+				"today's bar spans " + r.left.toFixed(0) + "–" + r.right.toFixed(0) + "px, the chart's box " + box.left.toFixed(0) + "–" + box.right.toFixed(0) + "px";
+		})()`)
+		if inView != "" {
+			t.Fatal(inView)
+		}
+		b.logOut(t)
+	})
+
 	step("admin, and a plan change without checkout", func(t *testing.T) {
-		// An administrator finds the admin page in the nav, gives the browser
-		// account the pro plan and locates an audited IP.
+		// An administrator finds the admin page in the nav, verifies a
+		// pending registration, gives the browser account the pro plan from
+		// its row and locates an audited IP.
 		const adminEmail = "boss@example.com"
 		e.adminSession(adminEmail)
+		// A long email, whose row has the most actions: one of them asks
+		// for a new password.
+		const pending = "a-pending-registration-with-a-long-name@example.com"
+		e.post("/register", map[string]string{"email": pending, "password": testPassword}).want(http.StatusOK)
 		b.logIn(t, adminEmail, testPassword)
 		b.do(t, "admin page", chromedp.Click(chromedp.CSS(`nav.main a[href="/admin"]`)), chromedp.WaitVisible(chromedp.ID("accounts")))
+		// Every action of every row is in view inside the table's scroll
+		// box, on a desktop and on a phone, and a password field has its
+		// buttons beside it.
+		b.controlsInView(t, "#accounts")
+		b.do(t, "phone", chromedp.EmulateViewport(390, 844))
+		b.open(t, "/admin")
+		b.controlsInView(t, "#accounts")
+		b.do(t, "desktop", chromedp.EmulateViewport(1280, 900))
+		b.open(t, "/admin")
+
+		b.do(t, "verify the pending account with a new password",
+			chromedp.SendKeys(chromedp.CSS(`#accounts input[aria-label="New password for `+pending+`"]`), "amber meadow violin tundra"),
+			chromedp.Click(chromedp.CSS(`#accounts form.activate button[formaction="/admin/accounts/verify"]`)),
+			chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+		b.waitText(t, ".alert.notice", "The account was verified")
+		if e.accountOf(pending).Verified != true {
+			t.Fatal("the pending account is not verified")
+		}
+
+		b.do(t, "set the plan from the row", chromedp.Click(chromedp.CSS(`#accounts a[aria-label="Set the plan of `+email+`"]`)),
+			chromedp.WaitVisible(chromedp.ID("set-plan")))
+		if got := eval[string](t, b, `document.getElementById("plan-email").value`); got != email {
+			t.Fatalf("the row's Set plan fills the form with %q", got)
+		}
 		b.do(t, "admin set plan",
-			chromedp.SendKeys(chromedp.ID("plan-email"), email),
 			chromedp.SetValue(chromedp.ID("plan-plan"), "pro"),
 			chromedp.Click(chromedp.CSS("#set-plan button[type=submit]")),
 			chromedp.WaitVisible(chromedp.CSS(".alert.notice")))
+		b.waitText(t, ".alert.notice", "The account "+email+" is now on the pro plan.")
 		if got := b.text(t, "#accounts"); !strings.Contains(got, email) || !strings.Contains(got, "pro") {
 			t.Fatalf("accounts after set plan: %q", got)
 		}
@@ -712,9 +771,10 @@ func usageAndAdminJourney(t *testing.T) {
 		if got := b.text(t, "#plan"); got != "pro" {
 			t.Fatalf("plan %q after the admin set pro", got)
 		}
-		// A plan an administrator set is the administrator's to change.
-		if !strings.Contains(b.text(t, ".plans"), "An administrator set your plan") {
-			t.Fatal("the plan cards do not say that an administrator set the plan")
+		// A plan an administrator set is the administrator's to change: the
+		// page says so once, above the cards.
+		if n := strings.Count(b.text(t, "main"), "An administrator set your plan"); n != 1 || !strings.Contains(b.text(t, "#plan-by-admin"), "ask an administrator") {
+			t.Fatalf("the page says %d times that an administrator set the plan", n)
 		}
 		if eval[bool](t, b, `!!document.querySelector(".plans button[type=submit], .plans a.button")`) {
 			t.Fatal("the plan cards offer to switch a plan an administrator set")
@@ -951,6 +1011,34 @@ func (b *browser) showPasswordToggles(t *testing.T) {
 		if got := eval[string](t, b, typeOf); got != "password" {
 			t.Fatalf("%s: hidden again as %q", tc.page, got)
 		}
+	}
+}
+
+// controlsInView fails when a button, link or field of the table sel lies
+// outside the table's scroll box at the window's width (an action the
+// reader must scroll sideways to find, or cannot see), or when a password
+// field has no button in its form.
+func (b *browser) controlsInView(t *testing.T, sel string) {
+	t.Helper()
+	problems := eval[[]string](t, b, fmt.Sprintf(`((sel) => {
+		const out = [];
+		const table = document.querySelector(sel);
+		if (!table) return [sel + ": no such table"];
+		const box = table.closest(".table-scroll").getBoundingClientRect();
+		for (const c of table.querySelectorAll("button, a, input:not([type=hidden]), select")) {
+			const r = c.getBoundingClientRect();
+			if (r.left < box.left - 1 || r.right > box.right + 1) {
+				out.push(sel + ": " + c.tagName.toLowerCase() + " " + JSON.stringify(c.textContent || c.getAttribute("aria-label")) +
+					" spans " + r.left.toFixed(0) + "–" + r.right.toFixed(0) + "px, its scroll box " + box.left.toFixed(0) + "–" + box.right.toFixed(0) + "px");
+			}
+		}
+		for (const field of table.querySelectorAll("input[type=password]")) {
+			if (!field.form || !field.form.querySelector("button[type=submit]")) out.push(sel + ": a password field without a button");
+		}
+		return out;
+	})(%q)`, sel))
+	for _, p := range problems {
+		t.Errorf("%s at %vpx: %s", b.location(t), eval[float64](t, b, "window.innerWidth"), p)
 	}
 }
 

@@ -43,6 +43,9 @@ type dashboardData struct {
 	// PlanByAdmin: an administrator set the plan in force, so only an
 	// administrator changes it; the cards offer no switch.
 	PlanByAdmin bool
+	// SetsOwnPlan: the account is an administrator's, who sets plans (its
+	// own too) on the admin page; the cards offer no switch, nor to ask.
+	SetsOwnPlan bool
 	// Cancelled: the user left the paid plan, which ends at PaidUntil.
 	Cancelled bool
 	// AtCap says what to do at the plan's cap ("" below it).
@@ -102,6 +105,8 @@ func capAdvice(a *store.Account, now time.Time, checkout bool) string {
 	msg := fmt.Sprintf("You have used all %d metered %s of your %s plan this month: calls answer 429 until %s (00:00 UTC), when the count starts again. ",
 		*limit, calls, plan, store.PeriodEnd(now).UTC().Format("2 Jan 2006"))
 	switch {
+	case a.Admin:
+		return msg + "You are an administrator: give your account a larger plan on the admin page."
 	case a.PlanByAdmin && plan != store.PlanStarter:
 		return msg + "An administrator set this cap: ask an administrator of this server to raise it."
 	case checkout:
@@ -140,6 +145,7 @@ func (s *Server) dashboard(ctx context.Context, a *store.Account) (dashboardData
 		PaidUntil: a.PaidUntil, Chart: chart, Keys: keys, Checkout: s.Checkout != nil,
 	}
 	d.PlanByAdmin = a.PlanByAdmin && d.Plan != store.PlanStarter
+	d.SetsOwnPlan = a.Admin
 	d.Cancelled = a.PlanCancelled && d.Plan != store.PlanStarter
 	if leavingNeedsConfirmation(a, store.PlanStarter, now) {
 		d.LeaveDoes = whatLeavingDoes(a, now)

@@ -121,3 +121,89 @@ func TestPlanCards(t *testing.T) {
 		}
 	})
 }
+
+// TestRotatingIsOneEvent: rotating a key is audited as key_rotated
+// whether the dashboard or the API (new_api_key) rotates it; creating
+// one is key_issued.
+func TestRotatingIsOneEvent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.account("ann@example.com", store.PlanStarter)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	e.browse("POST", "/dashboard/keys", url.Values{"name": {"ci"}}, session).want(http.StatusSeeOther)
+	e.browse("POST", "/dashboard/keys/rotate", url.Values{"name": {"ci"}}, session).want(http.StatusSeeOther)
+	key := e.post("/api/v1/get_api_key", map[string]string{"email": "ann@example.com", "password": testPassword}).want(200).json()["api_key"].(string)
+	e.post("/api/v1/new_api_key", nil, "X-API-Key", key).want(200)
+	events, err := e.store.AuditEvents(context.Background(), 50, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ev := range events {
+		if ev.AccountID == id && strings.HasPrefix(ev.Kind, "key_") {
+			got = append(got, ev.Kind+" "+ev.Detail)
+		}
+	}
+	want := []string{"key_rotated default", "key_issued default", "key_rotated ci", "key_issued ci"} // newest first
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Fatalf("key events, newest first: %v, want %v", got, want)
+	}
+}
+
+// TestKeyNameRulesByTheField: both key-name fields say what a name may
+// be before a refusal does: beside the label, and as the title a
+// browser shows when the pattern does not match.
+func TestKeyNameRulesByTheField(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanStarter)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	const rule = "1 to 64 letters, digits, dots, underscores or hyphens"
+	for _, field := range []string{"first-key-name", "key-name"} {
+		body := string(e.browse("GET", "/dashboard", nil, session).want(200).body)
+		label := `<span class="hint" id="` + field + `-rule">` + rule + `</span></label>`
+		input := `aria-describedby="` + field + `-rule" title="` + rule + `"`
+		if !strings.Contains(body, label) || !strings.Contains(body, input) {
+			t.Errorf("the %s field does not show the rule:\n%s", field, body)
+		}
+		e.browse("POST", "/dashboard/keys", url.Values{"name": {field}}, session).want(http.StatusSeeOther) // a key: the next form shows
+	}
+}
+
+// TestPlanCardsSayWhoSetsThePlanOnce: a plan an administrator set is said
+// once, not on the plan panel and on every card; an administrator's own
+// dashboard offers no switch and no "ask your administrator", but the
+// admin page, where they set plans, their own too.
+func TestPlanCardsSayWhoSetsThePlanOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withAdminToken)
+	e.account("capped@example.com", store.PlanStarter)
+	e.post("/boss/accounts/set_plan", map[string]any{"email": "capped@example.com", "plan": "enterprise", "usage_cap": 5},
+		"Authorization", "Bearer "+adminToken).want(http.StatusOK)
+	page := string(e.request("GET", "/dashboard", nil, "Cookie", e.login("capped@example.com")).want(200).body)
+	if n := strings.Count(page, "An administrator set your plan"); n != 1 {
+		t.Errorf("an administrator's plan is said %d times", n)
+	}
+	admin := e.adminSession("boss@example.com")
+	for _, plan := range []string{store.PlanStarter, store.PlanPro} {
+		if err := e.store.SetPlan(context.Background(), e.accountOf("boss@example.com").ID, plan, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		page := string(e.request("GET", "/dashboard", nil, "Cookie", admin).want(200).body)
+		for _, offer := range []string{"Switch to", "Ask your administrator", "ask an administrator", "Upgrade to", "leave=starter"} {
+			if strings.Contains(page, offer) {
+				t.Errorf("an administrator on %s is offered %q", plan, offer)
+			}
+		}
+		if !strings.Contains(page, `on the <a href="/admin?email=boss%40example.com#set-plan">admin page</a>`) {
+			t.Errorf("an administrator on %s is not sent to the admin page", plan)
+		}
+	}
+	// At the cap too.
+	boss := e.accountOf("boss@example.com")
+	if err := e.store.SetPlan(context.Background(), boss.ID, store.PlanStarter, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.fill(boss.ID, store.StarterCap)
+	e.request("GET", "/dashboard", nil, "Cookie", admin).want(200).has("You are an administrator: give your account a larger plan on the admin page.")
+}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"secutil/tools/jsonfmt"
 )
 
 // Decoding a request: the bounds on bodies (one body, and all the bodies
@@ -195,7 +197,7 @@ func jsonDecodeError(err error) error {
 	case errors.As(err, &syntax) && strings.HasSuffix(syntax.Error(), "after top-level value"):
 		return badRequest("request body must hold a single JSON object; found more data after it")
 	case errors.As(err, &syntax):
-		return badRequest("malformed JSON at byte %d: %s", syntax.Offset, syntax.Error())
+		return badRequest("malformed JSON at byte %d: %s", syntax.Offset, jsonfmt.PlainSyntax(syntax.Error()))
 	case errors.As(err, &typ):
 		if typ.Field == "" {
 			return badRequest("request body must be a JSON object, not %s", typ.Value)

@@ -118,6 +118,7 @@ type adminFlash struct {
 	Account       int64  `json:"account"`
 	Expires       int64  `json:"expires"`
 	Error         string `json:"error,omitempty"`
+	Notice        string `json:"notice,omitempty"` // a success that names what it changed
 	InviteURL     string `json:"invite_url,omitempty"`
 	InviteExpires int64  `json:"invite_expires,omitempty"`
 }

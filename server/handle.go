@@ -187,7 +187,7 @@ func (s *Server) answerOnUtilityPage(panel string, asJSON http.Handler, run func
 			asJSON.ServeHTTP(w, r)
 			return
 		}
-		form, err := resendForm(w, r)
+		form, err := resendForm(w, r, panel)
 		var result any
 		if err == nil {
 			result, err = run(w, r)

@@ -163,7 +163,7 @@ func (s *Server) adminRoutes(mux router) {
 	}
 
 	admin("GET /admin", s.handleAdminPage())
-	admin("POST /admin/accounts/set_plan", handleAdminForm(s, "plan_set", decodeAdminForm(setPlanForm), s.setPlan))
+	admin("POST /admin/accounts/set_plan", handleAdminForm(s, "plan_set", decodeAdminForm(setPlanForm), s.setPlanFromPage))
 	admin("POST /admin/products", handleAdminForm(s, "product_created", decodeAdminForm(productForm), s.createProduct))
 	admin("POST /admin/products/update", handleAdminForm(s, "product_updated", decodeAdminForm(productChangeForm), s.updateProduct))
 	admin("POST /admin/products/delete", handleAdminForm(s, "product_deleted", decodeAdminForm(productIDForm), s.deleteProduct))

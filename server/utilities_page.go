@@ -2,9 +2,11 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"secutil/server/internal/plural"
 	"secutil/store"
@@ -21,6 +24,8 @@ import (
 	"secutil/tools/geo"
 	"secutil/tools/hashgen"
 	"secutil/tools/hashid"
+	"secutil/tools/jsonfmt"
+	"secutil/tools/strength"
 )
 
 // The utilities page (/tools, templates/tools.html) has a form for every
@@ -89,27 +94,86 @@ func (s *Server) handleUtilityPage() http.Handler {
 	})
 }
 
-// resendForm reads a form post and puts it back as the body the utility
-// decodes. Two panels ask differently from their request: the breach
+// toolFormBytes bounds the body of a tools page form. Form encoding
+// writes a byte of text as up to three (a quote is %22), so a form carries
+// as much text as a JSON client's body (maxBodyBytes) holds; resendForm
+// then sends it on as JSON, which escapes far less.
+const toolFormBytes = 3 * maxBodyBytes
+
+// panelTextLimits are the panels whose tool takes less text than a
+// request body holds, with what it takes: the page says so in those terms.
+var panelTextLimits = map[string]int{"json": jsonfmt.MaxInputBytes}
+
+// resendForm reads a form post of panel and puts it back as the JSON body
+// the utility decodes, each field's first value as a string (what a form
+// post decodes to). Its text is measured as typed, not as the form
+// encoded it: a field larger than the panel's tool takes is refused in
+// those terms. Two panels ask differently from their request: the breach
 // panel names its query's kind in a select ("kind" says which field of the
 // /data_breach request "query" fills), and the hash identifier's several
 // lines are a batch ("hashes").
-func resendForm(w http.ResponseWriter, r *http.Request) (url.Values, error) {
-	form, err := readForm(w, r)
+func resendForm(w http.ResponseWriter, r *http.Request, panel string) (url.Values, error) {
+	release, err := reserveBody(w, r, toolFormBytes)
 	if err != nil {
 		return nil, err
 	}
-	body := form
+	defer release()
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, toolFormBytes))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, newError(codeRequestTooLarge, "the text is larger than %s, more than any tool takes", sizeInWords(maxBodyBytes))
+	}
+	if err != nil {
+		return nil, err
+	}
+	form, err := url.ParseQuery(string(raw))
+	if err != nil {
+		return nil, badRequest("malformed form body")
+	}
+	fields := map[string]string{}
+	for name, values := range form {
+		if !utf8.ValidString(name) || !utf8.ValidString(values[0]) {
+			return nil, badRequest("form field %q is not valid UTF-8", name)
+		}
+		fields[name] = values[0]
+	}
 	if kind := form.Get("kind"); kind == "password" || kind == "sha1" || kind == "ntlm" || kind == "prefix" {
-		body = url.Values{kind: {form.Get("query")}}
+		fields = map[string]string{kind: form.Get("query")}
 	}
 	if hash := strings.TrimSpace(form.Get("hash")); strings.ContainsAny(hash, "\n") {
-		body = url.Values{"hashes": {hash}}
+		fields = map[string]string{"hashes": hash}
 	}
-	encoded := body.Encode()
-	r.Body = io.NopCloser(strings.NewReader(encoded))
-	r.ContentLength = int64(len(encoded))
+	limit := cmp.Or(panelTextLimits[panel], maxBodyBytes)
+	for _, text := range fields {
+		if len(text) > limit {
+			return nil, newError(codeRequestTooLarge, "the text is %s; this tool takes at most %s", sizeInWords(len(text)), sizeInWords(limit))
+		}
+	}
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(fields); err != nil {
+		return nil, err
+	}
+	if body.Len() > maxBodyBytes {
+		return nil, newError(codeRequestTooLarge, "the text, its quotes, backslashes and line breaks escaped, is larger than the %s a tool takes",
+			sizeInWords(maxBodyBytes))
+	}
+	r.Body = io.NopCloser(&body)
+	r.ContentLength = int64(body.Len())
+	r.Header.Set("Content-Type", "application/json")
 	return form, nil
+}
+
+// sizeInWords is n bytes as people read a size: "957 KiB", "1 MiB".
+func sizeInWords(n int) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatFloat(math.Round(float64(n)/(1<<20)*10)/10, 'f', -1, 64) + " MiB"
+	case n >= 1<<10:
+		return strconv.Itoa(int(math.Round(float64(n)/(1<<10)))) + " KiB"
+	}
+	return plural.Count(n, "byte", "bytes")
 }
 
 // previewRate bounds the strength meter's free preview for one account:
@@ -136,11 +200,29 @@ func (s *Server) decodePreview() decoder[sessionRequest[passwordRequest]] {
 	}
 }
 
-// previewStrength is the strength meter's answer while someone types: the
-// same estimate as /password_check, not counted toward usage. Only the
-// explicit "Check" (POST /password_check) is a metered call.
-func (s *Server) previewStrength(ctx context.Context, req sessionRequest[passwordRequest]) (strengthResponse, error) {
-	return s.rateStrength(&call{Context: ctx, caller: &caller{account: req.account}}, req.body)
+// strengthPreview is the strength meter's answer while someone types, not
+// counted toward usage: a StrengthResult with the score and its label
+// only, its other fields null and no feedback. The explicit "Check" (POST
+// /password_check) is the metered call, with the feedback, the crack
+// time and the breach count: a preview that answered them all would be an
+// unmetered strength check, 60 a minute past any cap.
+type strengthPreview struct {
+	Score              int      `json:"score"`
+	Label              string   `json:"label"`
+	Feedback           []string `json:"feedback"`
+	Length             *int     `json:"length"`
+	Entropy            *float64 `json:"entropy"`
+	CharsetSize        *int     `json:"charset_size"`
+	EstimatedCrackTime *string  `json:"estimated_crack_time"`
+	Breached           *int64   `json:"breached"`
+}
+
+// previewStrength estimates the password as /password_check does, and
+// answers its score and label.
+func (s *Server) previewStrength(_ context.Context, req sessionRequest[passwordRequest]) (strengthPreview, error) {
+	local, _, _ := strings.Cut(req.account.Email, "@")
+	res := strength.Estimate(req.body.Password, local, req.account.Email)
+	return strengthPreview{Score: res.Score, Label: res.Label, Feedback: []string{}}, nil
 }
 
 // renderUtilityPage shows the utilities page; panel, when not empty, is
@@ -152,11 +234,12 @@ func (s *Server) renderUtilityPage(w http.ResponseWriter, r *http.Request, panel
 	if failure != nil {
 		ae := s.publicError(r, failure)
 		d.Error, status = ae.msg, ae.status()
-	} else if result != nil {
-		d.Result = s.present(result, form)
 	}
 	v := newView(s, r, d)
 	v.Path = "/tools"
+	if failure == nil && result != nil {
+		v.Data.Result = s.present(result, asked{form: form, path: r.URL.Path, account: v.Account})
+	}
 	if v.Account != nil {
 		usage, err := s.usageOf(r, v.Account)
 		if err != nil {
@@ -184,13 +267,43 @@ func (s *Server) missingData(r *http.Request) map[string]string {
 	return missing
 }
 
+// asked is what a panel was asked: its form, the route it was posted to,
+// and by whom (nil: no one logged in).
+type asked struct {
+	form    url.Values
+	path    string
+	account *store.Account
+}
+
+// estimate rates the password the panel was sent as /password_check
+// does, the asker's email counting as a word an attacker tries first.
+func (q asked) estimate() strength.Result {
+	var email string
+	if q.account != nil {
+		email = q.account.Email
+	}
+	local, _, _ := strings.Cut(email, "@")
+	return strength.Estimate(q.form.Get("password"), local, email)
+}
+
 // present shapes a utility's answer for the page: the JSON types of the
 // API as they are, except where people read something the JSON leaves to
-// the client (a JWT's expiry, a hashcat command, a breach count).
-func (s *Server) present(result any, form url.Values) any {
+// the client (a JWT's expiry, a hashcat command, a breach count), or
+// something beside it (how a password is guessed, beside its entropy; a
+// warning about the password a text was encrypted with).
+func (s *Server) present(result any, q asked) any {
 	switch v := result.(type) {
+	case entropyResponse:
+		return entropyView{entropyResponse: v, Guessing: q.estimate()}
+	case cryptoResponse:
+		if q.path == "/secure_encrypt" {
+			return newCryptoView(v, q.estimate())
+		}
+		return cryptoView{cryptoResponse: v}
 	case strengthResponse:
 		return newStrengthView(v)
+	case strengthPreview:
+		return strengthView{strengthResponse: strengthResponse{Score: v.Score, Label: v.Label}, Preview: true}
 	case jwtResponse:
 		return newJWTView(v, time.Now())
 	case hashid.Result:
@@ -204,7 +317,7 @@ func (s *Server) present(result any, form url.Values) any {
 		}
 		return view
 	case geo.Info:
-		return ipView{Info: v, Rows: infoRows(v)}
+		return newIPView(v, s.hasCityData())
 	case breachResponse:
 		return breachView{Breached: v.Breached, Count: v.Count, Source: v.Source}
 	case breachRangeResponse:
@@ -214,12 +327,41 @@ func (s *Server) present(result any, form url.Values) any {
 	return result
 }
 
+// entropyView is a password's entropy, and beside it what the strength
+// check estimates of the same password: the two measure different things,
+// and disagree most about the passwords people choose ("aaaaaaaaaaaaaaaa":
+// centuries by brute force, less than a second by guessing).
+type entropyView struct {
+	entropyResponse
+	Guessing strength.Result
+}
+
+// weakEncryptionScore is the score below which the page warns that a
+// text was encrypted with a password that is easy to guess: anyone who
+// holds the text can try passwords offline, as fast as the key derivation
+// lets them.
+const weakEncryptionScore = 3
+
+// cryptoView is an encryption's or a decryption's answer; an encryption
+// with a weak password carries a warning.
+type cryptoView struct {
+	cryptoResponse
+	Weak     bool
+	Guessing strength.Result
+}
+
+func newCryptoView(res cryptoResponse, guessing strength.Result) cryptoView {
+	return cryptoView{cryptoResponse: res, Weak: guessing.Score < weakEncryptionScore, Guessing: guessing}
+}
+
 // strengthView is a strength estimate with, when the server has a breach
-// file, how often the password was seen in breaches.
+// file, how often the password was seen in breaches; a preview's has only
+// the score and its label.
 type strengthView struct {
 	strengthResponse
 	BreachChecked bool
 	BreachCount   int64
+	Preview       bool
 }
 
 func newStrengthView(res strengthResponse) strengthView {
@@ -321,10 +463,18 @@ func newHashIDGroup(estimate, note string, count int, candidates []hashid.Candid
 	return g
 }
 
-// ipView is an IP lookup's answer as a table of every field.
+// ipView is an IP lookup's answer: a table of the fields known, and in
+// words the ones that are not, set apart from those this server cannot
+// know for any address (no City database).
 type ipView struct {
 	geo.Info
 	Rows []fieldRow
+	// Unknown lists the fields no database knows for this address; empty
+	// for an address that is not looked up (Note says why).
+	Unknown []string
+	// NoCityData lists the fields only a City database gives, when the
+	// server has none.
+	NoCityData []string
 }
 
 type fieldRow struct{ Name, Value string }
@@ -339,25 +489,64 @@ var infoLabels = map[string]string{
 	"eu": "EU member", "languages": "Languages", "asn": "ASN", "source": "Source", "note": "Note",
 }
 
-// infoRows lists every field of info in the order of the type, so a field
-// added to GeoInfo2 shows without a change here. A null field has an empty
-// value; an omitted empty one (note) is left out.
-func infoRows(info geo.Info) []fieldRow {
-	var rows []fieldRow
+// cityFields are GeoInfo2's fields that only a City database answers
+// (-geoip-city).
+var cityFields = map[string]bool{"city": true, "region": true, "postal": true, "timezone": true, "latitude": true, "longitude": true}
+
+// newIPView lays out info; hasCity tells whether the server has a City
+// database.
+func newIPView(info geo.Info, hasCity bool) ipView {
+	view := ipView{Info: info}
+	for _, f := range infoFields(info) {
+		switch {
+		case f.value != "":
+			view.Rows = append(view.Rows, fieldRow{Name: f.label, Value: f.value})
+		case info.Note != "":
+			// Not looked up: the note says why, for every field at once.
+		case cityFields[f.name] && !hasCity:
+			view.NoCityData = append(view.NoCityData, f.label)
+		case !f.omitEmpty:
+			view.Unknown = append(view.Unknown, f.label)
+		}
+	}
+	return view
+}
+
+// infoField is a field of GeoInfo2: its JSON name, its label, its value
+// as text ("" for null) and whether JSON leaves it out when empty.
+type infoField struct {
+	name, label, value string
+	omitEmpty          bool
+}
+
+// infoFields lists every field of info in the order of the type, so a
+// field added to GeoInfo2 shows without a change here.
+func infoFields(info geo.Info) []infoField {
+	var fields []infoField
 	v := reflect.ValueOf(info)
 	for i := range v.NumField() {
 		name, opts, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
-		value := fieldText(v.Field(i))
-		if name == "" || name == "-" || (value == "" && strings.Contains(opts, "omitempty")) {
+		if name == "" || name == "-" {
 			continue
 		}
 		label := infoLabels[name]
 		if label == "" {
 			label = name
 		}
-		rows = append(rows, fieldRow{Name: label, Value: value})
+		fields = append(fields, infoField{name: name, label: label, value: fieldText(v.Field(i)), omitEmpty: strings.Contains(opts, "omitempty")})
 	}
-	return rows
+	return fields
+}
+
+// hasCityData reports whether the server has a City database, the one
+// source of cityFields.
+func (s *Server) hasCityData() bool {
+	for _, db := range s.Geo.Databases() {
+		if db.Role == geo.RoleCity {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldText renders a GeoInfo2 value: "" for null, yes/no, numbers without

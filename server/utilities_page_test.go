@@ -6,6 +6,7 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -418,5 +419,35 @@ func TestLookupNotFoundInThePlaintextColumn(t *testing.T) {
 	cells := regexp.MustCompile(`<td[^>]*>(.*?)</td>`).FindAllStringSubmatch(row[1], -1)
 	if len(cells) != 2 || !strings.Contains(cells[1][1], "not found") || strings.Contains(cells[0][1], "not found") {
 		t.Errorf("cells %q: want Type empty and Plaintext \"not found\"", row[1])
+	}
+}
+
+// TestStrengthPreviewAnswersLessThanCheck: the free preview answers the
+// score and its label, nothing else (the metered call has the feedback,
+// the crack time and the breach count), so an account at its cap gets no
+// full answers through it.
+func TestStrengthPreviewAnswersLessThanCheck(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withBreachFile(t))
+	id := e.account("capped@example.com", store.PlanStarter)
+	e.fill(id, store.StarterCap)
+	session := e.login("capped@example.com")
+	const password = "password1234"
+	e.post("/password_check", map[string]string{"password": password}, "Cookie", session).wantError(http.StatusTooManyRequests, "plan_limit_reached")
+	got := e.post("/password_check/preview", map[string]string{"password": password}, "Cookie", session).want(200).json()
+	want := map[string]any{"score": got["score"], "label": got["label"], "feedback": []any{}, "length": nil, "entropy": nil,
+		"charset_size": nil, "estimated_crack_time": nil, "breached": nil}
+	if _, ok := got["score"].(float64); !ok || got["label"] == "" || !reflect.DeepEqual(got, want) {
+		t.Fatalf("the preview answers %v, want the score and label only", got)
+	}
+	panel := panelOf(t, e.browse("POST", "/password_check/preview", url.Values{"password": {password}},
+		&http.Cookie{Name: "auth_session", Value: session}).want(200).body, "tool-strength")
+	for _, full := range []string{"Time to guess", "Entropy", "Breaches", `class="feedback"`} {
+		if strings.Contains(panel, full) {
+			t.Errorf("the preview's panel shows %s:\n%s", full, panel)
+		}
+	}
+	if !strings.Contains(panel, `id="strength-preview"`) || !strings.Contains(panel, "the breach count") {
+		t.Errorf("the preview's panel does not say what Check adds:\n%s", panel)
 	}
 }

@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"html"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,5 +99,29 @@ func TestBreachOnTheCommonListSaysSo(t *testing.T) {
 	page := string(e.browse("GET", "/docs/operating", nil).want(http.StatusOK).body)
 	if !strings.Contains(page, `id="breach-data"`) {
 		t.Error("/docs/operating has no breach-data section for the breach panel to link to")
+	}
+}
+
+// TestBreachRefusalsNameTheHash: a malformed hash is refused as "The
+// SHA-1 hash ...", not "Sha1 must be exactly 40 hex digits" (a field name
+// capitalised as a sentence), on the page and in the API.
+func TestBreachRefusalsNameTheHash(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(d *server.Deps) { d.BreachNTLM = breach.NewListSource("test list", seedWords, breach.KindNTLM) })
+	key := e.key("ann@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	for kind, want := range map[string]string{
+		"sha1":   "The SHA-1 hash (sha1) must be exactly 40 hex digits.",
+		"ntlm":   "The NTLM hash (ntlm) must be exactly 32 hex digits.",
+		"prefix": "The range prefix (prefix) must be exactly 5 hex digits of a SHA-1 hash.",
+	} {
+		panel := html.UnescapeString(panelOf(t, e.browse("POST", "/data_breach", url.Values{"kind": {kind}, "query": {"abc"}}, session).want(400).body, "tool-breach"))
+		if !strings.Contains(panel, `<p class="alert error" role="alert">`+want+`</p>`) {
+			t.Errorf("%s: the panel says\n%s", kind, panel)
+		}
+		msg := e.post("/api/v1/data_breach", map[string]string{kind: "abc"}, "X-API-Key", key).wantError(400, "invalid_request")["error"].(string)
+		if msg+"." != strings.ToLower(want[:1])+want[1:] {
+			t.Errorf("%s: the API says %q", kind, msg)
+		}
 	}
 }

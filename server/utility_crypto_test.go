@@ -2,6 +2,10 @@ package server_test
 
 import (
 	"encoding/base64"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -79,4 +83,36 @@ func TestDecryptCostsNoMoreThanEncrypt(t *testing.T) {
 	bob, _ := e.store.AccountByEmail(t.Context(), "bob@example.com")
 	e.fill(bob.ID, store.StarterCap)
 	e.post("/api/secure_decrypt", map[string]string{"text": env, "password": "wrong"}, "X-API-Key", starter).wantError(429, "plan_limit_reached")
+}
+
+// TestEncryptWarnsOfAWeakPassword: the tools page encrypts with any
+// password, as the API does, but says so when the password is easy to
+// guess (below strong), and says by the field that it will.
+func TestEncryptWarnsOfAWeakPassword(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.account("ann@example.com", store.PlanPro)
+	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	encrypt := func(password string) string {
+		return html.UnescapeString(panelOf(t, e.browse("POST", "/secure_encrypt", url.Values{"text": {"attack at dawn"}, "password": {password}}, session).want(200).body, "tool-crypto"))
+	}
+	weak := encrypt("a")
+	if !strings.Contains(weak, `<p class="alert warning" role="status" id="crypto-weak">Encrypted with a very weak password (score 0 of 4): it can be guessed in less than a second, so anyone who gets this text can open it.`) ||
+		!strings.Contains(weak, `id="crypto-out"`) {
+		t.Errorf("a one-character password:\n%s", weak)
+	}
+	if strong := encrypt("quiet harbour lantern orchid"); strings.Contains(strong, "crypto-weak") {
+		t.Errorf("a strong passphrase is warned about:\n%s", strong)
+	}
+	envelope := regexp.MustCompile(`id="crypto-out">([A-Za-z0-9_-]+)<`).FindStringSubmatch(weak)
+	if envelope == nil {
+		t.Fatal("no envelope")
+	}
+	opened := html.UnescapeString(panelOf(t, e.browse("POST", "/secure_decrypt", url.Values{"text": {envelope[1]}, "password": {"a"}}, session).want(200).body, "tool-crypto"))
+	if !strings.Contains(opened, `id="crypto-out">attack at dawn<`) || strings.Contains(opened, "crypto-weak") {
+		t.Errorf("decrypting warns, or fails:\n%s", opened)
+	}
+	if !strings.Contains(panelOf(t, e.browse("GET", "/tools", nil, session).want(200).body, "tool-crypto"), "the page warns below strong") {
+		t.Error("the password field does not say the page warns")
+	}
 }

@@ -1,6 +1,9 @@
 package server_test
 
 import (
+	"net/http"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -148,4 +151,54 @@ func TestGeoAttribution(t *testing.T) {
 	if !strings.Contains(doc, "IP geolocation by DB-IP (https://db-ip.com") || !strings.Contains(doc, "RouteViews") || !strings.Contains(doc, "CC BY 4.0") {
 		t.Error("the OpenAPI description of /ip_info does not name DB-IP, RouteViews and the licence")
 	}
+}
+
+// TestIPLookupPanelSaysWhatIsUnknown: the tools page's IP table lists
+// the fields known, not a row of "unknown" for each of the others; it
+// names those in a line, and apart from them the fields this server
+// cannot know for any address without a City database (an admin is told
+// the flag).
+func TestIPLookupPanelSaysWhatIsUnknown(t *testing.T) {
+	t.Parallel()
+	rows := regexp.MustCompile(`<tr><th scope="row">([^<]*)</th>`)
+	t.Run("a private address", func(t *testing.T) {
+		e := newEnv(t)
+		e.account("ann@example.com", store.PlanPro)
+		session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+		panel := panelOf(t, e.browse("POST", "/ip_info", url.Values{"ip_string": {"10.1.2.3"}}, session).want(200).body, "tool-ip")
+		var names []string
+		for _, m := range rows.FindAllStringSubmatch(panel, -1) {
+			names = append(names, m[1])
+		}
+		if strings.Join(names, ", ") != "IP address, Source, Note" || strings.Contains(panel, "unknown") || strings.Contains(panel, "-geoip-city") {
+			t.Errorf("a private address's rows %v:\n%s", names, panel)
+		}
+		if !strings.Contains(panel, "private address") {
+			t.Errorf("the panel does not say why:\n%s", panel)
+		}
+	})
+	t.Run("without a City database", func(t *testing.T) {
+		e := newEnv(t, withGeo(t, geo.Config{Embedded: true}))
+		e.account("ann@example.com", store.PlanPro)
+		user := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+		admin := &http.Cookie{Name: "auth_session", Value: e.adminSession("boss@example.com")}
+		noCity := `<p class="muted" id="ip-no-city">City, Region, Postal code, Time zone, Latitude, Longitude: this server has no city data, for any address.`
+		panel := panelOf(t, e.browse("POST", "/ip_info", url.Values{"ip_string": {"8.8.8.8"}}, user).want(200).body, "tool-ip")
+		if !strings.Contains(panel, noCity) || strings.Contains(panel, "-geoip-city") || strings.Contains(panel, "<th scope=\"row\">City</th>") {
+			t.Errorf("a user's panel for 8.8.8.8:\n%s", panel)
+		}
+		panel = panelOf(t, e.browse("POST", "/ip_info", url.Values{"ip_string": {"8.8.8.8"}}, admin).want(200).body, "tool-ip")
+		if !strings.Contains(panel, noCity) || !strings.Contains(panel, "<code>-geoip-city</code>") {
+			t.Errorf("an admin's panel for 8.8.8.8:\n%s", panel)
+		}
+	})
+	t.Run("with one, a field it does not know", func(t *testing.T) {
+		e := newEnv(t)
+		e.account("ann@example.com", store.PlanPro)
+		session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+		panel := panelOf(t, e.browse("POST", "/ip_info", url.Values{"ip_string": {"2a02:ff0::1"}}, session).want(200).body, "tool-ip")
+		if strings.Contains(panel, "ip-no-city") || !strings.Contains(panel, "<th scope=\"row\">City</th><td>Paris</td>") {
+			t.Errorf("a panel with city data:\n%s", panel)
+		}
+	})
 }

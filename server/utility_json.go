@@ -1,12 +1,25 @@
 package server
 
-import "context"
+import (
+	"context"
+
+	"secutil/tools/jsonfmt"
+)
 
 // POST /json_format and /json_minify: JSON pretty-printed or minified, key
 // order kept.
 
 type jsonRequest struct {
 	Text string `json:"text" required:"true"`
+}
+
+// check refuses a text larger than the JSON tools take, in those terms
+// (jsonfmt would call it invalid JSON at line 1, column 1).
+func (q *jsonRequest) check() error {
+	if n := len(q.Text); n > jsonfmt.MaxInputBytes {
+		return newError(codeInvalidJSON, "field \"text\" is %s; the JSON tools take at most %s", sizeInWords(n), sizeInWords(jsonfmt.MaxInputBytes))
+	}
+	return nil
 }
 
 type jsonResponse struct {

@@ -160,6 +160,15 @@
     setTimeout(function () { btn.textContent = "Copy"; }, 2000);
   });
 
+  // Dashboard: on a phone the chart of calls per day is wider than its box,
+  // which scrolls sideways; start it with today in view, not the 1st.
+  document.querySelectorAll(".chart-scroll").forEach(function (box) {
+    const today = box.querySelector("#chart-today");
+    if (!today || box.scrollWidth <= box.clientWidth) return;
+    const at = today.getBoundingClientRect(), shown = box.getBoundingClientRect();
+    box.scrollLeft += (at.left + at.width / 2) - (shown.left + shown.width / 2);
+  });
+
   // Admin page: "Locate" opens a sealed IP of the audit log with
   // /boss/decrypt_geoinfo2 and shows where it is, beside the button.
   document.querySelectorAll("[data-locate]").forEach(function (btn) {

@@ -125,6 +125,15 @@ func CheckPlan(plan string, usageCap *int, paidUntil bool) error {
 	return nil
 }
 
+// checkPaidUntil refuses a new paid_until that is not after now.
+func checkPaidUntil(a *store.Account, paidUntil *time.Time, now time.Time) error {
+	if paidUntil == nil || paidUntil.After(now) || (a.PaidUntil != nil && a.PaidUntil.Equal(*paidUntil)) {
+		return nil
+	}
+	return &RuleError{"paid_until", fmt.Sprintf("is in the past (%s): give a date to come, or set the starter plan to end the paid one now",
+		paidUntil.UTC().Format(AuditTime))}
+}
+
 // Plan is a plan to set on an account.
 type Plan struct {
 	Name      string
@@ -147,9 +156,14 @@ func KeepingCap(a *store.Account, plan string) Plan {
 const AuditTime = "2 Jan 2006 15:04 UTC"
 
 // SetPlan checks p against the plan rules, sets it on a and records the
-// change.
+// change. A paid_until that has passed is refused (the account would fall
+// to starter at once, without a word), unless it is the one a has already:
+// a change of the cap alone keeps it.
 func (o Operator) SetPlan(ctx context.Context, a *store.Account, p Plan) error {
 	if err := CheckPlan(p.Name, p.UsageCap, p.PaidUntil != nil); err != nil {
+		return err
+	}
+	if err := checkPaidUntil(a, p.PaidUntil, o.Store.Now()); err != nil {
 		return err
 	}
 	if err := o.Store.SetPlan(ctx, a.ID, p.Name, p.PaidUntil, p.UsageCap); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,5 +185,50 @@ func TestKeepingCap(t *testing.T) {
 	}
 	if p := account.KeepingCap(a, store.PlanPro); p.UsageCap != nil || p.PaidUntil != nil {
 		t.Fatalf("KeepingCap(pro) = %+v", p)
+	}
+}
+
+// A paid_until that has passed is refused, by SetPlan (the admin page and
+// secutil user set both call it): the account would fall to starter at
+// once, without a word. One the account has already is kept, so a change
+// of the cap alone still works on a plan that has run out.
+func TestSetPlanRefusesAPastPaidUntil(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openStore(t)
+	now := time.Date(2026, 6, 15, 12, 0, 0, 0, time.UTC)
+	st.SetClock(func() time.Time { return now })
+	op := account.Operator{Store: st, By: "by the test"}
+	a, err := op.Create(ctx, account.New{Email: "ann@example.com", PasswordHash: "x", Plan: store.PlanPro})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, past := range []time.Time{now.Add(-time.Hour), now, now.AddDate(-1, 0, 0)} {
+		err := op.SetPlan(ctx, a, account.Plan{Name: store.PlanPro, PaidUntil: &past})
+		var rule *account.RuleError
+		if !errors.As(err, &rule) || rule.Field != "paid_until" || !strings.Contains(rule.Problem, "in the past") ||
+			!strings.Contains(rule.Problem, past.Format(account.AuditTime)) {
+			t.Fatalf("paid until %s, now %s: %v", past, now, err)
+		}
+	}
+	if events := lastEvents(t, st, 10); len(events) != 1 {
+		t.Fatalf("the refusals were recorded: %v", events)
+	}
+	if got, err := st.AccountByID(ctx, a.ID); err != nil || got.PaidUntil != nil {
+		t.Fatalf("after the refusals: %+v, %v", got, err)
+	}
+
+	soon := now.Add(time.Hour)
+	usageCap := 50
+	if err := op.SetPlan(ctx, a, account.Plan{Name: store.PlanEnterprise, UsageCap: &usageCap, PaidUntil: &soon}); err != nil {
+		t.Fatalf("paid until an hour from now: %v", err)
+	}
+	if a, err = st.AccountByID(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	now = now.AddDate(0, 1, 0) // the plan has run out
+	usageCap = 80
+	if err := op.SetPlan(ctx, a, account.Plan{Name: store.PlanEnterprise, UsageCap: &usageCap, PaidUntil: a.PaidUntil}); err != nil {
+		t.Fatalf("a new cap, keeping the paid_until that has passed: %v", err)
 	}
 }

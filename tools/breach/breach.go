@@ -55,10 +55,10 @@ const MaxPasswordBytes = 1024
 var (
 	ErrRangeTooLarge = fmt.Errorf("range holds more than %d entries", MaxRangeEntries)
 	ErrDigestLength  = errors.New("breach: digest length does not match the source's hash kind")
-	ErrBadPrefix     = fmt.Errorf("prefix must be exactly %d hex digits", PrefixLen)
+	ErrBadPrefix     = fmt.Errorf("the range prefix (prefix) must be exactly %d hex digits of a SHA-1 hash", PrefixLen)
 	ErrQueryFields   = errors.New("give exactly one of password, sha1, ntlm or prefix")
-	ErrBadSHA1       = errors.New("sha1 must be exactly 40 hex digits")
-	ErrBadNTLM       = errors.New("ntlm must be exactly 32 hex digits")
+	ErrBadSHA1       = errors.New("the SHA-1 hash (sha1) must be exactly 40 hex digits")
+	ErrBadNTLM       = errors.New("the NTLM hash (ntlm) must be exactly 32 hex digits")
 	ErrLongPassword  = fmt.Errorf("password longer than %d bytes", MaxPasswordBytes)
 )
 

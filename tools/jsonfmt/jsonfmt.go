@@ -214,7 +214,7 @@ func locate(text string, err error) error {
 	var syntax *json.SyntaxError
 	if errors.As(err, &syntax) {
 		// Offset counts the bytes read, including the offending one.
-		return at(text, int(syntax.Offset)-1, plainSyntax(syntax.Error()))
+		return at(text, int(syntax.Offset)-1, PlainSyntax(syntax.Error()))
 	}
 	return at(text, len(text), "the text ends before the JSON does (a closing ], } or \" is missing)")
 }
@@ -229,17 +229,26 @@ var plainSyntaxes = []struct{ context, says string }{
 	{"after array element", "after an item of a list: a comma or ] belongs there"},
 	{"in string literal", "inside a string: a line break or tab there must be written \\n or \\t"},
 	{"in string escape code", "after a backslash in a string: only \\\" \\\\ / b f n r t and uXXXX may follow"},
+	{"in \\u hexadecimal character escape", "after \\u in a string: four hex digits belong there"},
 	{"in numeric literal", "in a number"},
 }
 
-// plainSyntax rewrites an encoding/json syntax message in words; one it
-// does not know is kept, without its "invalid character" prefix.
-func plainSyntax(msg string) string {
+// PlainSyntax rewrites an encoding/json syntax message ("invalid character
+// 'o' in literal null (expecting 'u')") in words; one it does not know is
+// kept, without its "invalid character" prefix.
+func PlainSyntax(msg string) string {
 	msg = strings.TrimPrefix(msg, "invalid character ")
 	for _, p := range plainSyntaxes {
 		if char, ok := strings.CutSuffix(msg, " "+p.context); ok {
 			return "unexpected " + char + " " + p.says
 		}
+	}
+	// A bare word that is not true, false or null: "'o' in literal null
+	// (expecting 'u')" for no, "'r' in literal true (expecting 'r')"...
+	if char, literal, ok := strings.Cut(msg, " in literal "); ok {
+		word, _, _ := strings.Cut(literal, " ")
+		return "unexpected " + char + " in what begins as " + word +
+			": the only words JSON knows are true, false and null, in lower case; text goes in double quotes"
 	}
 	return msg
 }

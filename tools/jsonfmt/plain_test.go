@@ -21,13 +21,20 @@ func TestSyntaxErrorsInPlainWords(t *testing.T) {
 		`{"a":[1,2}`:       `unexpected '}' after an item of a list`,
 		`{"a":`:            `the text ends before the JSON does`,
 		`"a` + "\n" + `b"`: `inside a string: a line break or tab there must be written \n or \t`,
+		`no`:               `line 1, column 2: unexpected 'o' in what begins as null: the only words JSON knows are true, false and null`,
+		`{"a": tru}`:       `line 1, column 10: unexpected '}' in what begins as true`,
+		`[False]`:          `unexpected 'F' where a value belongs`,
+		`"\u12x4"`:         `line 1, column 6: unexpected 'x' after \u in a string: four hex digits belong there`,
+		`[1.e5]`:           `unexpected 'e' after decimal point in a number`,
 	} {
 		_, err := jsonfmt.Format(in)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v\nwant %q", in, err, want)
 		}
-		if err != nil && strings.Contains(err.Error(), "looking for") {
-			t.Errorf("%q: %v speaks of the parser's state", in, err)
+		for _, parser := range []string{"looking for", "in literal", "invalid character", "hexadecimal character escape"} {
+			if err != nil && strings.Contains(err.Error(), parser) {
+				t.Errorf("%q: %v speaks of the parser's state (%s)", in, err, parser)
+			}
 		}
 	}
 }

@@ -17,6 +17,15 @@ type Chart struct {
 	Bars                 []Bar
 	Grid                 []Line // horizontal lines, labelled with their count
 	Days                 []Mark // day numbers under the axis
+	// Today marks today's slot (the last of this month's): a phone, which
+	// shows half the chart, scrolls to it.
+	Today Rule
+}
+
+// Rule is a vertical line at X from Y1 down to Y2.
+type Rule struct {
+	X, Y1, Y2 float64
+	Title     string
 }
 
 // Bar is one day's bar; Class is "this" or "last" (month).
@@ -82,6 +91,9 @@ func Layout(lastMonth time.Time, last []int, thisMonth time.Time, this []int) Ch
 	}
 	bars(lastMonth, last, "last", 0.1)
 	bars(thisMonth, this, "this", 0.52)
+	today := max(len(this)-1, 0)
+	c.Today = Rule{X: chartLeft + slot*(float64(today)+0.5), Y1: chartTop, Y2: chartTop + plotHeight,
+		Title: "Today, " + thisMonth.AddDate(0, 0, today).Format("2 Jan")}
 	return c
 }
 

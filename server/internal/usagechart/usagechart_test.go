@@ -50,6 +50,15 @@ func TestLayoutChart(t *testing.T) {
 			t.Fatalf("a bar outside the plot: %+v", b)
 		}
 	}
+	// Today is 2 November, the last day of this month's counts: its rule
+	// runs down that day's slot, beside its bar.
+	slotOf := func(x float64) int {
+		return int((x - chartLeft) / ((chartWidth - chartLeft - chartRight) / chartSlots))
+	}
+	if today := c.Today; slotOf(today.X) != 1 || slotOf(seven.X) != 1 || today.Title != "Today, 2 Nov" ||
+		today.Y1 != chartTop || today.Y2 != chartTop+plotHeight {
+		t.Fatalf("today's rule %+v, its bar %+v", today, seven)
+	}
 }
 
 // FuzzLayout: whatever the counts, every bar stays in the plot, the totals
