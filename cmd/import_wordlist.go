@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"secutil/store/hashindex"
+	"secutil/tools/plural"
 )
 
 // importWordlist is `secutil import-wordlist FILE`: it adds the words of
@@ -83,20 +84,12 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 // the input repeated), and the lines it skipped, with why.
 func importSummary(stats hashindex.Stats) string {
 	s := fmt.Sprintf("imported %s (%d new, %d already in the index or repeated in the input)",
-		count(stats.Words, "word", "words"), stats.NewWords, stats.Words-stats.NewWords)
+		plural.Count(stats.Words, "word", "words"), stats.NewWords, stats.Words-stats.NewWords)
 	if stats.Skipped > 0 {
-		s += fmt.Sprintf("; skipped %s longer than %d bytes", count(stats.Skipped, "line", "lines"), hashindex.MaxWordBytes)
+		s += fmt.Sprintf("; skipped %s longer than %d bytes", plural.Count(stats.Skipped, "line", "lines"), hashindex.MaxWordBytes)
 	}
 	return s + fmt.Sprintf("; empty lines are ignored; %s added in %s",
-		count(stats.Entries, "index entry", "index entries"), stats.Duration.Round(time.Millisecond))
-}
-
-// count writes n and the noun in the right number ("1 word", "2 words").
-func count(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+		plural.Count(stats.Entries, "index entry", "index entries"), stats.Duration.Round(time.Millisecond))
 }
 
 // importMemoryLimit is the heap size at which an import's garbage collector works harder,

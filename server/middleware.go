@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"secutil/server/internal/closest"
+	"secutil/tools/closest"
 
 	"secutil/server/internal/accesslog"
 )

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"secutil/server/internal/keyedlimit"
-	"secutil/server/internal/plural"
+	"secutil/tools/plural"
 	"secutil/tools/emailaddr"
 )
 

@@ -43,10 +43,8 @@
 //   - accesslog: the access log line, byte for byte as slog writes it.
 //   - apiref: the OpenAPI document read into the /docs reference.
 //   - breaker: the circuit breaker in front of the hash upstream.
-//   - closest: the known name nearest to a mistyped one ("did you mean").
 //   - jobqueue: a bounded queue of jobs run after the answer, stoppable.
 //   - keyedlimit: in-memory token buckets per key, bounded by LRU eviction.
-//   - plural: a count with its noun in the right number.
 //   - promtext: the Prometheus text format and its histograms.
 //   - schemagen: JSON Schemas from Go types, for the OpenAPI document;
 //     openapigen: the command go generate runs to write it.

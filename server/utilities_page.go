@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"secutil/server/internal/plural"
+	"secutil/tools/plural"
 	"secutil/store"
 	"secutil/tools/breach"
 	"secutil/tools/geo"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"secutil/server/internal/plural"
+	"secutil/tools/plural"
 	"secutil/store/hashindex"
 )
 
