@@ -37,7 +37,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := secutilBinary(t)
-	db := filepath.Join(dir, "e2e.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(dir, "e2e.db")) // as a first start would: import-wordlist and user add open only one that exists
 	cmdtest.MustStep(t, "import-wordlist", func(t *testing.T) {
 		out, err := exec.Command(bin, "import-wordlist", "-db", db, "-algorithms", "md5,sha1", wordlistPath).Output()
 		if err != nil {
@@ -134,11 +134,13 @@ func TestBinaryEndToEnd(t *testing.T) {
 	})
 }
 
-// serveWithAccount creates an account with the binary, serves db with the
-// extra serve flags, and returns the server, its URL, its log and an API key
-// for the account.
+// serveWithAccount creates the database db when new, as a first start
+// would, and an account with the binary, serves db with the extra serve
+// flags, and returns the server, its URL, its log and an API key for the
+// account.
 func serveWithAccount(t *testing.T, bin, db, email, plan string, serveFlags ...string) (*exec.Cmd, string, *cmdtest.SyncBuffer, string) {
 	t.Helper()
+	cmdtest.NewDatabase(t, db)
 	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", cmdtest.Password, "-plan", plan); err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)
 	}

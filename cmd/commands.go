@@ -68,7 +68,7 @@ func stopOnSignal(cmd commandFunc) commandFunc {
 func commands() []command {
 	return []command{
 		{"serve", "serve the API, dashboard and docs (the default command)", stopOnSignal(Program.serve)},
-		{"user add", "create a verified account: -email E [-password -] [-plan P] [-admin]", stopOnSignal(Program.userAdd)},
+		{"user add", "create a verified account: EMAIL [-password -] [-plan P] [-admin]", stopOnSignal(Program.userAdd)},
 		{"user list", "list the accounts: id, email, plan, admin, verified, disabled, usage this month, created, cap, paid until", stopOnSignal(Program.userList)},
 		{"user set", "change an account: EMAIL [-plan P] [-usage-cap N] [-paid-until DATE] [-admin=true|false] [-verified=true] [-disabled=true|false] [-password -]", stopOnSignal(Program.userSet)},
 		{"user passwd", "set an account's password: EMAIL (read from a prompt or standard input)", stopOnSignal(Program.userPasswd)},

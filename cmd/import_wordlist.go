@@ -2,11 +2,11 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,7 +18,7 @@ import (
 // FILE (or standard input) to the reverse hash lookup index.
 func (Program) importWordlist(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("import-wordlist", stderr)
-	db := fs.String("db", "secutil.db", "the database; an SQLite file locates the index beside it")
+	db := fs.String("db", defaultDB, "the database, an existing SQLite file beside which the index is (serve creates both), or a postgres:// URL (the index is then in the working directory)")
 	hashDB := fs.String("hash-db", "", "reverse hash lookup index (default: beside -db)")
 	algorithms := fs.String("algorithms", strings.Join(hashindex.Algorithms, ","), "comma-separated algorithms to index")
 	if err := parseFlags(fs, args, getenv); err != nil {
@@ -26,6 +26,23 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: secutil import-wordlist [-algorithms md5,sha1,...] FILE (or - for standard input)", ErrUsage)
+	}
+	names := strings.Split(*algorithms, ",")
+	for _, name := range names {
+		if !slices.Contains(hashindex.Algorithms, strings.ToLower(name)) {
+			return fmt.Errorf("%w: -algorithms: %v", ErrUsage, &hashindex.UnknownAlgorithmError{Name: name})
+		}
+	}
+	index := hashDBPath(*hashDB, *db)
+	if *hashDB == "" {
+		// An index beside a database that does not exist is an index no
+		// server reads: -db was mistyped.
+		if err := checkExisting(*db); err != nil {
+			return fmt.Errorf("%w (the index goes beside it; or give -hash-db the index's own path)", err)
+		}
+	}
+	if err := checkCreatable("the hash index", index, "secutil-hashes.db"); err != nil {
+		return err
 	}
 	in := stdin
 	if name := fs.Arg(0); name != "-" {
@@ -36,7 +53,7 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 		defer f.Close()
 		in = f
 	}
-	ix, err := hashindex.Open(hashDBPath(*hashDB, *db))
+	ix, err := hashindex.Open(index)
 	if err != nil {
 		return err
 	}
@@ -56,7 +73,7 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 	// file or pipe, a line every 10 seconds.
 	terminal := isTerminal(stderr)
 	var printed time.Time
-	stats, err := ix.Import(ctx, in, strings.Split(*algorithms, ","), func(p hashindex.Progress) {
+	stats, err := ix.Import(ctx, in, names, func(p hashindex.Progress) {
 		switch {
 		case terminal:
 			fmt.Fprintf(stderr, "\r%s\x1b[K", progressLine(p, size))
@@ -69,10 +86,6 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
-		var unknown *hashindex.UnknownAlgorithmError
-		if errors.As(err, &unknown) {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
-		}
 		return err
 	}
 	fmt.Fprintln(stdout, importSummary(stats))

@@ -23,6 +23,9 @@ func (Program) migrateStore(ctx context.Context, args []string, getenv func(stri
 	case *from == *to:
 		return fmt.Errorf("%w: -from and -to are the same database", ErrUsage)
 	}
+	if err := checkDatabaseCreatable(*to); err != nil {
+		return err
+	}
 	src, err := openExisting(ctx, *from) // rather than copy a new, empty file
 	if err != nil {
 		return err

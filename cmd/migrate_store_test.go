@@ -22,7 +22,7 @@ func TestMigrateStore(t *testing.T) {
 	for _, backend := range []string{store.SQLite, store.Postgres} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()
-			from := filepath.Join(t.TempDir(), "secutil.db")
+			from := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "secutil.db"))
 			if err := run(ctx, []string{"secutil", "user", "add", "-db", from, "-email", "ann@example.com", "-password", "-", "-plan", "pro", "-admin"},
 				env(nil), strings.NewReader(cmdtest.Password+"\n"), io.Discard, io.Discard); err != nil {
 				t.Fatal(err)

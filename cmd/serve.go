@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"strings"
 	"sync"
 
 	"secutil/server"
@@ -69,8 +70,12 @@ func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 // returned before serve does.
 func (p Program) serve(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	var c serveConfig
-	if err := parseFlags(newServeFlags(&c, stderr), args, getenv); err != nil {
+	flags := newServeFlags(&c, stderr)
+	if err := parseFlags(flags, args, getenv); err != nil {
 		return err
+	}
+	if flags.NArg() > 0 {
+		return strayArgument(flags.Args())
 	}
 	checkout, err := c.billing()
 	if err != nil {
@@ -86,6 +91,14 @@ func (p Program) serve(ctx context.Context, args []string, getenv func(string) s
 	// first, so a mistyped flag never leaves a new database behind.
 	opts, err := c.check()
 	if err != nil {
+		return err
+	}
+	// The files serve may create, in folders that must exist: a mistyped
+	// folder is named here rather than by SQLite's "unable to open".
+	if err := checkDatabaseCreatable(c.db); err != nil {
+		return err
+	}
+	if err := checkCreatable("the hash index", hashDBPath(c.hashDB, c.db), "secutil-hashes.db"); err != nil {
 		return err
 	}
 	src, err := openSources(c, logger)
@@ -243,6 +256,33 @@ func (b *background) Go(f func(ctx context.Context)) { b.wg.Go(func() { f(b.ctx)
 func (b *background) stop() {
 	b.cancel()
 	b.wg.Wait()
+}
+
+// strayArgument refuses the arguments left after serve's flags: serve
+// takes none, and "secutil serve 127.0.0.1:8081" must not serve on the
+// default address. It suggests what the first one was probably meant as:
+// the address, the database, or a command typed after flags meant for it.
+func strayArgument(args []string) error {
+	arg := args[0]
+	err := fmt.Errorf("%w: secutil serve takes flags only, and was given the argument %q", ErrUsage, store.Describe(arg))
+	var hint string
+	_, port, splitErr := net.SplitHostPort(arg)
+	switch {
+	case splitErr == nil && port != "":
+		hint = "-addr " + arg
+	case strings.Trim(arg, "0123456789") == "" && len(arg) <= 5:
+		hint = "-addr 127.0.0.1:" + arg
+	case store.IsPostgres(arg) || strings.HasSuffix(arg, ".db") || strings.HasSuffix(arg, ".sqlite"):
+		hint = "-db " + shellQuote(store.Describe(arg))
+	case arg == "user" && len(args) > 1:
+		hint = `"secutil user ` + args[1] + ` …" (a command comes before its flags)`
+	case nearestCommand(arg) != "":
+		hint = `"secutil ` + nearestCommand(arg) + ` …" (a command comes before its flags)`
+	}
+	if hint != "" {
+		return fmt.Errorf("%w; did you mean %s?", err, hint)
+	}
+	return err
 }
 
 // billing checks the secrets and the billing settings and returns the

@@ -63,7 +63,7 @@ func TestFirstStartPrintsTheSetupLink(t *testing.T) {
 
 func TestStartWithAnAdminPrintsNoSetupLink(t *testing.T) {
 	t.Parallel()
-	db := filepath.Join(t.TempDir(), "admin.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "admin.db"))
 	mustCLI(t, db, "", "user", "add", "-email", "boss@example.com", "-password", cmdtest.Password, "-admin")
 	_, stdout, _ := serveDB(t, db, map[string]string{"SECUTIL_REGISTRATION": "invite", "SECUTIL_SMTP_URL": "smtp://mail.example:587?from=secutil@example.com"})
 	out := stdout.String()
