@@ -33,14 +33,18 @@ func TestOnlyServeCreatesADatabase(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "mistyped.db")
 	for _, command := range []func(db string) []string{
-		func(db string) []string { return []string{"user", "add", "-db", db, "ann@example.com", "-password", cmdtest.Password} },
+		func(db string) []string {
+			return []string{"user", "add", "-db", db, "ann@example.com", "-password", cmdtest.Password}
+		},
 		func(db string) []string { return []string{"user", "list", "-db", db} },
 		func(db string) []string { return []string{"user", "set", "-db", db, "ann@example.com", "-plan", "pro"} },
 		func(db string) []string { return []string{"user", "passwd", "-db", db, "ann@example.com"} },
 		func(db string) []string { return []string{"user", "delete", "-db", db, "-yes", "ann@example.com"} },
 		func(db string) []string { return []string{"backup", "-db", db, filepath.Join(dir, "copy.db")} },
 		func(db string) []string { return []string{"import-wordlist", "-db", db, wordlistPath} },
-		func(db string) []string { return []string{"migrate-store", "-from", db, "-to", filepath.Join(dir, "to.db")} },
+		func(db string) []string {
+			return []string{"migrate-store", "-from", db, "-to", filepath.Join(dir, "to.db")}
+		},
 	} {
 		args := command(missing)
 		_, _, err := cli(t, "", cmdtest.Password+"\n", nil, args...)

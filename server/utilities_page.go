@@ -15,12 +15,12 @@ import (
 	"strings"
 	"time"
 
-	"secutil/tools/plural"
 	"secutil/store"
 	"secutil/tools/breach"
 	"secutil/tools/geo"
 	"secutil/tools/hashgen"
 	"secutil/tools/hashid"
+	"secutil/tools/plural"
 )
 
 // The utilities page (/tools, templates/tools.html) has a form for every
