@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"secutil/server"
 	"secutil/store"
@@ -29,6 +30,8 @@ type serveConfig struct {
 	metricsToken, metricsAddr                                string
 	pprofAddr                                                string
 	registration                                             string
+	drain                                                    time.Duration
+	accessLog                                                string
 }
 
 // minSecretLen is the shortest -admin-token or -billing-secret accepted:
@@ -45,6 +48,8 @@ func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (serve HTTPS; cookies become Secure)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&c.accessLog, "access-log", "on", "on: a log line per request; off: only the requests that failed (5xx) or took a second or more")
+	fs.DurationVar(&c.drain, "drain", defaultDrain, "on SIGTERM, answer GET /health with 503 \"draining\" for this long while still serving, so that a load balancer takes this instance out first; then stop as on an interrupt, which stops at once (0: no drain)")
 	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log and keys the hashes of verification codes (default: one generated and kept in a file beside -db, secutil-server.key, mode 0600; prefer SECUTIL_SERVER_KEY)")
 	geoFlags(fs, &c.geo)
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
@@ -132,7 +137,9 @@ func (p Program) serve(ctx context.Context, args []string, getenv func(string) s
 	defer hashes.Close()
 
 	build := p.build()
+	drainer := &drain{grace: c.drain}
 	deps := c.serverDeps(opts, src)
+	deps.Draining = drainer.draining
 	deps.Assets, deps.Store, deps.Hashes, deps.Checkout = p.Assets, st, hashes, checkout
 	deps.Logger, deps.AccessLog, deps.Version = logger, logOut, build.version
 	deps.Background, deps.Workers = bg.ctx, &bg.wg
@@ -146,7 +153,7 @@ func (p Program) serve(ctx context.Context, args []string, getenv func(string) s
 		return err
 	}
 	writeStartMessage(stdout, c, build.version, base, setupURL)
-	return serveUntil(ctx, lns.servers(handler, deps.Metrics, opts.tlsConfig, logger, stdout), logger)
+	return serveUntil(ctx, lns.servers(drainer.closeConnections(handler), deps.Metrics, opts.tlsConfig, logger, stdout), drainer, logger)
 }
 
 // serveOptions are serve's flags turned into what the server takes.
@@ -178,6 +185,12 @@ func (c *serveConfig) check() (serveOptions, error) {
 	}
 	if _, loopback := loopbackHost(c.pprofAddr); c.pprofAddr != "" && !loopback {
 		return o, fmt.Errorf("%w: -pprof-addr must be a loopback address such as 127.0.0.1:6060: the profiler shows the program's memory", ErrUsage)
+	}
+	if c.accessLog != "on" && c.accessLog != "off" {
+		return o, fmt.Errorf("%w: -access-log must be on or off", ErrUsage)
+	}
+	if c.drain < 0 {
+		return o, fmt.Errorf("%w: -drain must be a duration of 0 or more, such as 5s", ErrUsage)
 	}
 	if r := c.registration; r != server.RegistrationOpen && r != server.RegistrationClosed && r != server.RegistrationInvite {
 		return o, fmt.Errorf("%w: -registration must be open, closed or invite", ErrUsage)
@@ -215,6 +228,7 @@ func (c *serveConfig) check() (serveOptions, error) {
 func (c serveConfig) serverDeps(o serveOptions, src *sources) server.Deps {
 	return server.Deps{
 		LogFormat:        c.logFormat,
+		AccessLogOff:     c.accessLog == "off",
 		Mailer:           o.sender,
 		SecureCookies:    c.tlsCert != "",
 		TrustedProxies:   o.trustedProxies,
