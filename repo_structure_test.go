@@ -178,6 +178,26 @@ func (g gitIgnore) match(name string, isDir bool) bool {
 	return false
 }
 
+// TestGitignoreCoversWhatTheDocsCreate: what the other commands the
+// README and the guides show create when run in a checkout is ignored
+// too: the built binary, the folder go mod vendor fills for an offline
+// build, a backup by the name backup suggests, the database's WAL files,
+// an index built with import-wordlist.
+func TestGitignoreCoversWhatTheDocsCreate(t *testing.T) {
+	t.Parallel()
+	for _, path := range notIgnored(t, []string{
+		"secutil",                          // README: go build -o secutil .
+		"vendor/modules.txt",               // DEPLOYMENT.md: go mod vendor
+		"secutil-backup.db",                // secutil backup, given a folder, suggests this name
+		"secutil.db-wal", "secutil.db-shm", // serve's SQLite files
+		"secutil-hashes.db", "secutil-hashes.db-runs/md5-0.run", // import-wordlist
+		"secutil-server.key",
+		"secutil-before-upgrade.dump", // UPGRADING.md: pg_dump --file
+	}) {
+		t.Errorf("a command the docs show creates %s in the checkout, which .gitignore does not ignore", path)
+	}
+}
+
 // listedPackage is the part of `go list -json` output the import rules read.
 type listedPackage struct {
 	ImportPath   string
