@@ -113,7 +113,7 @@ const importMemoryLimit = 640 << 20
 // rate, and when the input's size is known, the share read and the time left at that rate.
 func progressLine(p hashindex.Progress, size int64) string {
 	seconds := max(p.Duration.Seconds(), 1e-9)
-	line := fmt.Sprintf("%d words, %d new, %d entries, %.0f words/s", p.Words, p.NewWords, p.Entries, float64(p.Words)/seconds)
+	line := fmt.Sprintf("%s, %d new, %s, %.0f words/s", plural.Count(p.Words, "word", "words"), p.NewWords, plural.Count(p.Entries, "entry", "entries"), float64(p.Words)/seconds)
 	if size > 0 && p.Bytes > 0 {
 		left := time.Duration(float64(size-p.Bytes) / (float64(p.Bytes) / seconds) * float64(time.Second))
 		line += fmt.Sprintf(", %.1f%%, ETA %s", 100*float64(p.Bytes)/float64(size), left.Round(time.Second))
