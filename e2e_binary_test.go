@@ -29,7 +29,7 @@ const (
 // TestBinaryEndToEnd runs secutil as a process and uses it as a user would:
 // import a wordlist, create an account, serve with a Pwned Passwords file
 // and no GeoIP flag, get a key, call utilities, back up while serving, and
-// stop it with SIGTERM.
+// stop it with SIGTERM, which drains it first (-drain, shortened here).
 func TestBinaryEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -47,7 +47,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 			t.Fatalf("output %q", out)
 		}
 	})
-	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter", "-breach-file", breachFixturePath)
+	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter", "-breach-file", breachFixturePath, "-drain", "1s")
 
 	t.Run("a utility call is metered", func(t *testing.T) {
 		if status, m := cmdtest.PostJSON(t, base+"/api/v1/suggestion", key, map[string]string{"message": "e2e"}); status != 200 {
@@ -123,8 +123,8 @@ func TestBinaryEndToEnd(t *testing.T) {
 		if err := cmd.Wait(); err != nil {
 			t.Fatalf("server exit after SIGTERM: %v\nlogs:\n%s", err, logs)
 		}
-		if !strings.Contains(logs.String(), "shutting down") {
-			t.Fatalf("no graceful shutdown in logs:\n%s", logs)
+		if !strings.Contains(logs.String(), "draining") || !strings.Contains(logs.String(), "shutting down") {
+			t.Fatalf("no drain and graceful shutdown in logs:\n%s", logs)
 		}
 	})
 	t.Run("no secret reached the logs", func(t *testing.T) {

@@ -37,7 +37,7 @@ func TestReadmeFirstCommandLeavesOnlyIgnoredFiles(t *testing.T) {
 			server.Env = append(server.Env, v)
 		}
 	}
-	server.Env = append(server.Env, "SECUTIL_ADDR=127.0.0.1:0")
+	server.Env = append(server.Env, "SECUTIL_ADDR=127.0.0.1:0", "SECUTIL_DRAIN=0") // nothing to drain: no balancer
 	stdout, stderr := &cmdtest.SyncBuffer{}, &cmdtest.SyncBuffer{}
 	server.Stdout, server.Stderr = stdout, stderr
 	if err := server.Start(); err != nil {
