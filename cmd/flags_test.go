@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,13 +54,7 @@ func TestMistypedFlagGetsDidYouMean(t *testing.T) {
 		{[]string{"serve", "-frobnicate"}, ""},
 	} {
 		_, _, err := cli(t, db, "", nil, c.args...)
-		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "flag provided but not defined") {
-			t.Errorf("secutil %s: %v, want a usage error for the flag", strings.Join(c.args, " "), err)
-			continue
-		}
-		if got := err.Error(); c.want == "" && strings.Contains(got, "did you mean") || c.want != "" && !strings.HasSuffix(got, c.want) {
-			t.Errorf("secutil %s: %q, want it to end %q", strings.Join(c.args, " "), got, c.want)
-		}
+		wantUsageHint(t, c.args, err, "flag provided but not defined", c.want)
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Error("a mistyped flag created the database")
