@@ -2,18 +2,23 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/md5"
 	"crypto/sha1"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"secutil/cmd/cmdtest"
 	"secutil/store"
@@ -182,4 +187,107 @@ func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd,
 // standard output and error.
 func runCommand(bin string, args ...string) ([]byte, error) {
 	return exec.Command(bin, args...).CombinedOutput()
+}
+
+// meteredLoad is metered calls sent by workers, base64 and suggestion calls
+// in turn, for the end-to-end tests that count every call: it counts the
+// calls answered 200, the suggestions among them (each stores a row) and
+// the failures, keeping the first few. start and stop may alternate; the
+// counts add up.
+type meteredLoad struct {
+	ok, suggestions, failed atomic.Int64
+	mu                      sync.Mutex
+	failures                []string
+	done                    chan struct{}
+	wg                      sync.WaitGroup
+}
+
+// start runs workers that send calls with send, which posts a JSON body
+// to a path with the account's key (to an instance, or through a
+// balancer), until stop, which the test's end calls too.
+func (l *meteredLoad) start(t *testing.T, workers int, send func(path string, body []byte) (*http.Response, error)) {
+	l.done = make(chan struct{})
+	done := l.done
+	for w := range workers {
+		l.wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				path, body := "/api/v1/base64", []byte(`{"text":"load","option":"encode"}`)
+				suggestion := (w+i)%2 == 0
+				if suggestion {
+					path, body = "/api/v1/suggestion", fmt.Appendf(nil, `{"message":"load %d %d"}`, w, i)
+				}
+				res, err := send(path, body)
+				if err == nil {
+					answer, _ := io.ReadAll(res.Body)
+					res.Body.Close()
+					if res.StatusCode == http.StatusOK {
+						l.ok.Add(1)
+						if suggestion {
+							l.suggestions.Add(1)
+						}
+						continue
+					}
+					err = fmt.Errorf("%s: %d %s", path, res.StatusCode, answer)
+				}
+				l.failed.Add(1)
+				l.mu.Lock()
+				if len(l.failures) < 5 {
+					l.failures = append(l.failures, err.Error())
+				}
+				l.mu.Unlock()
+			}
+		})
+	}
+	t.Cleanup(l.stop)
+}
+
+// stop ends the calls and waits for the workers.
+func (l *meteredLoad) stop() {
+	select {
+	case <-l.done:
+	default:
+		close(l.done)
+	}
+	l.wg.Wait()
+}
+
+// waitForAnswers waits until n calls in all were answered 200.
+func (l *meteredLoad) waitForAnswers(t *testing.T, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for l.ok.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls answered in 30 s, want %d; failures: %v", l.ok.Load(), n, l.failures)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// checkCounted fails t unless every call was answered, the account of
+// key, read at base, counts exactly the calls answered, and, with st, each
+// suggestion answered stored its row.
+func (l *meteredLoad) checkCounted(t *testing.T, base, key string, st *store.Store) {
+	t.Helper()
+	if l.failed.Load() > 0 {
+		t.Fatalf("%d calls of %d failed; the first: %v", l.failed.Load(), l.ok.Load()+l.failed.Load(), l.failures)
+	}
+	status, m := cmdtest.PostJSON(t, base+"/api/v1/user_info", key, nil)
+	if status != http.StatusOK || m["api_usage"] != float64(l.ok.Load()) {
+		t.Fatalf("user_info: %d %v; want api_usage %d, the calls answered", status, m, l.ok.Load())
+	}
+	if st == nil {
+		return
+	}
+	suggestions, err := st.Suggestions(context.Background(), 1_000_000, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(suggestions)) != l.suggestions.Load() {
+		t.Fatalf("%d suggestions stored for %d suggestion calls answered", len(suggestions), l.suggestions.Load())
+	}
 }

@@ -3,14 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -112,9 +109,9 @@ func previousOnNewSchema(t *testing.T, previous, current, db string) {
 	// This release opens the database, migrating it, and serves it beside
 	// the previous release's instance, as in a rolling upgrade.
 	_, currentBase, _, _ := startBinary(t, current, db, "-hash-db", currentIndex)
-	var answered upgradeLoad
-	answered.run(t, oldBase, key, 3*time.Second)
-	answered.run(t, currentBase, key, time.Second)
+	var load meteredLoad
+	loadFor(t, &load, oldBase, key, 3*time.Second)
+	loadFor(t, &load, currentBase, key, time.Second)
 
 	cmdtest.MustStep(t, "a previous-release process started on the new schema serves or refuses it", func(t *testing.T) {
 		cmd := exec.Command(previous, "serve", "-addr", "127.0.0.1:0", "-hash-db", previousIndex)
@@ -151,7 +148,7 @@ func previousOnNewSchema(t *testing.T, previous, current, db string) {
 				if res, err := http.Get(m[1] + "/health"); err == nil {
 					res.Body.Close()
 					if res.StatusCode == http.StatusOK {
-						answered.run(t, m[1], key, 2*time.Second)
+						loadFor(t, &load, m[1], key, 2*time.Second)
 						return
 					}
 				}
@@ -164,26 +161,13 @@ func previousOnNewSchema(t *testing.T, previous, current, db string) {
 	})
 
 	t.Run("every call answered and counted", func(t *testing.T) {
-		if answered.failed.Load() > 0 {
-			t.Fatalf("%d calls failed; the first: %v", answered.failed.Load(), answered.firstFailure)
-		}
-		status, m := cmdtest.PostJSON(t, currentBase+"/api/v1/user_info", key, nil)
-		if status != http.StatusOK || m["api_usage"] != float64(answered.ok.Load()) {
-			t.Fatalf("user_info: %d %v; want api_usage %d, the calls answered", status, m, answered.ok.Load())
-		}
 		st, err := store.Open(context.Background(), db)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		suggestions, err := st.Suggestions(context.Background(), 1_000_000, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if int64(len(suggestions)) != answered.suggestions.Load() {
-			t.Fatalf("%d suggestions stored for %d suggestion calls answered", len(suggestions), answered.suggestions.Load())
-		}
-		t.Logf("%d metered calls answered and counted, %d of them suggestions, stored", answered.ok.Load(), answered.suggestions.Load())
+		load.checkCounted(t, currentBase, key, st)
+		t.Logf("%d metered calls answered and counted, %d of them suggestions, stored", load.ok.Load(), load.suggestions.Load())
 	})
 	if err := old.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
@@ -193,52 +177,24 @@ func previousOnNewSchema(t *testing.T, previous, current, db string) {
 	}
 }
 
-// upgradeLoad counts the metered calls of the upgrade test: base64 and
-// suggestion calls, whose suggestions are stored rows.
-type upgradeLoad struct {
-	ok, suggestions, failed atomic.Int64
-	mu                      sync.Mutex
-	firstFailure            string
+// sendTo sends the calls of a meteredLoad to the instance at base.
+func sendTo(base, key string) func(path string, body []byte) (*http.Response, error) {
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	return func(path string, body []byte) (*http.Response, error) {
+		req, err := http.NewRequest(http.MethodPost, base+path, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("X-API-Key", key)
+		req.Header.Set("Content-Type", "application/json")
+		return client.Do(req)
+	}
 }
 
-// run sends metered calls to base from 8 workers for the duration.
-func (l *upgradeLoad) run(t *testing.T, base, key string, duration time.Duration) {
+// loadFor sends metered calls to base for the duration, adding to l.
+func loadFor(t *testing.T, l *meteredLoad, base, key string, duration time.Duration) {
 	t.Helper()
-	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
-	defer client.CloseIdleConnections()
-	end := time.Now().Add(duration)
-	var wg sync.WaitGroup
-	for w := range 8 {
-		wg.Go(func() {
-			for i := 0; time.Now().Before(end); i++ {
-				path, body := "/api/v1/base64", `{"text":"upgrade","option":"encode"}`
-				suggestion := (i+w)%2 == 0
-				if suggestion {
-					path, body = "/api/v1/suggestion", fmt.Sprintf(`{"message":"upgrade %d %d"}`, w, i)
-				}
-				req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(body))
-				req.Header.Set("X-API-Key", key)
-				req.Header.Set("Content-Type", "application/json")
-				res, err := client.Do(req)
-				if err == nil {
-					res.Body.Close()
-					if res.StatusCode == http.StatusOK {
-						l.ok.Add(1)
-						if suggestion {
-							l.suggestions.Add(1)
-						}
-						continue
-					}
-					err = fmt.Errorf("%s %s: %d", base, path, res.StatusCode)
-				}
-				l.failed.Add(1)
-				l.mu.Lock()
-				if l.firstFailure == "" {
-					l.firstFailure = err.Error()
-				}
-				l.mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+	l.start(t, 8, sendTo(base, key))
+	time.Sleep(duration)
+	l.stop()
 }
