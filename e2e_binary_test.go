@@ -269,9 +269,9 @@ func (l *meteredLoad) waitForAnswers(t *testing.T, n int64) {
 }
 
 // checkCounted fails t unless every call was answered, the account of
-// key, read at base, counts exactly the calls answered, and, with st, each
-// suggestion answered stored its row.
-func (l *meteredLoad) checkCounted(t *testing.T, base, key string, st *store.Store) {
+// key, read at base, counts exactly the calls answered, and each
+// suggestion answered stored its row in the database db.
+func (l *meteredLoad) checkCounted(t *testing.T, base, key, db string) {
 	t.Helper()
 	if l.failed.Load() > 0 {
 		t.Fatalf("%d calls of %d failed; the first: %v", l.failed.Load(), l.ok.Load()+l.failed.Load(), l.failures)
@@ -280,9 +280,11 @@ func (l *meteredLoad) checkCounted(t *testing.T, base, key string, st *store.Sto
 	if status != http.StatusOK || m["api_usage"] != float64(l.ok.Load()) {
 		t.Fatalf("user_info: %d %v; want api_usage %d, the calls answered", status, m, l.ok.Load())
 	}
-	if st == nil {
-		return
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer st.Close()
 	suggestions, err := st.Suggestions(context.Background(), 1_000_000, 0)
 	if err != nil {
 		t.Fatal(err)
