@@ -3,9 +3,10 @@ package store_test
 import (
 	"context"
 	"errors"
-	"secutil/store"
 	"testing"
 	"time"
+
+	"secutil/store"
 )
 
 // The setup link and the command line take over a pending registration
