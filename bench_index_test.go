@@ -128,6 +128,7 @@ func TestIndexBenchmark(t *testing.T) {
 		}
 		return b.String(), hits
 	}
+	cmdtest.NewDatabase(t, db) // as a first start would: user add opens only a database that exists
 	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", "bench@example.com", "-password", cmdtest.Password, "-plan", "pro"); err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)
 	}

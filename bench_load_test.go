@@ -87,6 +87,9 @@ func TestLoadBinaryVsBare(t *testing.T) {
 	// A fresh account each run: a PostgreSQL database outlives the test.
 	email := fmt.Sprintf("load-%d@example.com", time.Now().UnixNano())
 	for _, sv := range servers {
+		if sv.bin == bin {
+			cmdtest.NewDatabase(t, sv.db) // as a first start would; the compared binaries' user add makes their own
+		}
 		if out, err := runCommand(sv.bin, "user", "add", "-db", sv.db, "-email", email, "-password", cmdtest.Password, "-plan", "pro"); err != nil {
 			t.Fatalf("user add: %v\n%s", err, out)
 		}

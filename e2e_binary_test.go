@@ -2,18 +2,23 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/md5"
 	"crypto/sha1"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"secutil/cmd/cmdtest"
 	"secutil/store"
@@ -29,7 +34,7 @@ const (
 // TestBinaryEndToEnd runs secutil as a process and uses it as a user would:
 // import a wordlist, create an account, serve with a Pwned Passwords file
 // and no GeoIP flag, get a key, call utilities, back up while serving, and
-// stop it with SIGTERM.
+// stop it with SIGTERM, which drains it first (-drain, shortened here).
 func TestBinaryEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -37,7 +42,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := secutilBinary(t)
-	db := filepath.Join(dir, "e2e.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(dir, "e2e.db")) // as a first start would: import-wordlist and user add open only one that exists
 	cmdtest.MustStep(t, "import-wordlist", func(t *testing.T) {
 		out, err := exec.Command(bin, "import-wordlist", "-db", db, "-algorithms", "md5,sha1", wordlistPath).Output()
 		if err != nil {
@@ -47,7 +52,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 			t.Fatalf("output %q", out)
 		}
 	})
-	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter", "-breach-file", breachFixturePath)
+	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter", "-breach-file", breachFixturePath, "-drain", "1s")
 
 	t.Run("a utility call is metered", func(t *testing.T) {
 		if status, m := cmdtest.PostJSON(t, base+"/api/v1/suggestion", key, map[string]string{"message": "e2e"}); status != 200 {
@@ -123,8 +128,8 @@ func TestBinaryEndToEnd(t *testing.T) {
 		if err := cmd.Wait(); err != nil {
 			t.Fatalf("server exit after SIGTERM: %v\nlogs:\n%s", err, logs)
 		}
-		if !strings.Contains(logs.String(), "shutting down") {
-			t.Fatalf("no graceful shutdown in logs:\n%s", logs)
+		if !strings.Contains(logs.String(), "draining") || !strings.Contains(logs.String(), "shutting down") {
+			t.Fatalf("no drain and graceful shutdown in logs:\n%s", logs)
 		}
 	})
 	t.Run("no secret reached the logs", func(t *testing.T) {
@@ -134,11 +139,13 @@ func TestBinaryEndToEnd(t *testing.T) {
 	})
 }
 
-// serveWithAccount creates an account with the binary, serves db with the
-// extra serve flags, and returns the server, its URL, its log and an API key
-// for the account.
+// serveWithAccount creates the database db when new, as a first start
+// would, and an account with the binary, serves db with the extra serve
+// flags, and returns the server, its URL, its log and an API key for the
+// account.
 func serveWithAccount(t *testing.T, bin, db, email, plan string, serveFlags ...string) (*exec.Cmd, string, *cmdtest.SyncBuffer, string) {
 	t.Helper()
+	cmdtest.NewDatabase(t, db)
 	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", email, "-password", cmdtest.Password, "-plan", plan); err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)
 	}
@@ -180,4 +187,109 @@ func startBinary(t *testing.T, bin, db string, serveFlags ...string) (*exec.Cmd,
 // standard output and error.
 func runCommand(bin string, args ...string) ([]byte, error) {
 	return exec.Command(bin, args...).CombinedOutput()
+}
+
+// meteredLoad is metered calls sent by workers, base64 and suggestion calls
+// in turn, for the end-to-end tests that count every call: it counts the
+// calls answered 200, the suggestions among them (each stores a row) and
+// the failures, keeping the first few. start and stop may alternate; the
+// counts add up.
+type meteredLoad struct {
+	ok, suggestions, failed atomic.Int64
+	mu                      sync.Mutex
+	failures                []string
+	done                    chan struct{}
+	wg                      sync.WaitGroup
+}
+
+// start runs workers that send calls with send, which posts a JSON body
+// to a path with the account's key (to an instance, or through a
+// balancer), until stop, which the test's end calls too.
+func (l *meteredLoad) start(t *testing.T, workers int, send func(path string, body []byte) (*http.Response, error)) {
+	l.done = make(chan struct{})
+	done := l.done
+	for w := range workers {
+		l.wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				path, body := "/api/v1/base64", []byte(`{"text":"load","option":"encode"}`)
+				suggestion := (w+i)%2 == 0
+				if suggestion {
+					path, body = "/api/v1/suggestion", fmt.Appendf(nil, `{"message":"load %d %d"}`, w, i)
+				}
+				res, err := send(path, body)
+				if err == nil {
+					answer, _ := io.ReadAll(res.Body)
+					res.Body.Close()
+					if res.StatusCode == http.StatusOK {
+						l.ok.Add(1)
+						if suggestion {
+							l.suggestions.Add(1)
+						}
+						continue
+					}
+					err = fmt.Errorf("%s: %d %s", path, res.StatusCode, answer)
+				}
+				l.failed.Add(1)
+				l.mu.Lock()
+				if len(l.failures) < 5 {
+					l.failures = append(l.failures, err.Error())
+				}
+				l.mu.Unlock()
+			}
+		})
+	}
+	t.Cleanup(l.stop)
+}
+
+// stop ends the calls and waits for the workers.
+func (l *meteredLoad) stop() {
+	select {
+	case <-l.done:
+	default:
+		close(l.done)
+	}
+	l.wg.Wait()
+}
+
+// waitForAnswers waits until n calls in all were answered 200.
+func (l *meteredLoad) waitForAnswers(t *testing.T, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for l.ok.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls answered in 30 s, want %d; failures: %v", l.ok.Load(), n, l.failures)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// checkCounted fails t unless every call was answered, the account of
+// key, read at base, counts exactly the calls answered, and each
+// suggestion answered stored its row in the database db.
+func (l *meteredLoad) checkCounted(t *testing.T, base, key, db string) {
+	t.Helper()
+	if l.failed.Load() > 0 {
+		t.Fatalf("%d calls of %d failed; the first: %v", l.failed.Load(), l.ok.Load()+l.failed.Load(), l.failures)
+	}
+	status, m := cmdtest.PostJSON(t, base+"/api/v1/user_info", key, nil)
+	if status != http.StatusOK || m["api_usage"] != float64(l.ok.Load()) {
+		t.Fatalf("user_info: %d %v; want api_usage %d, the calls answered", status, m, l.ok.Load())
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	suggestions, err := st.Suggestions(context.Background(), 1_000_000, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(suggestions)) != l.suggestions.Load() {
+		t.Fatalf("%d suggestions stored for %d suggestion calls answered", len(suggestions), l.suggestions.Load())
+	}
 }

@@ -11,15 +11,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"secutil/store"
 )
 
 // TestLoadBalancerSnippets checks the HAProxy and nginx examples of
 // docs/SEVERAL-INSTANCES.md with the programs themselves (haproxy -c,
 // nginx -t), each skipped when its program is not installed; the health
-// check and the forwarding headers the text promises must be in them.
+// check, the forwarding headers and HAProxy's own 503 the text promises
+// must be in them, and the health check must take an instance out within
+// serve's -drain.
 func TestLoadBalancerSnippets(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("docs/SEVERAL-INSTANCES.md")
@@ -27,11 +33,17 @@ func TestLoadBalancerSnippets(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(raw)
-	haproxyCfg, nginxCfg := fencedBlock(t, doc, "haproxy"), fencedBlock(t, doc, "nginx")
+	haproxyCfg, nginxCfg, errorFile := fencedBlock(t, doc, "haproxy"), fencedBlock(t, doc, "nginx"), fencedBlock(t, doc, "http")
 	for _, c := range []struct{ cfg, want string }{
 		{haproxyCfg, "option httpchk GET /health"},
+		{haproxyCfg, "http-check expect status 200"},
 		{haproxyCfg, "option forwardfor"},
 		{haproxyCfg, "X-Forwarded-Proto"},
+		{haproxyCfg, "errorfile 503 " + haproxyErrorFile},
+		{errorFile, "HTTP/1.1 503 Service Unavailable\n"},
+		{errorFile, "Content-Type: application/json\n"},
+		{errorFile, "Retry-After: " + strconv.Itoa(int(store.RetryAfter.Seconds())) + "\n"},
+		{errorFile, `"code":"busy"`},
 		{nginxCfg, "X-Forwarded-For $proxy_add_x_forwarded_for"},
 		{nginxCfg, "X-Forwarded-Proto $scheme"},
 		{doc, "-trusted-proxies 10.0.0.2"},
@@ -39,6 +51,9 @@ func TestLoadBalancerSnippets(t *testing.T) {
 		if !strings.Contains(c.cfg, c.want) {
 			t.Errorf("the example lacks %q", c.want)
 		}
+	}
+	if out := haproxyTakesOutWithin(t, haproxyCfg); out >= serveDrain(t) {
+		t.Errorf("the HAProxy example takes a draining instance out after up to %v, not within serve's -drain of %v", out, serveDrain(t))
 	}
 	dir := t.TempDir()
 	certPEM, keyPEM := selfSignedCert(t)
@@ -51,8 +66,10 @@ func TestLoadBalancerSnippets(t *testing.T) {
 		bin := lookPathOrSkip(t, "haproxy")
 		pemFile := filepath.Join(dir, "haproxy.pem")
 		writeBalancerFile(t, pemFile, certPEM+keyPEM)
+		errorPath := filepath.Join(dir, "secutil-503.http")
+		writeBalancerFile(t, errorPath, errorFile)
 		cfg := filepath.Join(dir, "haproxy.cfg")
-		writeBalancerFile(t, cfg, replaceOrFail(t, haproxyCfg, "/etc/haproxy/secutil.pem", pemFile))
+		writeBalancerFile(t, cfg, replaceOrFail(t, replaceOrFail(t, haproxyCfg, "/etc/haproxy/secutil.pem", pemFile), haproxyErrorFile, errorPath))
 		if out, err := exec.Command(bin, "-c", "-f", cfg).CombinedOutput(); err != nil {
 			t.Fatalf("haproxy -c: %v\n%s", err, out)
 		}
@@ -75,6 +92,41 @@ func TestLoadBalancerSnippets(t *testing.T) {
 			t.Fatalf("nginx -t: %v\n%s", err, out)
 		}
 	})
+}
+
+// haproxyErrorFile is where the HAProxy example keeps its own 503 answer.
+const haproxyErrorFile = "/etc/haproxy/errors/secutil-503.http"
+
+var haproxyCheckTiming = regexp.MustCompile(`(?m)^\s*default-server check inter (\d+)s fall (\d+) rise \d+$`)
+
+// haproxyTakesOutWithin is the longest an HAProxy configuration's health
+// checks take to mark a failing server down: fall checks, inter apart,
+// after the last that passed.
+func haproxyTakesOutWithin(t *testing.T, cfg string) time.Duration {
+	t.Helper()
+	m := haproxyCheckTiming.FindStringSubmatch(cfg)
+	if m == nil {
+		t.Fatalf("the HAProxy example has no %q line", "default-server check inter Ns fall N rise N")
+	}
+	inter, _ := strconv.Atoi(m[1])
+	fall, _ := strconv.Atoi(m[2])
+	return time.Duration(inter*fall) * time.Second
+}
+
+// serveDrain is serve's -drain default, as serve -h gives it.
+func serveDrain(t *testing.T) time.Duration {
+	t.Helper()
+	for _, f := range serveFlags(t) {
+		if f.name == "drain" {
+			d, err := time.ParseDuration(f.def)
+			if err != nil {
+				t.Fatalf("serve's -drain default %q: %v", f.def, err)
+			}
+			return d
+		}
+	}
+	t.Fatal("serve has no -drain")
+	return 0
 }
 
 // fencedBlock is the one code block of doc fenced as ```lang.

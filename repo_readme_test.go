@@ -202,6 +202,9 @@ func TestReadmeNumbersAreChecked(t *testing.T) {
 			checked[host] = "the host of serve's -addr default"
 			checked[port] = "the port of serve's -addr default"
 		}
+		if seconds, ok := strings.CutSuffix(f.def, "s"); ok && strings.Trim(seconds, "0123456789") == "" && seconds != "" {
+			checked[seconds] = "the seconds of serve's -" + f.name + " default"
+		}
 	}
 	readme := readReadme(t)
 	for _, loc := range readmeNumber.FindAllStringIndex(readme, -1) {

@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"io"
 	"io/fs"
 	"os"
@@ -174,6 +178,26 @@ func (g gitIgnore) match(name string, isDir bool) bool {
 	return false
 }
 
+// TestGitignoreCoversWhatTheDocsCreate: what the other commands the
+// README and the guides show create when run in a checkout is ignored
+// too: the built binary, the folder go mod vendor fills for an offline
+// build, a backup by the name backup suggests, the database's WAL files,
+// an index built with import-wordlist.
+func TestGitignoreCoversWhatTheDocsCreate(t *testing.T) {
+	t.Parallel()
+	for _, path := range notIgnored(t, []string{
+		"secutil",                          // README: go build -o secutil .
+		"vendor/modules.txt",               // DEPLOYMENT.md: go mod vendor
+		"secutil-backup.db",                // secutil backup, given a folder, suggests this name
+		"secutil.db-wal", "secutil.db-shm", // serve's SQLite files
+		"secutil-hashes.db", "secutil-hashes.db-runs/md5-0.run", // import-wordlist
+		"secutil-server.key",
+		"secutil-before-upgrade.dump", // UPGRADING.md: pg_dump --file
+	}) {
+		t.Errorf("a command the docs show creates %s in the checkout, which .gitignore does not ignore", path)
+	}
+}
+
 // listedPackage is the part of `go list -json` output the import rules read.
 type listedPackage struct {
 	ImportPath   string
@@ -322,4 +346,76 @@ func TestBinaryLinksOnlyNamedDependencies(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOneDidYouMeanAndOnePlural: the "did you mean" distance and the
+// plural of a count are written once for the whole module, in
+// tools/closest and tools/plural, which every layer may import. A function
+// of the shape of either anywhere else is a second copy: an edit distance
+// takes two strings (and maybe a limit) and returns an int; a plural takes
+// a count and two nouns and returns a string.
+func TestOneDidYouMeanAndOnePlural(t *testing.T) {
+	t.Parallel()
+	shapes := []struct {
+		name, home string
+		matches    func(params []string, results []string) bool
+	}{
+		{"an edit distance", "tools/closest", func(p, r []string) bool {
+			return slices.Equal(r, []string{"int"}) && (slices.Equal(p, []string{"string", "string"}) || slices.Equal(p, []string{"string", "string", "int"}))
+		}},
+		{"a plural", "tools/plural", func(p, r []string) bool {
+			return slices.Equal(r, []string{"string"}) && len(p) == 3 && p[1] == "string" && p[2] == "string" && p[0] != "string"
+		}},
+	}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "vendor" || strings.HasPrefix(d.Name(), ".") && p != ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			params, results := fieldTypes(fn.Type.Params), fieldTypes(fn.Type.Results)
+			for _, s := range shapes {
+				if s.matches(params, results) && filepath.ToSlash(filepath.Dir(p)) != s.home {
+					t.Errorf("%s: %s has the shape of %s; use %s, the module's one copy", fset.Position(fn.Pos()), fn.Name.Name, s.name, s.home)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fieldTypes lists a parameter or result list's types as written, one per
+// name ("a, b string" is two strings).
+func fieldTypes(fields *ast.FieldList) []string {
+	var types []string
+	if fields == nil {
+		return nil
+	}
+	for _, f := range fields.List {
+		var b strings.Builder
+		if err := printer.Fprint(&b, token.NewFileSet(), f.Type); err != nil {
+			continue
+		}
+		for range max(1, len(f.Names)) {
+			types = append(types, b.String())
+		}
+	}
+	return types
 }

@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -51,14 +52,38 @@ type command struct {
 	run     commandFunc
 }
 
+// The causes of a command's context ended by a signal (context.Cause):
+// serve drains on SIGTERM, a service manager's stop, and stops at once on
+// an interrupt (Ctrl-C at a terminal).
+var (
+	errTerminated  = errors.New("SIGTERM received")
+	errInterrupted = errors.New("interrupted")
+)
+
 // stopOnSignal runs cmd with a context that ends at an interrupt or
-// SIGTERM, so a server drains and a long copy stops cleanly. version and
-// help go without: installing the handlers is a measurable part of their
-// start.
+// SIGTERM, with errInterrupted or errTerminated as its cause, so a server
+// drains and a long copy stops cleanly. version and help go without:
+// installing the handlers is a measurable part of their start.
 func stopOnSignal(cmd commandFunc) commandFunc {
 	return func(p Program, ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-		defer stop()
+		ctx, cancel := context.WithCancelCause(ctx)
+		signals := make(chan os.Signal, 1)
+		signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+		var watching sync.WaitGroup
+		watching.Go(func() {
+			select {
+			case s := <-signals:
+				if s == syscall.SIGTERM {
+					cancel(errTerminated)
+				} else {
+					cancel(errInterrupted)
+				}
+			case <-ctx.Done():
+			}
+		})
+		defer watching.Wait()
+		defer cancel(nil)
+		defer signal.Stop(signals)
 		return cmd(p, ctx, args, getenv, stdin, stdout, stderr)
 	}
 }
@@ -68,7 +93,7 @@ func stopOnSignal(cmd commandFunc) commandFunc {
 func commands() []command {
 	return []command{
 		{"serve", "serve the API, dashboard and docs (the default command)", stopOnSignal(Program.serve)},
-		{"user add", "create a verified account: -email E [-password -] [-plan P] [-admin]", stopOnSignal(Program.userAdd)},
+		{"user add", "create a verified account: EMAIL [-password -] [-plan P] [-admin]", stopOnSignal(Program.userAdd)},
 		{"user list", "list the accounts: id, email, plan, admin, verified, disabled, usage this month, created, cap, paid until", stopOnSignal(Program.userList)},
 		{"user set", "change an account: EMAIL [-plan P] [-usage-cap N] [-paid-until DATE] [-admin=true|false] [-verified=true] [-disabled=true|false] [-password -]", stopOnSignal(Program.userSet)},
 		{"user passwd", "set an account's password: EMAIL (read from a prompt or standard input)", stopOnSignal(Program.userPasswd)},

@@ -6,13 +6,25 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"secutil/tools/closest"
 )
 
-// flagError is a parse error of a command's flags: -h is flag.ErrHelp
-// (exit 0: the flags were printed, as asked); anything else a usage error.
-func flagError(err error) error {
+// flagError is a parse error of fs's flags: -h is flag.ErrHelp (exit 0:
+// the flags were printed, as asked); anything else a usage error, and a
+// flag fs does not have names the one of fs nearest to it ("-dbb": did
+// you mean -db?).
+func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
+	}
+	// The flag package's own sentence, with the name as typed after one '-'.
+	if name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); unknown {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if near, ok := closest.Match(name, names); ok {
+			return fmt.Errorf("%w: %v; did you mean -%s?", ErrUsage, err, near)
+		}
 	}
 	return fmt.Errorf("%w: %v", ErrUsage, err)
 }
@@ -30,7 +42,7 @@ func isServeFlag(name string) bool {
 // "secutil user add" create an administrator behind the operator's back.
 func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+		return flagError(fs, err)
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })

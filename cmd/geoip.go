@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"secutil/tools/geo"
+	"secutil/tools/plural"
 )
 
 // geoip is `secutil geoip`: it opens the databases serve would use and
@@ -42,8 +43,8 @@ func (Program) geoip(_ context.Context, args []string, getenv func(string) strin
 		if where == "" {
 			where = "embedded in the binary, " + db.Origin
 		}
-		fmt.Fprintf(stdout, "\n%s (%s)\n  name:     %s\n  type:     %s\n  built:    %s (%s)\n  records:  %d networks (%d tree nodes)\n  license:  %s\n  file:     %s\n",
-			db.Role, geoFlagOf(db), db.Name, db.Type, db.Built.Format(time.DateOnly), geoIPAge(db, now), counts[i], db.Nodes, db.License, where)
+		fmt.Fprintf(stdout, "\n%s (%s)\n  name:     %s\n  type:     %s\n  built:    %s (%s)\n  records:  %s (%s)\n  license:  %s\n  file:     %s\n",
+			db.Role, geoFlagOf(db), db.Name, db.Type, db.Built.Format(time.DateOnly), geoIPAge(db, now), plural.Count(counts[i], "network", "networks"), plural.Count(int(db.Nodes), "tree node", "tree nodes"), db.License, where)
 	}
 	return nil
 }
@@ -91,7 +92,7 @@ func daysBetween(then, now time.Time) int { return int(now.Sub(then).Hours() / 2
 // geoIPAge is a database's age as `secutil geoip` shows it, with what to do
 // once it is stale: replace a file; supply a file ahead of the embedded data.
 func geoIPAge(db geo.Database, now time.Time) string {
-	age := fmt.Sprintf("%d days old", daysBetween(db.Built, now))
+	age := plural.Count(daysBetween(db.Built, now), "day", "days") + " old"
 	switch {
 	case !db.Stale(now):
 		return age

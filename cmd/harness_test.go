@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -131,4 +132,19 @@ func serveDB(t *testing.T, db string, vars map[string]string) (string, *cmdtest.
 	base, stdout, stderr, stop := serveInProcess(t, env(all))
 	t.Cleanup(func() { stop(t) })
 	return base, stdout, stderr
+}
+
+// wantUsageHint checks what the command line args answered: a usage error
+// that says what, and ends with the suggestion want ("did you mean
+// -db?"), or makes none when want is "".
+func wantUsageHint(t *testing.T, args []string, err error, what, want string) {
+	t.Helper()
+	line := "secutil " + strings.Join(args, " ")
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), what) {
+		t.Errorf("%s: %v, want a usage error saying %q", line, err, what)
+		return
+	}
+	if got := err.Error(); want == "" && strings.Contains(got, "did you mean") || want != "" && !strings.HasSuffix(got, want) {
+		t.Errorf("%s: %q, want it to end %q", line, got, want)
+	}
 }

@@ -2,22 +2,23 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
 	"secutil/store/hashindex"
+	"secutil/tools/plural"
 )
 
 // importWordlist is `secutil import-wordlist FILE`: it adds the words of
 // FILE (or standard input) to the reverse hash lookup index.
 func (Program) importWordlist(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("import-wordlist", stderr)
-	db := fs.String("db", "secutil.db", "the database; an SQLite file locates the index beside it")
+	db := fs.String("db", defaultDB, "the database, an existing SQLite file beside which the index is (serve creates both), or a postgres:// URL (the index is then in the working directory)")
 	hashDB := fs.String("hash-db", "", "reverse hash lookup index (default: beside -db)")
 	algorithms := fs.String("algorithms", strings.Join(hashindex.Algorithms, ","), "comma-separated algorithms to index")
 	if err := parseFlags(fs, args, getenv); err != nil {
@@ -25,6 +26,23 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: secutil import-wordlist [-algorithms md5,sha1,...] FILE (or - for standard input)", ErrUsage)
+	}
+	names := strings.Split(*algorithms, ",")
+	for _, name := range names {
+		if !slices.Contains(hashindex.Algorithms, strings.ToLower(name)) {
+			return fmt.Errorf("%w: -algorithms: %v", ErrUsage, &hashindex.UnknownAlgorithmError{Name: name})
+		}
+	}
+	index := hashDBPath(*hashDB, *db)
+	if *hashDB == "" {
+		// An index beside a database that does not exist is an index no
+		// server reads: -db was mistyped.
+		if err := checkExisting(*db); err != nil {
+			return fmt.Errorf("%w (the index goes beside it; or give -hash-db the index's own path)", err)
+		}
+	}
+	if err := checkCreatable("the hash index", index, "secutil-hashes.db"); err != nil {
+		return err
 	}
 	in := stdin
 	if name := fs.Arg(0); name != "-" {
@@ -35,7 +53,7 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 		defer f.Close()
 		in = f
 	}
-	ix, err := hashindex.Open(hashDBPath(*hashDB, *db))
+	ix, err := hashindex.Open(index)
 	if err != nil {
 		return err
 	}
@@ -55,7 +73,7 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 	// file or pipe, a line every 10 seconds.
 	terminal := isTerminal(stderr)
 	var printed time.Time
-	stats, err := ix.Import(ctx, in, strings.Split(*algorithms, ","), func(p hashindex.Progress) {
+	stats, err := ix.Import(ctx, in, names, func(p hashindex.Progress) {
 		switch {
 		case terminal:
 			fmt.Fprintf(stderr, "\r%s\x1b[K", progressLine(p, size))
@@ -68,10 +86,6 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
-		var unknown *hashindex.UnknownAlgorithmError
-		if errors.As(err, &unknown) {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
-		}
 		return err
 	}
 	fmt.Fprintln(stdout, importSummary(stats))
@@ -83,20 +97,12 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 // the input repeated), and the lines it skipped, with why.
 func importSummary(stats hashindex.Stats) string {
 	s := fmt.Sprintf("imported %s (%d new, %d already in the index or repeated in the input)",
-		count(stats.Words, "word", "words"), stats.NewWords, stats.Words-stats.NewWords)
+		plural.Count(stats.Words, "word", "words"), stats.NewWords, stats.Words-stats.NewWords)
 	if stats.Skipped > 0 {
-		s += fmt.Sprintf("; skipped %s longer than %d bytes", count(stats.Skipped, "line", "lines"), hashindex.MaxWordBytes)
+		s += fmt.Sprintf("; skipped %s longer than %d bytes", plural.Count(stats.Skipped, "line", "lines"), hashindex.MaxWordBytes)
 	}
 	return s + fmt.Sprintf("; empty lines are ignored; %s added in %s",
-		count(stats.Entries, "index entry", "index entries"), stats.Duration.Round(time.Millisecond))
-}
-
-// count writes n and the noun in the right number ("1 word", "2 words").
-func count(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+		plural.Count(stats.Entries, "index entry", "index entries"), stats.Duration.Round(time.Millisecond))
 }
 
 // importMemoryLimit is the heap size at which an import's garbage collector works harder,
@@ -107,7 +113,7 @@ const importMemoryLimit = 640 << 20
 // rate, and when the input's size is known, the share read and the time left at that rate.
 func progressLine(p hashindex.Progress, size int64) string {
 	seconds := max(p.Duration.Seconds(), 1e-9)
-	line := fmt.Sprintf("%d words, %d new, %d entries, %.0f words/s", p.Words, p.NewWords, p.Entries, float64(p.Words)/seconds)
+	line := fmt.Sprintf("%s, %d new, %s, %.0f words/s", plural.Count(p.Words, "word", "words"), p.NewWords, plural.Count(p.Entries, "entry", "entries"), float64(p.Words)/seconds)
 	if size > 0 && p.Bytes > 0 {
 		left := time.Duration(float64(size-p.Bytes) / (float64(p.Bytes) / seconds) * float64(time.Second))
 		line += fmt.Sprintf(", %.1f%%, ETA %s", 100*float64(p.Bytes)/float64(size), left.Round(time.Second))

@@ -39,7 +39,7 @@ func TestImportSummaryAccountsForEveryWord(t *testing.T) {
 func TestImportWordlist(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	db := filepath.Join(dir, "w.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(dir, "w.db"))
 	cmdtest.MustStep(t, "from a file", func(t *testing.T) {
 		var out, errOut bytes.Buffer
 		if err := run(context.Background(), []string{"secutil", "import-wordlist", "-db", db, "-algorithms", "md5,ntlm", wordlistPath},

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"secutil/store"
+	"secutil/tools/plural"
 )
 
 // migrateStore copies an install into a new, empty database, typically
@@ -23,6 +24,9 @@ func (Program) migrateStore(ctx context.Context, args []string, getenv func(stri
 	case *from == *to:
 		return fmt.Errorf("%w: -from and -to are the same database", ErrUsage)
 	}
+	if err := checkDatabaseCreatable(*to); err != nil {
+		return err
+	}
 	src, err := openExisting(ctx, *from) // rather than copy a new, empty file
 	if err != nil {
 		return err
@@ -39,9 +43,9 @@ func (Program) migrateStore(ctx context.Context, args []string, getenv func(stri
 	}
 	var total int64
 	for _, c := range counts {
-		fmt.Fprintf(stdout, "%-20s %8d rows\n", c.Table, c.Rows)
+		fmt.Fprintf(stdout, "%-20s %13s\n", c.Table, plural.Count(c.Rows, "row", "rows"))
 		total += c.Rows
 	}
-	fmt.Fprintf(stdout, "copied %d rows from %s to %s; the row counts match\n", total, store.Describe(*from), store.Describe(*to))
+	fmt.Fprintf(stdout, "copied %s from %s to %s; the row counts match\n", plural.Count(total, "row", "rows"), store.Describe(*from), store.Describe(*to))
 	return nil
 }

@@ -22,7 +22,7 @@ func TestMigrateStore(t *testing.T) {
 	for _, backend := range []string{store.SQLite, store.Postgres} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()
-			from := filepath.Join(t.TempDir(), "secutil.db")
+			from := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "secutil.db"))
 			if err := run(ctx, []string{"secutil", "user", "add", "-db", from, "-email", "ann@example.com", "-password", "-", "-plan", "pro", "-admin"},
 				env(nil), strings.NewReader(cmdtest.Password+"\n"), io.Discard, io.Discard); err != nil {
 				t.Fatal(err)
@@ -48,7 +48,7 @@ func TestMigrateStore(t *testing.T) {
 			if err := run(ctx, []string{"secutil", "migrate-store", "-from", from, "-to", to}, env(nil), nil, &out, io.Discard); err != nil {
 				t.Fatalf("migrate-store: %v\n%s", err, out.String())
 			}
-			for _, line := range []string{"accounts                    1 rows", "api_keys                    1 rows", "suggestions                 1 rows", "the row counts match"} {
+			for _, line := range []string{"accounts                     1 row", "api_keys                     1 row", "suggestions                  1 row", "the row counts match"} {
 				if !strings.Contains(out.String(), line) {
 					t.Errorf("output lacks %q:\n%s", line, out.String())
 				}

@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"strings"
 	"sync"
+	"time"
 
 	"secutil/server"
 	"secutil/store"
@@ -28,6 +30,8 @@ type serveConfig struct {
 	metricsToken, metricsAddr                                string
 	pprofAddr                                                string
 	registration                                             string
+	drain                                                    time.Duration
+	accessLog                                                string
 }
 
 // minSecretLen is the shortest -admin-token or -billing-secret accepted:
@@ -44,6 +48,8 @@ func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (serve HTTPS; cookies become Secure)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key file")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&c.accessLog, "access-log", "on", "on: a log line per request; off: only the requests that failed (5xx) or took a second or more")
+	fs.DurationVar(&c.drain, "drain", defaultDrain, "on SIGTERM, answer GET /health with 503 \"draining\" for this long while still serving, so that a load balancer takes this instance out first; then stop as on an interrupt, which stops at once (0: no drain)")
 	fs.StringVar(&c.serverKey, "server-key", "", "32-byte key (64 hex characters) that seals client IPs in the audit log and keys the hashes of verification codes (default: one generated and kept in a file beside -db, secutil-server.key, mode 0600; prefer SECUTIL_SERVER_KEY)")
 	geoFlags(fs, &c.geo)
 	fs.StringVar(&c.hashDB, "hash-db", "", "reverse hash lookup index (default: beside -db, e.g. secutil-hashes.db)")
@@ -69,8 +75,12 @@ func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 // returned before serve does.
 func (p Program) serve(ctx context.Context, args []string, getenv func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	var c serveConfig
-	if err := parseFlags(newServeFlags(&c, stderr), args, getenv); err != nil {
+	flags := newServeFlags(&c, stderr)
+	if err := parseFlags(flags, args, getenv); err != nil {
 		return err
+	}
+	if flags.NArg() > 0 {
+		return strayArgument(flags.Args())
 	}
 	checkout, err := c.billing()
 	if err != nil {
@@ -86,6 +96,14 @@ func (p Program) serve(ctx context.Context, args []string, getenv func(string) s
 	// first, so a mistyped flag never leaves a new database behind.
 	opts, err := c.check()
 	if err != nil {
+		return err
+	}
+	// The files serve may create, in folders that must exist: a mistyped
+	// folder is named here rather than by SQLite's "unable to open".
+	if err := checkDatabaseCreatable(c.db); err != nil {
+		return err
+	}
+	if err := checkCreatable("the hash index", hashDBPath(c.hashDB, c.db), "secutil-hashes.db"); err != nil {
 		return err
 	}
 	src, err := openSources(c, logger)
@@ -119,7 +137,9 @@ func (p Program) serve(ctx context.Context, args []string, getenv func(string) s
 	defer hashes.Close()
 
 	build := p.build()
+	drainer := &drain{grace: c.drain}
 	deps := c.serverDeps(opts, src)
+	deps.Draining = drainer.draining
 	deps.Assets, deps.Store, deps.Hashes, deps.Checkout = p.Assets, st, hashes, checkout
 	deps.Logger, deps.AccessLog, deps.Version = logger, logOut, build.version
 	deps.Background, deps.Workers = bg.ctx, &bg.wg
@@ -133,7 +153,7 @@ func (p Program) serve(ctx context.Context, args []string, getenv func(string) s
 		return err
 	}
 	writeStartMessage(stdout, c, build.version, base, setupURL)
-	return serveUntil(ctx, lns.servers(handler, deps.Metrics, opts.tlsConfig, logger, stdout), logger)
+	return serveUntil(ctx, lns.servers(drainer.closeConnections(handler), deps.Metrics, opts.tlsConfig, logger, stdout), drainer, logger)
 }
 
 // serveOptions are serve's flags turned into what the server takes.
@@ -165,6 +185,12 @@ func (c *serveConfig) check() (serveOptions, error) {
 	}
 	if _, loopback := loopbackHost(c.pprofAddr); c.pprofAddr != "" && !loopback {
 		return o, fmt.Errorf("%w: -pprof-addr must be a loopback address such as 127.0.0.1:6060: the profiler shows the program's memory", ErrUsage)
+	}
+	if c.accessLog != "on" && c.accessLog != "off" {
+		return o, fmt.Errorf("%w: -access-log must be on or off", ErrUsage)
+	}
+	if c.drain < 0 {
+		return o, fmt.Errorf("%w: -drain must be a duration of 0 or more, such as 5s", ErrUsage)
 	}
 	if r := c.registration; r != server.RegistrationOpen && r != server.RegistrationClosed && r != server.RegistrationInvite {
 		return o, fmt.Errorf("%w: -registration must be open, closed or invite", ErrUsage)
@@ -202,6 +228,7 @@ func (c *serveConfig) check() (serveOptions, error) {
 func (c serveConfig) serverDeps(o serveOptions, src *sources) server.Deps {
 	return server.Deps{
 		LogFormat:        c.logFormat,
+		AccessLogOff:     c.accessLog == "off",
 		Mailer:           o.sender,
 		SecureCookies:    c.tlsCert != "",
 		TrustedProxies:   o.trustedProxies,
@@ -243,6 +270,33 @@ func (b *background) Go(f func(ctx context.Context)) { b.wg.Go(func() { f(b.ctx)
 func (b *background) stop() {
 	b.cancel()
 	b.wg.Wait()
+}
+
+// strayArgument refuses the arguments left after serve's flags: serve
+// takes none, and "secutil serve 127.0.0.1:8081" must not serve on the
+// default address. It suggests what the first one was probably meant as:
+// the address, the database, or a command typed after flags meant for it.
+func strayArgument(args []string) error {
+	arg := args[0]
+	err := fmt.Errorf("%w: secutil serve takes flags only, and was given the argument %q", ErrUsage, store.Describe(arg))
+	var hint string
+	_, port, splitErr := net.SplitHostPort(arg)
+	switch {
+	case splitErr == nil && port != "":
+		hint = "-addr " + arg
+	case strings.Trim(arg, "0123456789") == "" && len(arg) <= 5:
+		hint = "-addr 127.0.0.1:" + arg
+	case store.IsPostgres(arg) || strings.HasSuffix(arg, ".db") || strings.HasSuffix(arg, ".sqlite"):
+		hint = "-db " + shellQuote(store.Describe(arg))
+	case arg == "user" && len(args) > 1:
+		hint = `"secutil user ` + args[1] + ` …" (a command comes before its flags)`
+	case nearestCommand(arg) != "":
+		hint = `"secutil ` + nearestCommand(arg) + ` …" (a command comes before its flags)`
+	}
+	if hint != "" {
+		return fmt.Errorf("%w; did you mean %s?", err, hint)
+	}
+	return err
 }
 
 // billing checks the secrets and the billing settings and returns the

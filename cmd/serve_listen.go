@@ -202,10 +202,10 @@ func (l *listeners) servers(handler http.Handler, metrics *server.Metrics, tlsCo
 const shutdownTimeout = 30 * time.Second
 
 // serveUntil serves every listener until ctx ends or one of them fails,
-// then shuts them all down: each stops accepting and lets its in-flight
-// requests finish (their usage commits included). It returns once every
-// Serve has returned.
-func serveUntil(ctx context.Context, servers []listening, logger *slog.Logger) error {
+// drains when SIGTERM ended ctx (drain.run), then shuts them all down:
+// each stops accepting and lets its in-flight requests finish (their usage
+// commits included). It returns once every Serve has returned.
+func serveUntil(ctx context.Context, servers []listening, d *drain, logger *slog.Logger) error {
 	errc := make(chan error, len(servers)) // one send per server: none blocks
 	var serving sync.WaitGroup
 	for _, s := range servers {
@@ -215,6 +215,7 @@ func serveUntil(ctx context.Context, servers []listening, logger *slog.Logger) e
 	select {
 	case failed = <-errc:
 	case <-ctx.Done():
+		failed = d.run(ctx, errc, logger)
 		logger.Info("shutting down")
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)

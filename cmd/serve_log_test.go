@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"net/http"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,5 +52,31 @@ func TestLogBufferFlushesOnItsOwn(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("not written out 10 s after, with a flush every %v", logFlushInterval)
 		}
+	}
+}
+
+// -access-log off (SECUTIL_ACCESS_LOG) leaves out the line of every
+// request that succeeded in good time; on, the default, logs each.
+func TestAccessLogSetting(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		setting string
+		logged  bool
+	}{{"", true}, {"on", true}, {"off", false}} {
+		t.Run("access-log="+c.setting, func(t *testing.T) {
+			t.Parallel()
+			vars := env(map[string]string{"SECUTIL_DB": filepath.Join(t.TempDir(), "log.db"), "SECUTIL_ADDR": "127.0.0.1:0",
+				"SECUTIL_HASH_DB": cmdtest.SharedHashDB(t), "SECUTIL_ACCESS_LOG": c.setting})
+			base, _, stderr, stop := serveInProcess(t, vars)
+			res, err := http.Get(base + "/robots.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			stop(t) // writes out the log
+			if got := strings.Contains(stderr.String(), "msg=request method=GET path=/robots.txt status=200"); got != c.logged {
+				t.Errorf("the request's line logged: %v, want %v; log:\n%s", got, c.logged, stderr)
+			}
+		})
 	}
 }

@@ -28,10 +28,18 @@ func newSetupURL(ctx context.Context, st *store.Store, base string) (string, err
 }
 
 // writeStartMessage tells the operator, once, where the server listens,
-// who may register, where codes go, and on a database without an
-// administrator how to create the first one.
+// where its reverse-lookup index is when that is not beside an SQLite
+// database, who may register, where codes go, and on a database without
+// an administrator how to create the first one.
 func writeStartMessage(w io.Writer, c serveConfig, version, base, setupURL string) {
 	fmt.Fprintf(w, "secutil %s listening on %s (database %s); \"secutil help\" lists the other commands\n", version, base, store.Describe(c.db))
+	if store.IsPostgres(c.db) {
+		index := hashDBPath(c.hashDB, c.db)
+		if abs, err := filepath.Abs(index); err == nil {
+			index = abs
+		}
+		fmt.Fprintf(w, "Hash index: %s, this instance's own (each instance on the database keeps one; -hash-db says where).\n", index)
+	}
 	switch c.registration {
 	case server.RegistrationOpen:
 		fmt.Fprintln(w, "Registration: open. Anyone who reaches this address can create an account (-registration closed or invite changes it).")

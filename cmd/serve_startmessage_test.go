@@ -3,6 +3,7 @@ package cmd
 import (
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func TestFirstStartPrintsTheSetupLink(t *testing.T) {
 
 func TestStartWithAnAdminPrintsNoSetupLink(t *testing.T) {
 	t.Parallel()
-	db := filepath.Join(t.TempDir(), "admin.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "admin.db"))
 	mustCLI(t, db, "", "user", "add", "-email", "boss@example.com", "-password", cmdtest.Password, "-admin")
 	_, stdout, _ := serveDB(t, db, map[string]string{"SECUTIL_REGISTRATION": "invite", "SECUTIL_SMTP_URL": "smtp://mail.example:587?from=secutil@example.com"})
 	out := stdout.String()
@@ -86,6 +87,32 @@ func TestCommandName(t *testing.T) {
 	} {
 		if got := commandName(tc.args0, tc.exe); got != tc.want {
 			t.Errorf("commandName(%q, %q) = %q, want %q", tc.args0, tc.exe, got, tc.want)
+		}
+	}
+}
+
+// An instance on PostgreSQL keeps its reverse-lookup index in its working
+// directory unless -hash-db says where: its start message says which
+// file, as a full path, since several processes may start from one
+// directory. Beside an SQLite database the index goes without saying.
+func TestStartMessageNamesTheIndexOnPostgres(t *testing.T) {
+	t.Parallel()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		config serveConfig
+		want   string
+	}{
+		{serveConfig{db: "postgres://secutil@db.internal/secutil", registration: "closed"}, "Hash index: " + filepath.Join(wd, "secutil-hashes.db") + ", this instance's own"},
+		{serveConfig{db: "postgres://secutil@db.internal/secutil", hashDB: "/srv/secutil/hashes.db", registration: "closed"}, "Hash index: /srv/secutil/hashes.db, this instance's own"},
+		{serveConfig{db: "secutil.db", registration: "closed"}, ""},
+	} {
+		var out strings.Builder
+		writeStartMessage(&out, c.config, "v1", "http://127.0.0.1:8080", "")
+		if c.want == "" && strings.Contains(out.String(), "Hash index") || !strings.Contains(out.String(), c.want) {
+			t.Errorf("-db %s -hash-db %q: start message\n%s\nwant %q", c.config.db, c.config.hashDB, out.String(), c.want)
 		}
 	}
 }

@@ -100,7 +100,7 @@ func TestServeRefusesBadEcosystemFlags(t *testing.T) {
 // environment, and checks graceful shutdown on cancel.
 func TestRunServesAndShutsDown(t *testing.T) {
 	t.Parallel()
-	db := filepath.Join(t.TempDir(), "run.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "run.db"))
 	vars := env(map[string]string{"SECUTIL_DB": db, "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": cmdtest.SharedHashDB(t)})
 	cmdtest.MustStep(t, "user add keeps the password out of its output", func(t *testing.T) {
 		var out bytes.Buffer
@@ -216,4 +216,55 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// serve takes flags only: an argument left after them ("secutil serve
+// 127.0.0.1:18102" served on the default address) is a usage error that
+// suggests what it was probably meant as, before anything is opened.
+func TestServeRefusesStrayArguments(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "never.db")
+	for _, c := range []struct {
+		args []string
+		want string // the end of the error; "" for no suggestion
+	}{
+		{[]string{"serve", "127.0.0.1:18102"}, "did you mean -addr 127.0.0.1:18102?"},
+		{[]string{"serve", ":9090"}, "did you mean -addr :9090?"},
+		{[]string{"serve", "8081"}, "did you mean -addr 127.0.0.1:8081?"},
+		{[]string{"serve", "-registration", "open", "data/main.db"}, "did you mean -db data/main.db?"},
+		{[]string{"serve", "postgres://ann:s3cret@db.example/secutil"}, "did you mean -db 'postgres://ann:xxxxx@db.example/secutil'?"},
+		{[]string{"-db", db, "user", "list"}, `did you mean "secutil user list …" (a command comes before its flags)?`},
+		{[]string{"-db", db, "backpu", "x.db"}, `did you mean "secutil backup …" (a command comes before its flags)?`},
+		{[]string{"serve", "please"}, ""},
+	} {
+		_, _, err := cli(t, db, "", nil, c.args...)
+		wantUsageHint(t, c.args, err, "serve takes flags only", c.want)
+		if err != nil && strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("secutil %s: the error shows the URL's password: %v", strings.Join(c.args, " "), err)
+		}
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("serve created the database before refusing its arguments")
+	}
+}
+
+// serve creates its SQLite file only in a folder that exists, and says
+// so in a sentence naming the path instead of SQLite's "unable to open
+// database file"; a -db naming a folder is refused the same way.
+func TestServeNamesAMissingFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, c := range []struct{ db, hashDB, want string }{
+		{filepath.Join(dir, "missingdir", "x.db"), "", "the database " + filepath.Join(dir, "missingdir", "x.db") + " cannot be created: there is no folder " + filepath.Join(dir, "missingdir")},
+		{dir, "", "the database " + dir + " is a folder: give the path of a file, such as " + filepath.Join(dir, "secutil.db")},
+		{filepath.Join(dir, "x.db"), filepath.Join(dir, "nowhere", "h.db"), "the hash index " + filepath.Join(dir, "nowhere", "h.db") + " cannot be created: there is no folder"},
+	} {
+		_, _, err := cli(t, c.db, "", map[string]string{"SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": c.hashDB}, "serve")
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "unable to open") {
+			t.Errorf("serve -db %s -hash-db %q: %v, want %q", c.db, c.hashDB, err, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused serve left %v behind", entries)
+	}
 }

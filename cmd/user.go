@@ -19,21 +19,19 @@ import (
 	"secutil/tools/strength"
 )
 
-// userFlags are the flags every user command has, -db, and the parsing
-// of the account's EMAIL, which comes before or after the flags.
+// userFlags are the flags every user command has: -db, which names an
+// existing database (only serve creates one).
 func userFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := newFlagSet(name, stderr)
-	usage := existingDBUsage // the commands but add open a database that exists
-	if name == "user add" {
-		usage = dbUsage
-	}
-	return fs, fs.String("db", defaultDB, usage)
+	return fs, fs.String("db", defaultDB, existingDBUsage)
 }
 
-// parseUserArgs parses a user command's flags and its one argument, the
-// account's email, given before the flags or after them; it returns the
-// email trimmed and checked like the API checks it.
+// parseUserArgs defines -email on fs, parses a user command's flags and
+// returns the account's email, trimmed and checked like the API checks
+// it. Every user command that names an account takes its email either
+// way: as -email or as the one argument, before the flags or after them.
 func parseUserArgs(fs *flag.FlagSet, args []string, getenv func(string) string) (string, error) {
+	flagEmail := fs.String("email", "", "the account's email (or give it as the argument)")
 	var email string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		email, args = args[0], args[1:]
@@ -41,10 +39,22 @@ func parseUserArgs(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return "", err
 	}
-	if email == "" && fs.NArg() == 1 {
+	if email == "" && fs.NArg() > 0 {
 		email = fs.Arg(0)
-	} else if fs.NArg() > 0 || email == "" {
-		return "", fmt.Errorf("%w: %s EMAIL [flags]: give one email", ErrUsage, fs.Name())
+		if err := fs.Parse(fs.Args()[1:]); err != nil { // flags after the email
+			return "", flagError(fs, err)
+		}
+	}
+	usage := fs.Name() + " EMAIL [flags] (or -email EMAIL)"
+	switch {
+	case fs.NArg() > 0:
+		return "", fmt.Errorf("%w: %s: %q is a second argument; give one email", ErrUsage, usage, fs.Arg(0))
+	case *flagEmail != "" && email != "" && *flagEmail != email:
+		return "", fmt.Errorf("%w: %s: two emails, %q and %q; give one", ErrUsage, usage, email, *flagEmail)
+	case *flagEmail != "":
+		email = *flagEmail
+	case email == "":
+		return "", fmt.Errorf("%w: %s: give the account's email", ErrUsage, usage)
 	}
 	return checkEmail(email)
 }

@@ -11,7 +11,7 @@ import (
 
 func TestUserPasswdNeverTakesThePasswordAsAnArgument(t *testing.T) {
 	t.Parallel()
-	db := filepath.Join(t.TempDir(), "p.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "p.db"))
 	mustCLI(t, db, "", "user", "add", "-email", "ann@example.com", "-password", cmdtest.Password)
 	_, _, err := cli(t, db, "", nil, "user", "passwd", "ann@example.com", "-password", "amber glacier pocket violin")
 	if !errors.Is(err, ErrUsage) {

@@ -42,7 +42,7 @@ func (Program) userSet(ctx context.Context, args []string, getenv func(string) s
 		}
 		var err error
 		if given["paid-until"] {
-			until, err = parsePaidUntil(*paidUntil)
+			until, err = parsePaidUntil(*paidUntil, time.Now())
 		}
 		return err
 	}
@@ -94,18 +94,21 @@ func (Program) userSet(ctx context.Context, args []string, getenv func(string) s
 }
 
 // parsePaidUntil reads -paid-until: a date (the plan runs to its end,
-// UTC), an RFC 3339 time, or "never".
-func parsePaidUntil(s string) (*time.Time, error) {
+// UTC), an RFC 3339 time, or "never". A time before now is refused: the
+// paid plan would have ended already, and the account show starter.
+func parsePaidUntil(s string, now time.Time) (*time.Time, error) {
 	if s == "never" {
 		return nil, nil
 	}
-	if d, err := time.Parse(time.DateOnly, s); err == nil {
-		end := d.Add(24*time.Hour - time.Second)
-		return &end, nil
-	}
 	t, err := time.Parse(time.RFC3339, s)
+	if d, dateErr := time.Parse(time.DateOnly, s); dateErr == nil {
+		t, err = d.Add(24*time.Hour-time.Second), nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: -paid-until %q: give a date (2027-01-31), an RFC 3339 time or never", ErrUsage, s)
+	}
+	if t.Before(now) {
+		return nil, fmt.Errorf("%w: -paid-until %s is in the past: the paid plan would end before it starts; give a later date, or never", ErrUsage, s)
 	}
 	return &t, nil
 }

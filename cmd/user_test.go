@@ -20,7 +20,7 @@ import (
 
 func TestUserCommands(t *testing.T) {
 	t.Parallel()
-	db := filepath.Join(t.TempDir(), "users.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "users.db"))
 	const annPassword = "quiet harbour lantern orchid"
 
 	t.Run("add trims the email and reads the password from standard input", func(t *testing.T) {
@@ -156,7 +156,7 @@ func TestCLIAndAdminRouteShareThePlanRules(t *testing.T) {
 	if !errors.As(account.CheckPlan("gold", nil, false), &rule) {
 		t.Fatal("the account rules accept the plan gold")
 	}
-	db := filepath.Join(t.TempDir(), "rules.db")
+	db := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "rules.db"))
 	cli := func(args ...string) error {
 		return run(context.Background(), append([]string{"secutil"}, args...), env(map[string]string{"SECUTIL_DB": db}),
 			strings.NewReader(cmdtest.Password+"\n"), io.Discard, io.Discard)

@@ -14,7 +14,7 @@ import (
 func (p Program) printVersion(_ context.Context, args []string, _ func(string) string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", stderr)
 	if err := fs.Parse(args); err != nil {
-		return flagError(err)
+		return flagError(fs, err)
 	}
 	b := p.build()
 	commit := b.commit

@@ -14,9 +14,9 @@ import (
 	"time"
 	"unicode"
 
-	"secutil/server/internal/plural"
 	"secutil/store"
 	"secutil/tools/passhash"
+	"secutil/tools/plural"
 )
 
 // The 6-digit codes mailed to verify a registration or reset a password:

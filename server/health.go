@@ -9,7 +9,8 @@ import (
 	"secutil/store"
 )
 
-// GET /health: whether the server and its database answer.
+// GET /health: whether the server and its database answer, and whether
+// it is draining (about to stop).
 
 type healthResponse struct {
 	Status  string `json:"status"`
@@ -20,25 +21,29 @@ type healthResponse struct {
 }
 
 // handleHealth answers 503 when the database does not answer, so a load
-// balancer or supervisor can tell.
+// balancer or supervisor can tell, and 503 with the status "draining"
+// while the instance drains (Deps.Draining): the balancer takes it out
+// while its other routes still answer whatever reaches them.
 func (s *Server) handleHealth() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
+		answer, status := healthResponse{Status: "ok", Version: s.Version, DB: "ok", Backend: s.Store.Backend(), GeoIP: s.geoIPDataDate()}, http.StatusOK
 		if err := s.Store.Ping(ctx); err != nil {
-			db := "error"
+			answer.Status, answer.DB, status = "unavailable", "error", http.StatusServiceUnavailable
 			if errors.Is(err, store.ErrUnavailable) {
 				// An outage the store has already logged once: the
 				// balancer polling here must not add a line a second.
-				db = "unreachable"
+				answer.DB = "unreachable"
 				w.Header().Set("Retry-After", databaseRetryAfter)
 			} else {
 				s.Logger.Error("health: database does not answer", "err", err)
 			}
-			writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Version: s.Version, DB: db, Backend: s.Store.Backend(), GeoIP: s.geoIPDataDate()})
-			return
 		}
-		writeJSON(w, http.StatusOK, healthResponse{Status: "ok", Version: s.Version, DB: "ok", Backend: s.Store.Backend(), GeoIP: s.geoIPDataDate()})
+		if s.Draining != nil && s.Draining() {
+			answer.Status, status = "draining", http.StatusServiceUnavailable
+		}
+		writeJSON(w, status, answer)
 	})
 }
 

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,4 +57,23 @@ func TestHealthAndRobots(t *testing.T) {
 	if m := e.request("GET", "/health", nil).want(503).json(); m["db"] != "error" {
 		t.Fatalf("health with a closed db = %v", m)
 	}
+}
+
+// While the instance drains, /health answers 503 with the status
+// "draining", so that a load balancer takes it out, and every other route
+// still answers.
+func TestHealthWhileDraining(t *testing.T) {
+	t.Parallel()
+	var draining atomic.Bool
+	e := newEnv(t, func(d *server.Deps) { d.Draining = draining.Load })
+	if m := e.request("GET", "/health", nil).want(200).json(); m["status"] != "ok" {
+		t.Fatalf("health before draining = %v", m)
+	}
+	draining.Store(true)
+	if m := e.request("GET", "/health", nil).want(503).json(); m["status"] != "draining" || m["db"] != "ok" {
+		t.Fatalf("health while draining = %v, want status draining, db ok", m)
+	}
+	e.request("GET", "/robots.txt", nil).want(200)
+	key := e.key("ann@example.com", store.PlanPro)
+	e.post("/api/v1/base64", map[string]string{"text": "x", "option": "encode"}, "X-API-Key", key).want(200)
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"secutil/server/internal/plural"
+	"secutil/tools/plural"
 
 	"secutil/store"
 )

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"secutil/server/internal/closest"
+	"secutil/tools/closest"
 
 	"secutil/server/internal/accesslog"
 )
@@ -98,6 +98,9 @@ func (b clientBody) Read(p []byte) (int, error) {
 // up its caller's program counter on every call: the line always comes
 // from here.
 func (s *Server) accessLog(r *http.Request, status int, now time.Time, duration time.Duration) {
+	if s.AccessLogOff && !accesslog.Always(status, duration) {
+		return
+	}
 	ctx := r.Context()
 	h := s.Logger.Handler()
 	if !h.Enabled(ctx, slog.LevelInfo) {

@@ -21,7 +21,7 @@ import (
 	"unicode/utf8"
 
 	"secutil/server/internal/apiref"
-	"secutil/server/internal/plural"
+	"secutil/tools/plural"
 
 	"secutil/store"
 )
@@ -135,7 +135,7 @@ func parsePages(assets fs.FS) (*pages, error) {
 			return "/static/" + name + "?v=" + f.hash, nil
 		},
 		"sentence":  sentence,
-		"count":     plural.Count,
+		"count":     plural.Count[int],
 		"decimal":   decimal,
 		"percent":   func(fraction float64) string { return strconv.Itoa(int(math.Round(fraction*100))) + "%" },
 		"thousands": thousands,

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"secutil/server/internal/keyedlimit"
-	"secutil/server/internal/plural"
 	"secutil/tools/emailaddr"
+	"secutil/tools/plural"
 )
 
 // limiter is an in-memory set of token buckets keyed by client, account,

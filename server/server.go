@@ -43,10 +43,8 @@
 //   - accesslog: the access log line, byte for byte as slog writes it.
 //   - apiref: the OpenAPI document read into the /docs reference.
 //   - breaker: the circuit breaker in front of the hash upstream.
-//   - closest: the known name nearest to a mistyped one ("did you mean").
 //   - jobqueue: a bounded queue of jobs run after the answer, stoppable.
 //   - keyedlimit: in-memory token buckets per key, bounded by LRU eviction.
-//   - plural: a count with its noun in the right number.
 //   - promtext: the Prometheus text format and its histograms.
 //   - schemagen: JSON Schemas from Go types, for the OpenAPI document;
 //     openapigen: the command go generate runs to write it.
@@ -94,9 +92,13 @@ type Deps struct {
 	// of slog's general path, on every request. Nil logs requests through
 	// Logger. Give it Logger's own writer, so lines never interleave.
 	AccessLog io.Writer
-	LogFormat string
-	Mailer    mailer.Sender
-	Version   string // the binary's version, shown by /health
+	// AccessLogOff leaves out the access log's line of a request that
+	// succeeded in good time: only failures (5xx) and slow requests are
+	// logged (accesslog.Always; serve's -access-log off).
+	AccessLogOff bool
+	LogFormat    string
+	Mailer       mailer.Sender
+	Version      string // the binary's version, shown by /health
 	// Assets holds templates/ (base.html and one file per page) and static/
 	// (CSS, JS, icon and openapi.json). The binary embeds them in package
 	// main; tests read the same folders from the working tree. Required.
@@ -153,6 +155,11 @@ type Deps struct {
 	BillingSecret string
 	// Checkout makes payment pages; nil answers checkout requests with 503.
 	Checkout CheckoutProvider
+
+	// Draining, when set, is asked by GET /health: while it says true the
+	// instance is stopping, /health answers 503 "draining" and every other
+	// route still answers (serve's -drain).
+	Draining func() bool
 
 	// Registration is who may create an account with /register:
 	// RegistrationOpen (the default), RegistrationClosed or

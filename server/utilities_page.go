@@ -18,13 +18,13 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"secutil/server/internal/plural"
 	"secutil/store"
 	"secutil/tools/breach"
 	"secutil/tools/geo"
 	"secutil/tools/hashgen"
 	"secutil/tools/hashid"
 	"secutil/tools/jsonfmt"
+	"secutil/tools/plural"
 	"secutil/tools/strength"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"secutil/server/internal/plural"
+	"secutil/tools/plural"
 
 	"secutil/tools/breach"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"secutil/server/internal/plural"
 	"secutil/store/hashindex"
+	"secutil/tools/plural"
 )
 
 // POST /hash_lookup: hashes looked up in the reverse index (and an upstream

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"secutil/server/internal/closest"
+	"secutil/tools/closest"
 )
 
 // Field validation of request bodies: required fields (tagged

@@ -2,8 +2,9 @@ package store_test
 
 import (
 	"context"
-	"secutil/store"
 	"testing"
+
+	"secutil/store"
 )
 
 func TestAuditEventsKeepTheEmail(t *testing.T) {

@@ -3,8 +3,9 @@ package store_test
 import (
 	"context"
 	"errors"
-	"secutil/store"
 	"testing"
+
+	"secutil/store"
 )
 
 func TestAuthCacheSeesEveryChange(t *testing.T) {

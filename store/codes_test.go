@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"secutil/store"
 	"testing"
 	"time"
+
+	"secutil/store"
 )
 
 func TestCodes(t *testing.T) {

@@ -3,10 +3,11 @@ package store_test
 import (
 	"context"
 	"errors"
-	"secutil/store"
 	"strings"
 	"testing"
 	"time"
+
+	"secutil/store"
 )
 
 func TestRowsOfAMissingAccountAreNotFound(t *testing.T) {

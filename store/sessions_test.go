@@ -3,9 +3,10 @@ package store_test
 import (
 	"context"
 	"errors"
-	"secutil/store"
 	"testing"
 	"time"
+
+	"secutil/store"
 )
 
 func TestSessionsExpireAndAreDeleted(t *testing.T) {

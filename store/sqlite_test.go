@@ -3,8 +3,9 @@ package store_test
 import (
 	"context"
 	"path/filepath"
-	"secutil/store"
 	"testing"
+
+	"secutil/store"
 )
 
 func TestBackupWhileWriting(t *testing.T) {

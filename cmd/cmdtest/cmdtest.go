@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"secutil/store"
 	"secutil/store/hashindex"
 	"secutil/tools/strength"
 )
@@ -151,6 +152,21 @@ func SharedHashDB(t *testing.T) string {
 		t.Fatal(sharedIndexErr)
 	}
 	return path
+}
+
+// NewDatabase creates the database db, empty (an SQLite file, or the
+// schema of a PostgreSQL URL), as serve's first start does: the other
+// commands open only a database that exists. It returns db.
+func NewDatabase(t testing.TB, db string) string {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // Main is TestMain's work for a package whose tests run secutil. It runs

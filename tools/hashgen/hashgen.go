@@ -26,6 +26,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/crypto/blake2b"
 	"golang.org/x/crypto/blake2s"
+
 	//lint:ignore SA1019 MD4 and NTLM are legacy formats users ask for by name, not used for security
 	"golang.org/x/crypto/md4"
 	//lint:ignore SA1019 RIPEMD-160 is a legacy format users ask for by name, not used for security

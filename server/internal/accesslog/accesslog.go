@@ -1,7 +1,7 @@
 // Package accesslog formats a request's access log line by hand, byte for
 // byte as log/slog's text or JSON handler would write it (time, level INFO,
 // msg "request", method, path, status, duration_ms), for paths that need no
-// quoting. A server writes it with one Write and no allocation per
+// quoting, and says which lines are written with the access log off. A server writes it with one Write and no allocation per
 // request; anything else goes through slog, so a log reader sees one
 // format whichever path wrote a line.
 package accesslog
@@ -11,6 +11,17 @@ import (
 	"sync/atomic"
 	"time"
 )
+
+// Slow is how long a request may take before its line is written even
+// with the access log off.
+const Slow = time.Second
+
+// Always reports whether a request's line is written even with the access
+// log off (serve's -access-log off): a server error (5xx), which an
+// operator must see, or a request that took Slow or longer.
+func Always(status int, took time.Duration) bool {
+	return status >= 500 || took >= Slow
+}
 
 // AppendLine appends the access log line slog's TextHandler (or, with
 // asJSON, JSONHandler) writes for these attributes when given no options,

@@ -99,3 +99,21 @@ func FuzzAppendLineIsSlogs(f *testing.F) {
 		}
 	})
 }
+
+// With the access log off, failures and slow requests are still logged;
+// everything else is not.
+func TestAlways(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		status int
+		took   time.Duration
+		want   bool
+	}{
+		{200, time.Millisecond, false}, {404, 0, false}, {429, 999 * time.Millisecond, false}, {499, 0, false},
+		{500, 0, true}, {503, time.Millisecond, true}, {200, Slow, true}, {201, 5 * time.Second, true},
+	} {
+		if got := Always(c.status, c.took); got != c.want {
+			t.Errorf("Always(%d, %v) = %v, want %v", c.status, c.took, got, c.want)
+		}
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"secutil/server/internal/plural"
+	"secutil/tools/plural"
 )
 
 // Chart is a laid-out chart, ready for the template to draw.

@@ -16,6 +16,16 @@ func TestCount(t *testing.T) {
 	}
 }
 
+// An int64 count (the hash index's words and entries) reads the same.
+func TestCountInt64(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int64]string{1: "1 word", 0: "0 words", 1 << 40: "1099511627776 words"} {
+		if got := Count(n, "word", "words"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func FuzzCount(f *testing.F) {
 	f.Add(1)
 	f.Fuzz(func(t *testing.T, n int) {
