@@ -130,6 +130,9 @@ type Deps struct {
 	Breach breach.Source
 	// BreachNTLM, when set, answers NTLM queries (-breach-file-ntlm).
 	BreachNTLM breach.Source
+	// HashLookupBatch is the most hashes one /hash_lookup call takes, 0
+	// meaning DefaultHashLookupBatch.
+	HashLookupBatch int
 	// AuditDumpBytes is the largest dump POST /password_audit takes, 0
 	// meaning DefaultAuditDumpBytes; at most MaxAuditDumpBytes.
 	AuditDumpBytes int64
@@ -263,6 +266,9 @@ func newServer(d Deps) (*Server, error) {
 	}
 	if d.Metrics == nil {
 		d.Metrics = NewMetrics()
+	}
+	if d.HashLookupBatch <= 0 {
+		d.HashLookupBatch = DefaultHashLookupBatch
 	}
 	if d.AuditDumpBytes == 0 {
 		d.AuditDumpBytes = DefaultAuditDumpBytes
