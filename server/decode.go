@@ -110,7 +110,13 @@ type checker interface{ check() error }
 // required field is a 400 that says which.
 func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 	var v T
-	limit := bodyLimit(&v)
+	return decodeWithin[T](w, r, bodyLimit(&v))
+}
+
+// decodeWithin is decode with a body limit the server sets rather than
+// the request type.
+func decodeWithin[T any](w http.ResponseWriter, r *http.Request, limit int64) (T, error) {
+	var v T
 	if r.ContentLength > limit {
 		// Refused unread: the length says it is too large.
 		return v, &http.MaxBytesError{Limit: limit}

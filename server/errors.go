@@ -87,7 +87,7 @@ var (
 	codeLastAdmin            = defineCode("last_admin", http.StatusConflict, "revoking, disabling or deleting the last enabled administrator (admin)")
 	codeInvitesOff           = defineCode("invites_off", http.StatusConflict, "creating an invite on a server not started with <code>-registration invite</code> (admin)")
 	codeSetupDone            = defineCode("setup_done", http.StatusGone, "a <code>/setup</code> link once an administrator exists")
-	codeRequestTooLarge      = defineCode("request_too_large", http.StatusRequestEntityTooLarge, "a body over 1 MiB, or over 8 KiB on the account forms (login, register, setup, verification, reset, <code>/get_api_key</code>)")
+	codeRequestTooLarge      = defineCode("request_too_large", http.StatusRequestEntityTooLarge, "a body over 1 MiB, or over 8 KiB on the account forms (login, register, setup, verification, reset, <code>/get_api_key</code>); a <code>/password_audit</code> dump over the server's limit (8 MiB by default)")
 	codeUnsupportedMediaType = defineCode("unsupported_media_type", http.StatusUnsupportedMediaType, "a body that is neither JSON nor a form")
 	codeHostNotAllowed       = defineCode("host_not_allowed", http.StatusMisdirectedRequest, "a <code>Host</code> this server does not answer for (see <code>-allowed-hosts</code>)")
 	codePlanLimitReached     = defineCode("plan_limit_reached", http.StatusTooManyRequests, `the plan's monthly calls are used up; see <a href="/docs/rate_limits">rate limits</a>`)

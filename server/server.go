@@ -132,6 +132,12 @@ type Deps struct {
 	Breach breach.Source
 	// BreachNTLM, when set, answers NTLM queries (-breach-file-ntlm).
 	BreachNTLM breach.Source
+	// HashLookupBatch is the most hashes one /hash_lookup call takes, 0
+	// meaning DefaultHashLookupBatch.
+	HashLookupBatch int
+	// AuditDumpBytes is the largest dump POST /password_audit takes, 0
+	// meaning DefaultAuditDumpBytes; at most MaxAuditDumpBytes.
+	AuditDumpBytes int64
 	// Range configures GET /range/{prefix}, the Pwned Passwords range API.
 	Range RangeAPI
 	// Geo answers /ip_info; nil means no database configured.
@@ -267,6 +273,15 @@ func newServer(d Deps) (*Server, error) {
 	}
 	if d.Metrics == nil {
 		d.Metrics = NewMetrics()
+	}
+	if d.HashLookupBatch <= 0 {
+		d.HashLookupBatch = DefaultHashLookupBatch
+	}
+	if d.AuditDumpBytes == 0 {
+		d.AuditDumpBytes = DefaultAuditDumpBytes
+	}
+	if d.AuditDumpBytes < 0 || d.AuditDumpBytes > MaxAuditDumpBytes {
+		return nil, fmt.Errorf("server: the audit dump limit must be 1 to %d bytes, not %d", MaxAuditDumpBytes, d.AuditDumpBytes)
 	}
 	switch d.Registration {
 	case "":

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"reflect"
 
+	"secutil/tools/audit"
 	"secutil/tools/geo"
 	"secutil/tools/jsonfmt"
 )
@@ -58,11 +59,17 @@ type noRequest struct{}
 // declare completes u with its action's request and response types and
 // the runner that decodes Q, runs the action and returns its R.
 func declare[Q, R any](u utility, act func(s *Server) action[Q, R]) utility {
+	return declareDecoded(u, func(*Server) decoder[Q] { return decodeRequest[Q] }, act)
+}
+
+// declareDecoded is declare for a utility whose request the server decodes
+// its own way (a body limit that is a setting of the server).
+func declareDecoded[Q, R any](u utility, dec func(s *Server) decoder[Q], act func(s *Server) action[Q, R]) utility {
 	u.request, u.response = reflect.TypeFor[Q](), reflect.TypeFor[R]()
 	u.bind = func(s *Server) runner {
-		run := act(s)
+		run, decodeQ := act(s), dec(s)
 		return func(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
-			req, err := decodeRequest[Q](w, r)
+			req, err := decodeQ(w, r)
 			if err != nil {
 				return nil, err
 			}
@@ -182,7 +189,20 @@ var utilities = []utility{
 		errors:   []*errorCode{codeInvalidHashInput},
 		statuses: []int{http.StatusBadGateway},
 	}, func(s *Server) action[hashLookupRequest, hashLookupOutput] { return s.lookupHashes }),
+
+	// The password audit of a credential dump (issue 36).
+	declareDecoded(utility{
+		path: "/password_audit", panel: "audit", summary: "Audit the passwords of a credential dump",
+		description:   passwordAuditDescription,
+		requestSchema: "PasswordAuditRequest", responseSchema: "PasswordAuditReport",
+		example: `{"dump": "CORP\\alice:1104:aad3b435b51404eeaad3b435b51404ee:8846f7eaee8fb117ad06bdd830b7586c:::"}`,
+		errors:  []*errorCode{codeRequestTooLarge},
+	}, func(s *Server) decoder[passwordAuditRequest] { return s.decodeAudit },
+		func(s *Server) action[passwordAuditRequest, *audit.Report] { return s.auditPassword }),
 }
+
+// passwordAuditDescription is /password_audit's operation description.
+const passwordAuditDescription = "Audits every account of a dump, as DSInternals' Test-PasswordQuality audits an Active Directory: pwdump and secretsdump lines, user:hash lines with an unsalted hex hash (32 hex digits are an NT hash) and /etc/shadow or passwd lines, recognised line by line; a line that fits none is listed in refused, never fatal. Each account says whether its password is empty, an LM hash is present, how often its hash was breached (from the server's Pwned Passwords NTLM file, or SHA-1 file for SHA-1 hashes; null without one), whether the password was found in the reverse-lookup index or the embedded common-password list, equals the user name, is a computer account's default, how many other accounts share its hash, and a weak crypt(3) scheme. The summary counts each finding and lists the groups of accounts sharing a hash, largest first, and the most breached accounts. A password is in the answer only with show_plaintext. The dump is held in memory for the call only (never written to disk or the log) and the answer carries Cache-Control: no-store. The dump may have 8 MiB on a server with the default setting; a larger one is a 413 request_too_large. Counts as one call."
 
 // The operations' descriptions, too long for the table.
 const (

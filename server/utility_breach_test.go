@@ -125,3 +125,50 @@ func TestBreachRefusalsNameTheHash(t *testing.T) {
 		}
 	}
 }
+
+// TestDataBreachBatch: arrays of sha1 or ntlm hashes are answered hash by
+// hash in the order sent, from one pass over the breach data; a string is
+// still the single answer.
+func TestDataBreachBatch(t *testing.T) {
+	t.Parallel()
+	e := auditEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	unknown := strings.Repeat("ab", 16)
+	m := e.post("/api/v1/data_breach", map[string]any{"ntlm": []string{unknown, " " + strings.ToUpper(ntlmPassword), "00000000000000000000000000000001"}}, "X-API-Key", key).want(200).json()
+	results, _ := m["results"].([]any)
+	want := []struct {
+		hash     string
+		breached bool
+		count    float64
+	}{{unknown, false, 0}, {strings.ToUpper(ntlmPassword), true, 7000000}, {"00000000000000000000000000000001", true, 3}}
+	if len(results) != len(want) {
+		t.Fatalf("%v", m)
+	}
+	for i, w := range want {
+		r := results[i].(map[string]any)
+		if r["hash"] != w.hash || r["breached"] != w.breached || r["count"] != w.count {
+			t.Errorf("result %d: %v, want %+v", i, r, w)
+		}
+	}
+	// A one-element array is a batch; SHA-1 from the server's source.
+	m = e.post("/api/v1/data_breach", map[string]any{"sha1": []string{sha1Password}}, "X-API-Key", key).want(200).json()
+	if r := m["results"].([]any)[0].(map[string]any); r["breached"] != true || m["source"] != "test list" {
+		t.Errorf("sha1 batch: %v", m)
+	}
+	// A string is the single answer, as before.
+	if m := e.post("/api/v1/data_breach", map[string]any{"ntlm": ntlmPassword}, "X-API-Key", key).want(200).json(); m["count"] != float64(7000000) || m["message"] == nil {
+		t.Errorf("single ntlm: %v", m)
+	}
+	for _, bad := range []map[string]any{
+		{"ntlm": []string{}},
+		{"ntlm": []string{ntlmPassword, "nothex"}},
+		{"ntlm": []string{ntlmPassword}, "password": "x"},
+		{"ntlm": []string{ntlmPassword}, "sha1": []string{sha1Password}},
+		{"sha1": make([]string, 1001)},
+	} {
+		e.post("/api/v1/data_breach", bad, "X-API-Key", key).wantError(400, "invalid_request")
+	}
+	e.post("/api/v1/data_breach", map[string]any{"ntlm": []int{1}}, "X-API-Key", key).wantError(400, "invalid_field")
+	plain := newEnv(t)
+	plain.post("/api/v1/data_breach", map[string]any{"ntlm": []string{ntlmPassword}}, "X-API-Key", plain.key("ann@example.com", store.PlanPro)).wantError(400, "ntlm_not_configured")
+}

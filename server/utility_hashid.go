@@ -28,6 +28,7 @@ type hashIdentifierRequest struct {
 // hashBatch is the "hashes" field, a string or an array of strings.
 type hashBatch struct {
 	set     bool
+	array   bool // sent as an array (a batch even of one)
 	invalid bool // neither: check refuses it
 	items   []string
 }
@@ -49,6 +50,7 @@ func (b *hashBatch) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	b.invalid = json.Unmarshal(data, &b.items) != nil
+	b.array = !b.invalid
 	return nil
 }
 

@@ -2,14 +2,17 @@ package server
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"secutil/store/hashindex"
+	"secutil/tools/dump"
 	"secutil/tools/plural"
 )
 
@@ -20,7 +23,7 @@ import (
 // hashLookupRequest is {"hashes"}: an array of strings, or one string of
 // hashes, as /hash_identifier takes them.
 type hashLookupRequest struct {
-	Hashes hashBatch `json:"hashes" required:"check" doc:"up to 500 hashes: an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces"`
+	Hashes hashBatch `json:"hashes" required:"check" doc:"up to 500 hashes (a setting of the server): an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces; a line with a colon is one user:hash or pwdump line, whose hash is looked up"`
 }
 
 func (q *hashLookupRequest) check() error {
@@ -33,29 +36,76 @@ func (q *hashLookupRequest) check() error {
 	return nil
 }
 
-// tokens splits the hashes on newlines, commas, semicolons and white
-// space, dropping empty tokens and repeats (first occurrence wins).
-func (q *hashLookupRequest) tokens() ([]string, error) {
-	fields := strings.FieldsFunc(strings.Join(q.Hashes.items, "\n"), func(r rune) bool {
-		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
-	})
-	seen := make(map[string]bool, len(fields))
-	tokens := fields[:0]
-	for _, f := range fields {
-		key := strings.ToLower(f)
-		if seen[key] {
-			continue
+// skippedToken is a token of a /hash_lookup batch that holds no hash the
+// index can look up, and why.
+type skippedToken struct {
+	Token  string `json:"token" doc:"as sent, cut to 100 bytes"`
+	Reason string `json:"reason"`
+}
+
+// tokens reads the hashes: a line with a colon is one user:hash or pwdump
+// line (its hash is looked up), any other is split on commas, semicolons
+// and white space. Repeats are dropped (first occurrence wins), and a
+// token with no hash the index takes is skipped with its reason. Only a
+// batch with no hash at all, or more than limit, is refused.
+func (q *hashLookupRequest) tokens(limit int) ([]string, []skippedToken, error) {
+	var tokens []string
+	var skipped []skippedToken
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.Join(q.Hashes.items, "\n"), "\n") {
+		fields := []string{strings.TrimSpace(line)}
+		if !strings.Contains(line, ":") {
+			fields = strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\r' })
 		}
-		seen[key] = true
-		tokens = append(tokens, f)
-		if len(tokens) > hashindex.MaxLookupBatch {
-			return nil, newError(codeInvalidHashInput, "at most %d hashes per request", hashindex.MaxLookupBatch)
+		for _, f := range fields {
+			if f == "" {
+				continue
+			}
+			digest, reason := lookupDigest(f)
+			if reason != "" {
+				skipped = append(skipped, skippedToken{Token: truncate(f, 100), Reason: reason})
+				continue
+			}
+			if key := strings.ToLower(digest); !seen[key] {
+				seen[key] = true
+				tokens = append(tokens, digest)
+			}
 		}
 	}
-	if len(tokens) == 0 {
-		return nil, newError(codeInvalidHashInput, "field \"hashes\" must hold one or more hashes separated by newlines, commas, semicolons or spaces")
+	switch {
+	case len(tokens) > limit:
+		return nil, nil, newError(codeInvalidHashInput, "at most %d hashes per request", limit)
+	case len(tokens) == 0 && len(skipped) > 0:
+		return nil, nil, newError(codeInvalidHashInput, "no hash could be read (%s): %q is %s", plural.Count(len(skipped), "token skipped", "tokens skipped"), skipped[0].Token, skipped[0].Reason)
+	case len(tokens) == 0:
+		return nil, nil, newError(codeInvalidHashInput, "field \"hashes\" must hold one or more hashes separated by newlines, commas, semicolons or spaces")
 	}
-	return tokens, nil
+	return tokens, skipped, nil
+}
+
+// lookupDigest is the hex digest a token holds (a bare hash, or the hash
+// of a user:hash or pwdump line), or why the index cannot look it up.
+func lookupDigest(token string) (digest, reason string) {
+	if strings.Contains(token, ":") {
+		rec, err := dump.ParseLine(token, dump.Options{})
+		switch {
+		case err != nil:
+			return "", "neither a hash nor a user:hash or pwdump line"
+		case rec.Hash == nil && rec.Algorithm != 0:
+			return "", "a salted " + rec.Algorithm.String() + " hash: the index holds unsalted digests only"
+		case rec.Hash == nil:
+			return "", "the line holds no hash"
+		}
+		return hex.EncodeToString(rec.Hash), ""
+	}
+	if _, err := hex.DecodeString(token); err != nil {
+		return "", "not hexadecimal"
+	}
+	switch len(token) {
+	case 32, 40, 64, 128:
+		return token, ""
+	}
+	return "", strconv.Itoa(len(token)) + " hex digits: the index holds MD5 and NTLM (32), SHA-1 (40), SHA-256 (64) and SHA-512 (128)"
 }
 
 type hashResult struct {
@@ -72,10 +122,15 @@ type hashSummary struct {
 }
 
 type hashLookupOutput struct {
-	Results []hashResult `json:"results"`
-	Summary hashSummary  `json:"summary"`
-	Warning string       `json:"warning,omitempty" doc:"Present when the configured upstream secutil could not be asked (it failed, or is resting after repeated failures): the results are this server's index alone, and misses may be found upstream later."`
+	Results []hashResult   `json:"results"`
+	Summary hashSummary    `json:"summary"`
+	Skipped []skippedToken `json:"skipped" doc:"the tokens that hold no hash the index can look up, in the order sent, each with its reason"`
+	Warning string         `json:"warning,omitempty" doc:"Present when the configured upstream secutil could not be asked (it failed, or is resting after repeated failures): the results are this server's index alone, and misses may be found upstream later."`
 }
+
+// DefaultHashLookupBatch is the most hashes of one /hash_lookup call unless
+// Deps.HashLookupBatch says otherwise.
+const DefaultHashLookupBatch = 500
 
 // upstreamWarning is the warning of an answer given without the upstream.
 const upstreamWarning = "the upstream lookup service is unavailable: these results are from this server's index alone"
@@ -84,15 +139,22 @@ const upstreamWarning = "the upstream lookup service is unavailable: these resul
 // first, then the configured upstream secutil for what it missed. When the
 // upstream fails, the local answer stands, with a warning.
 func (s *Server) lookupHashes(ctx context.Context, req hashLookupRequest) (hashLookupOutput, error) {
-	tokens, err := req.tokens()
+	tokens, skipped, err := req.tokens(s.HashLookupBatch)
 	if err != nil {
 		return hashLookupOutput{}, err
 	}
-	hits, err := s.Hashes.LookupMany(ctx, tokens)
-	if err != nil {
-		return hashLookupOutput{}, err
+	var hits []hashindex.Hit
+	for chunk := range slices.Chunk(tokens, hashindex.MaxLookupBatch) {
+		found, err := s.Hashes.LookupMany(ctx, chunk)
+		if err != nil {
+			return hashLookupOutput{}, err
+		}
+		hits = append(hits, found...)
 	}
-	out := hashLookupOutput{Results: make([]hashResult, len(hits))}
+	out := hashLookupOutput{Results: make([]hashResult, len(hits)), Skipped: skipped}
+	if out.Skipped == nil {
+		out.Skipped = []skippedToken{}
+	}
 	if s.HashUpstream != nil && !s.askUpstream(ctx, hits) {
 		out.Warning = upstreamWarning
 	}

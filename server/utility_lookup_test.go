@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -68,7 +70,7 @@ func TestHashLookup(t *testing.T) {
 	if s := out.Summary; s.TotalSearched != 4 || s.TotalFound != 3 || s.SuccessRate != 75 {
 		t.Errorf("summary %+v", s)
 	}
-	res := e.post("/api/hash_lookup", map[string]string{"hashes": md5Password + ",nothex"}, "X-API-Key", key)
+	res := e.post("/api/hash_lookup", map[string]string{"hashes": "nothex"}, "X-API-Key", key)
 	if msg := res.wantError(400, "invalid_hash_input")["error"].(string); !strings.Contains(msg, `"nothex"`) {
 		t.Fatalf("error %q does not name the token", msg)
 	}
@@ -226,4 +228,47 @@ func TestHashLookupTakesAnArray(t *testing.T) {
 		t.Errorf("%q does not name the field", msg)
 	}
 	e.post("/api/v1/hash_lookup", map[string]any{}, "X-API-Key", key).wantError(http.StatusBadRequest, "missing_field")
+}
+
+// TestHashLookupSkipsWhatItCannotRead: a batch is looked up whole but for
+// the tokens that hold no hash, each listed with its reason; user:hash and
+// pwdump lines are looked up by their hash; the batch limit is a setting.
+func TestHashLookupSkipsWhatItCannotRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(d *server.Deps) { d.HashLookupBatch = 3 })
+	key := e.key("ann@example.com", store.PlanPro)
+	body := strings.Join([]string{
+		md5Password + ",nothex abc",
+		"alice:" + ntlmPassword,
+		`CORP\bob:1105:aad3b435b51404eeaad3b435b51404ee:` + ntlmPassword + `::: (status=Enabled)`,
+		"root:$1$saltsalt$qjXMvbEw8oaL.CzflDugX/:19000:0:99999:7:::",
+		sha1Password,
+	}, "\n")
+	m := e.post("/api/v1/hash_lookup", map[string]string{"hashes": body}, "X-API-Key", key).want(200).json()
+	results := m["results"].([]any)
+	if len(results) != 3 { // md5, the NT hash (once: a repeat), sha1
+		t.Fatalf("%v", m)
+	}
+	for i, want := range []string{md5Password, ntlmPassword, sha1Password} {
+		if r := results[i].(map[string]any); r["hash"] != want || r["found"] != true {
+			t.Errorf("result %d: %v, want %s found", i, r, want)
+		}
+	}
+	skipped := m["skipped"].([]any)
+	wantSkipped := []string{"nothex", "abc", "root:$1$"}
+	if len(skipped) != len(wantSkipped) {
+		t.Fatalf("skipped %v", skipped)
+	}
+	for i, want := range wantSkipped {
+		s := skipped[i].(map[string]any)
+		if !strings.HasPrefix(s["token"].(string), want) || s["reason"] == "" {
+			t.Errorf("skipped %d: %v, want %s with a reason", i, s, want)
+		}
+	}
+	e.post("/api/v1/hash_lookup", map[string]string{"hashes": body + "\n" + sha256Of("x")}, "X-API-Key", key).wantError(400, "invalid_hash_input")
+}
+
+func sha256Of(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }

@@ -6,10 +6,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"secutil/store"
 	"sync"
 	"testing"
 	"time"
+
+	"secutil/store"
 )
 
 // walProgress reads, from SQLite's wal-index (the -shm file), how many

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -51,6 +52,16 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	bw.WriteString("}\n")
 	return bw.Flush()
+}
+
+// MarshalJSON is WriteJSON into memory, so that a Report can be the answer
+// of an API route that encodes its answers with encoding/json.
+func (r *Report) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // WriteJSONLines writes one JSON object a line: each account and each

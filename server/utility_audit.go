@@ -1,0 +1,125 @@
+package server
+
+import (
+	"context"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"sync"
+
+	"secutil/tools/audit"
+	"secutil/tools/breach"
+	"secutil/tools/dump"
+	"secutil/tools/strength"
+)
+
+// POST /password_audit: the password audit of a credential dump (tools/audit),
+// answered as the audit's JSON document. The dump lives in memory for the
+// call only: nothing of it is written to disk or the log, and the answer is
+// marked no-store.
+
+const (
+	// DefaultAuditDumpBytes is the largest dump /password_audit takes
+	// unless Deps.AuditDumpBytes says otherwise: about 100,000 pwdump lines.
+	DefaultAuditDumpBytes = 8 << 20
+	// MaxAuditDumpBytes bounds Deps.AuditDumpBytes, so that a few bodies
+	// of the largest dump fit the server's budget for bodies being read.
+	MaxAuditDumpBytes = maxBodiesBytes / 8
+)
+
+type passwordAuditRequest struct {
+	Dump          string   `json:"dump" required:"true" doc:"the dump, one account a line: pwdump or secretsdump lines ([domain\\]user:rid:lm:nt:::), user:hash lines with an unsalted hex hash (32 hex is an NT hash), /etc/shadow or passwd lines. At most 8 MiB unless the server says otherwise."`
+	ShowPlaintext formBool `json:"show_plaintext" doc:"true: each account whose password was found carries it as plaintext. Without it no password is ever in the answer."`
+}
+
+// auditBodyBytes is the body limit of a /password_audit request whose dump
+// may have limit bytes: room for the JSON escapes of its line ends and
+// backslashes.
+func auditBodyBytes(limit int64) int64 { return limit + limit/4 + 4096 }
+
+// decodeAudit reads a /password_audit request within the server's dump
+// limit, and marks the answer no-store: it tells an account's weaknesses.
+func (s *Server) decodeAudit(w http.ResponseWriter, r *http.Request) (passwordAuditRequest, error) {
+	w.Header().Set("Cache-Control", "no-store")
+	req, err := decodeWithin[passwordAuditRequest](w, r, auditBodyBytes(s.AuditDumpBytes))
+	if err == nil && int64(len(req.Dump)) > s.AuditDumpBytes {
+		err = newError(codeRequestTooLarge, "the dump is larger than %d bytes", s.AuditDumpBytes)
+	}
+	return req, err
+}
+
+// auditPassword audits req's dump against the breach files, the reverse
+// index and the embedded common-password list.
+func (s *Server) auditPassword(ctx context.Context, req passwordAuditRequest) (*audit.Report, error) {
+	a := audit.New(audit.Options{ShowPlaintext: bool(req.ShowPlaintext)})
+	sc := dump.NewScanner(strings.NewReader(req.Dump), dump.Options{})
+	for sc.Scan() {
+		if err := sc.LineErr(); err != nil {
+			a.Refuse(err.(*dump.LineError))
+			continue
+		}
+		if err := a.Add(sc.Record()); err != nil {
+			return nil, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return a.Report(ctx, s.auditSources())
+}
+
+// auditSources are the lookups of an audit on this server: the Pwned
+// Passwords files it has (the embedded list has no counts, so it is no
+// breach corpus here), the reverse index, and the common-password list.
+func (s *Server) auditSources() audit.Sources {
+	src := audit.Sources{Breached: map[dump.Algorithm]audit.CountLookup{}, Common: commonWordList(), Index: s.indexPlaintexts}
+	if breach.HasCounts(s.Breach) && s.Breach.Kind() == breach.KindSHA1 {
+		src.Breached[dump.SHA1] = countIn(s.Breach)
+	}
+	if s.BreachNTLM != nil && breach.HasCounts(s.BreachNTLM) {
+		src.Breached[dump.NTLM] = countIn(s.BreachNTLM)
+	}
+	return src
+}
+
+// commonWordList hashes the embedded common-password list once per
+// process, under each algorithm the first time an audit asks for it.
+var commonWordList = sync.OnceValue(func() audit.PlaintextLookup {
+	return audit.WordList(strength.CommonPasswords())
+})
+
+// countIn is a breach source as an audit's count lookup.
+func countIn(src breach.Source) audit.CountLookup {
+	return func(ctx context.Context, digests [][]byte) ([]int64, error) {
+		hits, err := src.CountMany(ctx, digests, nil)
+		if err != nil {
+			return nil, err
+		}
+		counts := make([]int64, len(hits))
+		for i, h := range hits {
+			counts[i] = h.Count
+		}
+		return counts, nil
+	}
+}
+
+// indexPlaintexts looks digests of alg up in the reverse index (never the
+// upstream: a dump's hashes do not leave the server). A digest the index
+// holds under another algorithm of the same length is not a find.
+func (s *Server) indexPlaintexts(ctx context.Context, alg dump.Algorithm, digests [][]byte) ([]string, error) {
+	hexes := make([]string, len(digests))
+	for i, d := range digests {
+		hexes[i] = hex.EncodeToString(d)
+	}
+	hits, err := s.Hashes.LookupMany(ctx, hexes)
+	if err != nil {
+		return nil, err
+	}
+	plaintexts := make([]string, len(digests))
+	for i, h := range hits {
+		if h.Found && h.Algorithm == alg.String() {
+			plaintexts[i] = h.Plaintext
+		}
+	}
+	return plaintexts, nil
+}
