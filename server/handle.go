@@ -28,7 +28,7 @@ func runAction[Q, R any](s *Server, w http.ResponseWriter, r *http.Request, deco
 }
 
 // handleJSON serves an action to JSON clients: the adapter decodes Q, runs
-// act, and encodes its R (or plainText) or its error.
+// act, and encodes its R or its error.
 func handleJSON[Q, R any](s *Server, act action[Q, R]) http.Handler {
 	return handleJSONFrom(s, decodeRequest[Q], act)
 }

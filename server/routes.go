@@ -19,7 +19,7 @@ import (
 // encode:
 //
 //	handleMetered        a utility under /api: a key, the account's cap, the call counted; JSON
-//	handleJSON           JSON in, JSON (or plainText) out
+//	handleJSON           JSON in, JSON out
 //	handleJSONFrom       handleJSON with a decoder of the route's own (a key, a session, a limit)
 //	handleAdminList      a paginated /boss/ list: handleJSONFrom with decodePage
 //	handleForm           a page's form or JSON: a browser goes on (303) or sees the form again with the error
