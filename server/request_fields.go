@@ -55,11 +55,12 @@ func requestFields(t reflect.Type) []requestField {
 	return fields
 }
 
-// field is the field key fills: encoding/json matches names without
-// regard to case, and so does this.
+// field is the field named key. (encoding/json would also fill a field
+// from a key in other case, but the required fields are checked by their
+// names as written, so "Text" is refused as a misspelling of "text".)
 func field(fields []requestField, key string) (requestField, bool) {
 	for _, f := range fields {
-		if strings.EqualFold(f.name, key) {
+		if f.name == key {
 			return f, true
 		}
 	}

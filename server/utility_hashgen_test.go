@@ -78,3 +78,42 @@ func TestSlowHashesShareTheKDFSlots(t *testing.T) {
 	e.post("/api/hash_generator", map[string]string{"algorithm": "sha256", "plaintext": "pw"}, "X-API-Key", key).want(200)
 	answeredOnlyAfterRelease(t, answers, release, 3)
 }
+
+// TestHashGeneratorHonoursCosts: {"algorithm":"bcrypt","cost":12} answered
+// $2b$10$, the cost ignored; now each password hash takes its costs, within
+// the bounds, and refuses one out of them or of another algorithm.
+func TestHashGeneratorHonoursCosts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.key("ann@example.com", store.PlanPro)
+	for _, tc := range []struct {
+		body   map[string]any
+		prefix string
+	}{
+		{map[string]any{"algorithm": "bcrypt", "plaintext": "x", "cost": 5}, "$2b$05$"},
+		{map[string]any{"algorithm": "argon2id", "plaintext": "x", "memory": 2048, "time": 3, "parallelism": 2}, "$argon2id$v=19$m=2048,t=3,p=2$"},
+		{map[string]any{"algorithm": "argon2id", "plaintext": "x", "time": 1}, "$argon2id$v=19$m=19456,t=1,p=1$"},
+		{map[string]any{"algorithm": "scrypt", "plaintext": "x", "n": 1024, "r": 4, "p": 2}, "$scrypt$ln=10,r=4,p=2$"},
+	} {
+		m := e.post("/api/v1/hash_generator", tc.body, "X-API-Key", key).want(200).json()
+		if !strings.HasPrefix(m["hash"].(string), tc.prefix) {
+			t.Errorf("%v: %v, want %s…", tc.body, m["hash"], tc.prefix)
+		}
+	}
+	for _, tc := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"algorithm": "bcrypt", "plaintext": "x", "cost": 15}, "cost"},
+		{map[string]any{"algorithm": "bcrypt", "plaintext": "x", "cost": 3}, "cost"},
+		{map[string]any{"algorithm": "argon2id", "plaintext": "x", "memory": 1 << 20}, "memory"},
+		{map[string]any{"algorithm": "scrypt", "plaintext": "x", "n": 1000}, "power of two"},
+		{map[string]any{"algorithm": "sha256", "plaintext": "x", "cost": 12}, `"cost"`},
+		{map[string]any{"algorithm": "bcrypt", "plaintext": "x", "memory": 1024}, `"memory"`},
+	} {
+		msg := e.post("/api/v1/hash_generator", tc.body, "X-API-Key", key).wantError(400, "invalid_input")["error"].(string)
+		if !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: %q does not say %s", tc.body, msg, tc.want)
+		}
+	}
+}

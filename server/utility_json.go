@@ -6,7 +6,7 @@ import "context"
 // order kept.
 
 type jsonRequest struct {
-	Text string `json:"text" required:"true"`
+	Text string `json:"text" required:"true" aka:"json,input,data"`
 }
 
 type jsonResponse struct {

@@ -20,7 +20,7 @@ import (
 // hashLookupRequest is {"hashes"}: an array of strings, or one string of
 // hashes, as /hash_identifier takes them.
 type hashLookupRequest struct {
-	Hashes hashBatch `json:"hashes" required:"check" doc:"up to 500 hashes: an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces"`
+	Hashes hashBatch `json:"hashes" required:"check" aka:"hash,digest,digests" doc:"up to 500 hashes: an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces"`
 }
 
 func (q *hashLookupRequest) check() error {

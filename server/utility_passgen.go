@@ -13,7 +13,7 @@ import (
 // passphrase of words from EFF's large word list.
 
 type passwordGenRequest struct {
-	_    struct{} `doc:"Every field is optional. A password takes length and the character classes; a passphrase (mode passphrase) takes words, separator, case and digit. A field of the other mode is refused."`
+	_    struct{} `doc:"Every field is optional, and so is the body. A password takes length and the character classes; a passphrase (mode passphrase) takes words, separator, case and digit. A field of the other mode is refused."`
 	Mode string   `json:"mode" aka:"type,kind" enum:"password,passphrase" doc:"default password"`
 
 	Length       int   `json:"length" aka:"size,chars,characters" maximum:"1024" doc:"password: characters, 4 to 1024; 0 or absent: 20"`
@@ -28,6 +28,9 @@ type passwordGenRequest struct {
 	Case      string  `json:"case" aka:"capitalization,capitalisation" enum:"lower,title,upper,random" doc:"passphrase: lower (default), title (Each Word), upper, or random (each word lower or title: a bit more a word)"`
 	Digit     bool    `json:"digit" aka:"number,add_digit" doc:"passphrase: a random digit after a random word"`
 }
+
+// The body may be left out: a password of the defaults.
+func (passwordGenRequest) bodyOptional() {}
 
 func (q *passwordGenRequest) check() error {
 	switch strings.ToLower(strings.TrimSpace(q.Mode)) {
