@@ -22,7 +22,7 @@ var bodyless = map[string]bool{"/new_api_key": true, "/regenerate": true, "/user
 
 // bodyOptional routes answer no body with their defaults; any other body
 // is read as every route's.
-var bodyOptional = map[string]bool{"/generate_random_key": true}
+var bodyOptional = map[string]bool{"/generate_random_key": true, "/generate_password": true}
 
 // credentialRoutes change keys by design; they are swept for status only.
 var credentialRoutes = map[string]bool{"/get_api_key": true, "/new_api_key": true, "/regenerate": true}

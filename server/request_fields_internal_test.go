@@ -5,8 +5,13 @@ import (
 	"errors"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"secutil/tools/codec"
+	"secutil/tools/hashgen"
+	"secutil/tools/passgen"
 )
 
 // fieldsProbe is a request type of every kind of field formJSON reads.
@@ -124,6 +129,36 @@ func TestAndList(t *testing.T) {
 	for items, want := range map[string]string{"": "", "a": "a", "a b": "a and b", "a b c": "a, b and c"} {
 		if got := andList(strings.Fields(items)); got != want {
 			t.Errorf("andList(%q) = %q, want %q", items, got, want)
+		}
+	}
+}
+
+// TestDocumentedBoundsAreTheTools: the maxima the request types document
+// (struct tags cannot name constants) are the bounds the tools apply.
+func TestDocumentedBoundsAreTheTools(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		t     reflect.Type
+		field string
+		bound int
+	}{
+		{reflect.TypeFor[hashGeneratorRequest](), "Cost", hashgen.MaxBcryptCost},
+		{reflect.TypeFor[hashGeneratorRequest](), "Memory", hashgen.MaxArgon2MemoryKiB},
+		{reflect.TypeFor[hashGeneratorRequest](), "Time", hashgen.MaxArgon2Time},
+		{reflect.TypeFor[hashGeneratorRequest](), "Parallelism", hashgen.MaxArgon2Parallelism},
+		{reflect.TypeFor[hashGeneratorRequest](), "N", 1 << hashgen.MaxScryptLogN},
+		{reflect.TypeFor[hashGeneratorRequest](), "R", hashgen.MaxScryptR},
+		{reflect.TypeFor[hashGeneratorRequest](), "P", hashgen.MaxScryptP},
+		{reflect.TypeFor[randomKeyRequest](), "Length", codec.MaxKeyBytes},
+		{reflect.TypeFor[passwordGenRequest](), "Length", passgen.MaxLength},
+		{reflect.TypeFor[passwordGenRequest](), "Words", passgen.MaxWords},
+	} {
+		f, _ := tc.t.FieldByName(tc.field)
+		if got := f.Tag.Get("maximum"); got != strconv.Itoa(tc.bound) {
+			t.Errorf("%v.%s documents a maximum of %s; the tool's is %d", tc.t, tc.field, got, tc.bound)
+		}
+		if doc := f.Tag.Get("doc"); !strings.Contains(doc, strconv.Itoa(tc.bound)) {
+			t.Errorf("%v.%s: %q does not say %d", tc.t, tc.field, doc, tc.bound)
 		}
 	}
 }
