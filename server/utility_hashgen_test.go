@@ -60,7 +60,8 @@ func holdSlot(t *testing.T, engine *pbe.Engine) (release func()) {
 
 // TestSlowHashesShareTheKDFSlots: scrypt, argon2id and bcrypt ran with no
 // concurrency limit (200 parallel calls reached 6.5 GiB). They now wait
-// for the key-derivation slots /secure_encrypt uses.
+// for the key-derivation slots /secure_encrypt uses, and so do the slow
+// schemes of /hash_verify.
 func TestSlowHashesShareTheKDFSlots(t *testing.T) {
 	t.Parallel()
 	var engine *pbe.Engine
@@ -68,15 +69,24 @@ func TestSlowHashesShareTheKDFSlots(t *testing.T) {
 	key := e.key("pro@example.com", store.PlanPro)
 	release := holdSlot(t, engine)
 	defer release()
-	answers := make(chan response, 3)
+	answers := make(chan response, 5)
 	for _, algorithm := range []string{"scrypt", "argon2id", "bcrypt"} {
 		go func() {
 			answers <- e.post("/api/hash_generator", map[string]string{"algorithm": algorithm, "plaintext": "pw"}, "X-API-Key", key)
 		}()
 	}
-	// A fast digest does not wait.
+	for _, hash := range []string{
+		"$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
+		"$6$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1",
+	} {
+		go func() {
+			answers <- e.post("/api/hash_verify", map[string]string{"password": "pw", "hash": hash}, "X-API-Key", key)
+		}()
+	}
+	// A fast digest does not wait, made or verified.
 	e.post("/api/hash_generator", map[string]string{"algorithm": "sha256", "plaintext": "pw"}, "X-API-Key", key).want(200)
-	answeredOnlyAfterRelease(t, answers, release, 3)
+	e.post("/api/hash_verify", map[string]string{"password": "abc", "hash": "900150983cd24fb0d6963f7d28e17f72"}, "X-API-Key", key).want(200)
+	answeredOnlyAfterRelease(t, answers, release, 5)
 }
 
 // TestHashGeneratorHonoursCosts: {"algorithm":"bcrypt","cost":12} answered

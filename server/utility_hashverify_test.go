@@ -7,7 +7,6 @@ import (
 
 	"secutil/server"
 	"secutil/store"
-	"secutil/tools/pbe"
 )
 
 // TestHashVerifyRoute: a password and a hash give whether they match and
@@ -87,28 +86,6 @@ func TestHashVerifyRoundTrip(t *testing.T) {
 			t.Errorf("%v made %s, which does not verify: %v", req, hash, m)
 		}
 	}
-}
-
-// TestHashVerifySharesTheKDFSlots: a slow scheme waits for a key-derivation
-// slot as /hash_generator's slow hashes do; a digest does not.
-func TestHashVerifySharesTheKDFSlots(t *testing.T) {
-	t.Parallel()
-	var engine *pbe.Engine
-	e := newEnv(t, oneSlot(&engine))
-	key := e.key("pro@example.com", store.PlanPro)
-	release := holdSlot(t, engine)
-	defer release()
-	answers := make(chan response, 2)
-	for _, hash := range []string{
-		"$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
-		"$6$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1",
-	} {
-		go func() {
-			answers <- e.post("/api/hash_verify", map[string]string{"password": "x", "hash": hash}, "X-API-Key", key)
-		}()
-	}
-	e.post("/api/hash_verify", map[string]string{"password": "abc", "hash": "900150983cd24fb0d6963f7d28e17f72"}, "X-API-Key", key).want(200)
-	answeredOnlyAfterRelease(t, answers, release, 2)
 }
 
 // TestNewUtilitiesAreDeclared: hash_verify, jwt_verify and
