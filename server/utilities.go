@@ -21,8 +21,7 @@ type utility struct {
 	summary string // the operation's summary
 	// description is the operation's description, "" for none.
 	description string
-	// example is the request the document shows, as JSON ("" for a
-	// utility that takes no body).
+	// example is the request the document shows, as JSON.
 	example string
 	// errors are the codes of its own that the utility answers, besides
 	// the ones every route has; their statuses are documented.
