@@ -58,9 +58,9 @@ func requestFields(t reflect.Type) []requestField {
 // field is the field named key. (encoding/json would also fill a field
 // from a key in other case, but the required fields are checked by their
 // names as written, so "Text" is refused as a misspelling of "text".)
-func field(fields []requestField, key string) (requestField, bool) {
+func field[K string | []byte](fields []requestField, key K) (requestField, bool) {
 	for _, f := range fields {
-		if f.name == key {
+		if string(key) == f.name { // no copy of a []byte key
 			return f, true
 		}
 	}
@@ -73,19 +73,20 @@ func refuseUnknownFields(body []byte, t reflect.Type) error {
 	fields := requestFields(t)
 	var unknown string
 	found := false
-	note := func(key string) {
+	if !eachMember(body, func(key, _ []byte) {
 		if _, ok := field(fields, key); !ok && !found {
-			unknown, found = key, true
+			unknown, found = string(key), true
 		}
-	}
-	if !eachMember(body, func(key, _ []byte) { note(string(key)) }) {
+	}) {
 		// A key with an escape: encoding/json reads it.
 		var members map[string]json.RawMessage
 		if err := json.Unmarshal(body, &members); err != nil {
 			return jsonDecodeError(err)
 		}
 		for _, key := range slices.Sorted(maps.Keys(members)) {
-			note(key)
+			if _, ok := field(fields, key); !ok && !found {
+				unknown, found = key, true
+			}
 		}
 	}
 	if !found {
