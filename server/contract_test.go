@@ -449,20 +449,29 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 	// covered by its declaration alone), the cases below, a missing field, a
 	// wrong type, the plan's limit.
 	moreCases := map[string][]any{
-		"/base64": {map[string]string{"text": "aGk=", "option": "decode"}, map[string]string{"text": "%%%", "option": "decode"}},
+		"/base64": {map[string]string{"text": "aGk=", "option": "decode"}, map[string]string{"text": "%%%", "option": "decode"},
+			map[string]string{"text": "/wD+", "option": "decode"}, map[string]string{"text": "/wD+", "option": "decode", "output": "base64url"}},
+		"/generate_random_key": {nil, map[string]any{"length": 8}, map[string]string{"format": "alphanumeric"}},
+		"/generate_password": {map[string]string{"mode": "passphrase", "case": "random"}, map[string]any{"length": 3},
+			map[string]any{"mode": "passphrase", "words": 4, "digit": true}},
+		"/jwt_verify": {map[string]string{"token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2ln", "key": "wrong"},
+			map[string]string{"token": "a.b", "key": "k"}, map[string]string{"token": "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2ln", "key": "{\"keys\": 1}"}},
+		"/hash_verify": {map[string]string{"password": "x", "hash": "$1$saltstri$YMyguxXMBpd2TEZ.vS/3q1"}, map[string]string{"password": "x", "hash": "nope"},
+			map[string]string{"password": "x", "hash": "$2b$31$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"}},
 		"/jwt_decoder": {map[string]string{"token": "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIiwiZXhwIjoxfQ."},
 			map[string]string{"token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"}, map[string]string{"token": "a.b"}},
-		"/json_format":     {map[string]string{"text": `{"a":[1,2]}`}, map[string]string{"text": `{"a":`}, map[string]string{"text": strings.Repeat("[", 600)}},
-		"/json_minify":     {map[string]string{"text": `{ "a" : 1 }`}},
-		"/suggestion":      {map[string]string{"message": "dark mode"}, map[string]string{"message": " "}},
-		"/secure_encrypt":  {map[string]string{"text": "hi", "password": "pw"}},
-		"/secure_decrypt":  {map[string]string{"text": "AAAA", "password": "pw"}},
-		"/ip_info":         {map[string]string{"ip_string": "81.2.69.160"}, map[string]string{"ip_string": "10.0.0.1"}, map[string]string{"ip_string": "nope"}},
-		"/password_check":  {map[string]string{"password": "Tr0ub4dor&3"}},
-		"/entropy":         {map[string]string{"password": "Tr0ub4dor&3"}},
-		"/common_pwd":      {map[string]string{"password": "letmein"}},
-		"/data_breach":     {map[string]string{"password": "password"}, map[string]string{"prefix": "5BAA6"}, map[string]string{"ntlm": strings.Repeat("a", 32)}, map[string]string{}},
-		"/hash_generator":  {map[string]string{"algorithm": "sha256", "plaintext": "abc"}, map[string]string{"algorithm": "rot13", "plaintext": "x"}},
+		"/json_format":    {map[string]string{"text": `{"a":[1,2]}`}, map[string]string{"text": `{"a":`}, map[string]string{"text": strings.Repeat("[", 600)}},
+		"/json_minify":    {map[string]string{"text": `{ "a" : 1 }`}},
+		"/suggestion":     {map[string]string{"message": "dark mode"}, map[string]string{"message": " "}},
+		"/secure_encrypt": {map[string]string{"text": "hi", "password": "pw"}},
+		"/secure_decrypt": {map[string]string{"text": "AAAA", "password": "pw"}},
+		"/ip_info":        {map[string]string{"ip_string": "81.2.69.160"}, map[string]string{"ip_string": "10.0.0.1"}, map[string]string{"ip_string": "nope"}},
+		"/password_check": {map[string]string{"password": "Tr0ub4dor&3"}},
+		"/entropy":        {map[string]string{"password": "Tr0ub4dor&3"}},
+		"/common_pwd":     {map[string]string{"password": "letmein"}},
+		"/data_breach":    {map[string]string{"password": "password"}, map[string]string{"prefix": "5BAA6"}, map[string]string{"ntlm": strings.Repeat("a", 32)}, map[string]string{}},
+		"/hash_generator": {map[string]string{"algorithm": "sha256", "plaintext": "abc"}, map[string]string{"algorithm": "rot13", "plaintext": "x"},
+			map[string]any{"algorithm": "bcrypt", "plaintext": "x", "cost": 4}, map[string]any{"algorithm": "md5", "plaintext": "x", "cost": 4}},
 		"/hash_identifier": {map[string]string{"hash": md5Password}, map[string]string{"hash": "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"}, map[string]any{"hashes": []string{md5Password, "abc"}}, map[string]string{"hash": "user@example.com"}},
 		"/hash_lookup":     {map[string]string{"hashes": md5Password + ",zz"}, map[string]string{"hashes": md5Password}},
 	}
@@ -472,10 +481,7 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 		if !strings.HasPrefix(op.full, "/api/v1/") || !slices.Contains(tags, any("utilities")) || op.key == "/hash_lookup_site" {
 			continue
 		}
-		var example any // a utility that reads no body has none
-		if ex, ok := c.at(op.pointer + "/requestBody/content/application~1json/example").(map[string]any); ok {
-			example = stringFields(ex)
-		}
+		example := stringFields(c.at(op.pointer + "/requestBody/content/application~1json/example").(map[string]any))
 		utilities[op.key] = append([]any{example}, moreCases[op.key]...)
 	}
 	for path := range moreCases {

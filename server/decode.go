@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -109,13 +110,24 @@ type checker interface{ check() error }
 // Unknown fields are ignored; malformed input, a wrong type or a missing
 // required field is a 400 that says which.
 func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
-	var v T
-	return decodeWithin[T](w, r, bodyLimit(&v))
+	return decodeAs[T](w, r, false)
 }
 
-// decodeWithin is decode with a body limit the server sets rather than
+// decodeClosed is decode for a utility's request: a JSON key that is no
+// field of T is a 400 that names it (refuseUnknownFields). A form's other
+// fields are still ignored, for browsers send their buttons' names.
+func decodeClosed[T any](w http.ResponseWriter, r *http.Request) (T, error) {
+	return decodeAs[T](w, r, true)
+}
+
+func decodeAs[T any](w http.ResponseWriter, r *http.Request, closed bool) (T, error) {
+	var v T
+	return decodeWithin[T](w, r, bodyLimit(&v), closed)
+}
+
+// decodeWithin is decodeAs with a body limit the server sets rather than
 // the request type.
-func decodeWithin[T any](w http.ResponseWriter, r *http.Request, limit int64) (T, error) {
+func decodeWithin[T any](w http.ResponseWriter, r *http.Request, limit int64, closed bool) (T, error) {
 	var v T
 	if r.ContentLength > limit {
 		// Refused unread: the length says it is too large.
@@ -145,7 +157,7 @@ func decodeWithin[T any](w http.ResponseWriter, r *http.Request, limit int64) (T
 		}
 	// curl -d sends JSON labelled as a form; serve it rather than puzzle the user.
 	case mt == "" || mt == "application/json" || mt == "text/json" || mt == "application/x-www-form-urlencoded":
-		if err := decodeJSON(body, &v); err != nil {
+		if err := decodeJSON(body, &v, closed); err != nil {
 			return v, nameMisspelling(body, err)
 		}
 		return v, nameMisspelling(body, check(&v))
@@ -178,15 +190,23 @@ func looksLikeJSON(body []byte) bool {
 // decodeJSON decodes a whole body holding one JSON value. json.Unmarshal
 // reads the body in place (a json.Decoder would copy it into buffers of its
 // own) and refuses data after the value.
-func decodeJSON(body []byte, v any) error {
+func decodeJSON(body []byte, v any, closed bool) error {
 	switch string(bytes.TrimSpace(body)) {
 	case "":
+		if _, optional := v.(optionalBody); optional {
+			return nil
+		}
 		return badRequest("request body is empty; expected a JSON object")
 	case "null": // json.Unmarshal leaves v as it is
 		return badRequest("request body must be a JSON object, not null")
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return jsonDecodeError(clientPath(err, v))
+	}
+	if closed {
+		if err := refuseUnknownFields(body, reflect.TypeOf(v).Elem()); err != nil {
+			return err
+		}
 	}
 	return checkPresent(body, v)
 }
@@ -229,24 +249,24 @@ func jsonTypeName(goType string) string {
 	}
 }
 
-// decodeForm maps form fields onto the JSON field names of v, so web forms
-// and JSON clients share one request type.
+// decodeForm maps form fields onto the JSON field names of v, each read as
+// its field's JSON type (formJSON), so web forms and JSON clients share one
+// request type.
 func decodeForm(body []byte, v any) error {
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
 		return badRequest("malformed form body")
 	}
-	fields := map[string]string{}
 	for name, values := range form {
 		if !utf8.ValidString(name) || (len(values) > 0 && !utf8.ValidString(values[0])) {
 			return badRequest("form field %q is not valid UTF-8", name)
 		}
-		if len(values) > 0 {
-			fields[name] = values[0]
-		}
 	}
-	raw, _ := json.Marshal(fields)
-	return decodeJSON(raw, v)
+	raw, err := formJSON(form, v)
+	if err != nil {
+		return err
+	}
+	return decodeJSON(raw, v, false)
 }
 
 // readForm reads a urlencoded body, bounded like every body.

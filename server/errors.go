@@ -15,8 +15,10 @@ import (
 	"secutil/tools/codec"
 	"secutil/tools/geo"
 	"secutil/tools/hashgen"
+	"secutil/tools/hashverify"
 	"secutil/tools/jsonfmt"
 	"secutil/tools/jwt"
+	"secutil/tools/passgen"
 	"secutil/tools/passpolicy"
 	"secutil/tools/pbe"
 	"secutil/tools/seal"
@@ -46,14 +48,17 @@ var (
 	codeInvalidRequest       = defineCode("invalid_request", http.StatusBadRequest, "malformed JSON (with the byte offset), a body that is not an object, or a field whose value is out of bounds (named)")
 	codeMissingField         = defineCode("missing_field", http.StatusBadRequest, "a required field that is absent, null or blank (named)")
 	codeInvalidField         = defineCode("invalid_field", http.StatusBadRequest, "a field of the wrong JSON type, such as a number where a string belongs (named)")
-	codeInvalidInput         = defineCode("invalid_input", http.StatusBadRequest, "input a tool cannot work on: bad base64, a malformed encryption envelope, plaintext a hash cannot take")
+	codeUnknownField         = defineCode("unknown_field", http.StatusBadRequest, "a key of a utility's JSON body that is none of its fields (named, with the field it likely meant: <code>ip</code> for <code>ip_string</code>)")
+	codeInvalidInput         = defineCode("invalid_input", http.StatusBadRequest, "input a tool cannot work on: bad base64, a malformed encryption envelope, plaintext a hash cannot take, a hash cost out of bounds, a hash to verify that is malformed or asks for more work than the bounds allow")
 	codeInvalidJSON          = defineCode("invalid_json", http.StatusBadRequest, "<code>/json_format</code> or <code>/json_minify</code> text that is not JSON (with line and column)")
 	codeInvalidJWT           = defineCode("invalid_jwt", http.StatusBadRequest, "a token that is not three base64url parts holding JSON objects")
+	codeInvalidJWTKey        = defineCode("invalid_jwt_key", http.StatusBadRequest, "a <code>/jwt_verify</code> key that is no HMAC secret, PEM public key or certificate, JWK or JWKS, or a private key, or a key type or size not supported")
 	codeTooDeeplyNested      = defineCode("too_deeply_nested", http.StatusBadRequest, "JSON (of <code>/json_format</code>, <code>/json_minify</code>, or a token's header or payload) nested deeper than 512 levels of arrays and objects")
 	codeOutputTooLarge       = defineCode("output_too_large", http.StatusBadRequest, "JSON whose formatted answer would pass 4 times the input or 1 MiB, whichever is larger")
 	codeInvalidIP            = defineCode("invalid_ip", http.StatusBadRequest, "an <code>ip_string</code> that is not one IPv4 or IPv6 address")
 	codeInvalidHashInput     = defineCode("invalid_hash_input", http.StatusBadRequest, "a hash lookup or identifier batch with no hashes or more than 500, or a lookup token that is not a hash it can look up (named)")
 	codeUnknownAlgorithm     = defineCode("unknown_algorithm", http.StatusBadRequest, "a hash algorithm the generator does not know; the message lists the allowed ones")
+	codeUnsupportedHash      = defineCode("unsupported_hash", http.StatusBadRequest, "a <code>/hash_verify</code> hash in no scheme it can verify; the message lists the ones it can")
 	codeDecryptionFailed     = defineCode("decryption_failed", http.StatusBadRequest, "a wrong password or altered text (the same answer for both)")
 	codeRangeTooLarge        = defineCode("range_too_large", http.StatusBadRequest, "a breach range query whose prefix holds more entries than a Pwned Passwords file can honestly have")
 	codeNTLMNotConfigured    = defineCode("ntlm_not_configured", http.StatusBadRequest, "an NTLM breach query on a server started without <code>-breach-file-ntlm</code>")
@@ -118,9 +123,13 @@ var toolErrors = []struct {
 }{
 	{is(codec.ErrInvalidBase64, pbe.ErrInvalidInput), codeInvalidInput, ""},
 	{as[*hashgen.InputError], codeInvalidInput, ""},
+	{as[*hashverify.InvalidError], codeInvalidInput, ""},
+	{as[*hashverify.UnsupportedError], codeUnsupportedHash, ""},
+	{is(codec.ErrInvalidParameter, passgen.ErrInvalidOptions), codeInvalidRequest, ""},
 	{is(pbe.ErrDecryptionFailed), codeDecryptionFailed, "decryption failed: wrong password or altered text"},
 	{as[*jsonfmt.SyntaxError], codeInvalidJSON, ""},
 	{is(jwt.ErrInvalid), codeInvalidJWT, ""},
+	{is(jwt.ErrInvalidKey), codeInvalidJWTKey, ""},
 	{jsonBound(jsonfmt.LimitDepth), codeTooDeeplyNested, ""},
 	{jsonBound(jsonfmt.LimitOutput), codeOutputTooLarge, ""},
 	{is(geo.ErrInvalidIP), codeInvalidIP, ""},

@@ -19,6 +19,7 @@ func FuzzAPIBodies(f *testing.F) {
 	for i := range paths {
 		f.Add(uint8(i), []byte(`{"password":"hunter2","text":"aGk=","option":"decode","message":"m"}`))
 		f.Add(uint8(i), []byte(`{"hashes":"5f4dcc3b5aa765d61d8327deb882cf99","algorithm":"md5","plaintext":"x","hash":"x","token":"a.b.c","ip_string":"8.8.8.8"}`))
+		f.Add(uint8(i), []byte(`{"token":"a.b.c","key":"k","length":16,"format":"base64url","mode":"passphrase","words":4,"output":"hex","cost":4}`))
 		f.Add(uint8(i), []byte(`[{}]`))
 	}
 	e := newEnv(f)

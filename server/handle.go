@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"reflect"
 )
 
 // The adapters: each serves an action (func(ctx, Q) (R, error)) as an
@@ -28,7 +29,7 @@ func runAction[Q, R any](s *Server, w http.ResponseWriter, r *http.Request, deco
 }
 
 // handleJSON serves an action to JSON clients: the adapter decodes Q, runs
-// act, and encodes its R (or plainText) or its error.
+// act, and encodes its R or its error.
 func handleJSON[Q, R any](s *Server, act action[Q, R]) http.Handler {
 	return handleJSONFrom(s, decodeRequest[Q], act)
 }
@@ -161,7 +162,7 @@ func handleAdminForm[Q, R any](s *Server, done string, decode decoder[Q], act ac
 // (answerOnUtilityPage); anyone else gets the API's JSON.
 func (s *Server) handleUtilityForm(u utility) http.Handler {
 	run := u.bind(s)
-	return s.answerOnUtilityPage(u.panel, s.handleMetered(s.anyCaller, run), func(w http.ResponseWriter, r *http.Request) (any, error) {
+	return s.answerOnUtilityPage(u.panel, u.request, s.handleMetered(s.anyCaller, run), func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return s.runMetered(w, r, s.anyCaller, run)
 	})
 }
@@ -169,9 +170,10 @@ func (s *Server) handleUtilityForm(u utility) http.Handler {
 // handlePanelForm serves an action that a panel of the utilities page
 // calls and that is no utility (the strength meter's preview): not
 // metered. A browser's form post gets the page back with the answer in
-// panel (answerOnUtilityPage); anyone else gets JSON.
-func handlePanelForm[Q, R any](s *Server, panel string, decode decoder[Q], act action[Q, R]) http.Handler {
-	return s.answerOnUtilityPage(panel, handleJSONFrom(s, decode, act), func(w http.ResponseWriter, r *http.Request) (any, error) {
+// panel (answerOnUtilityPage); anyone else gets JSON. A form post carries
+// the fields of body, the type decode reads.
+func handlePanelForm[Q, R any](s *Server, panel string, body reflect.Type, decode decoder[Q], act action[Q, R]) http.Handler {
+	return s.answerOnUtilityPage(panel, body, handleJSONFrom(s, decode, act), func(w http.ResponseWriter, r *http.Request) (any, error) {
 		_, res, err := runAction(s, w, r, decode, act)
 		return res, err
 	})
@@ -180,14 +182,14 @@ func handlePanelForm[Q, R any](s *Server, panel string, decode decoder[Q], act a
 // answerOnUtilityPage serves a browser's form post (Accept: text/html)
 // with the utilities page, run's answer or error in panel, never JSON (a
 // hash lookup asked for as CSV gets the file), and anyone else with
-// asJSON.
-func (s *Server) answerOnUtilityPage(panel string, asJSON http.Handler, run func(http.ResponseWriter, *http.Request) (any, error)) http.Handler {
+// asJSON. request is the type the form is sent on to run as.
+func (s *Server) answerOnUtilityPage(panel string, request reflect.Type, asJSON http.Handler, run func(http.ResponseWriter, *http.Request) (any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !wantsHTML(r) {
 			asJSON.ServeHTTP(w, r)
 			return
 		}
-		form, err := resendForm(w, r, panel)
+		form, err := resendForm(w, r, panel, request)
 		var result any
 		if err == nil {
 			result, err = run(w, r)

@@ -25,7 +25,7 @@ import (
 var openAPISource []byte
 
 // statusesOfEveryUtility are the statuses every utility's operation
-// documents; one that reads a body adds those of a bad body.
+// documents, with those of a bad body.
 var (
 	statusesOfEveryUtility = []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusMethodNotAllowed,
 		http.StatusMisdirectedRequest, http.StatusTooManyRequests, http.StatusInternalServerError}
@@ -90,15 +90,11 @@ func addUtilities(paths, schemas *schemagen.Object) error {
 		if err := fill(paths, u.path, schemagen.NewObject("post", op)); err != nil {
 			return err
 		}
-		if u.request != reflect.TypeFor[noRequest]() {
-			if err := reflectInto(u.requestSchema, u.request); err != nil {
-				return fmt.Errorf("%s: %w", u.path, err)
-			}
+		if err := reflectInto(u.requestSchema, u.request); err != nil {
+			return fmt.Errorf("%s: %w", u.path, err)
 		}
-		if u.response != reflect.TypeFor[plainText]() {
-			if err := reflectInto(u.responseSchema, u.response); err != nil {
-				return fmt.Errorf("%s: %w", u.path, err)
-			}
+		if err := reflectInto(u.responseSchema, u.response); err != nil {
+			return fmt.Errorf("%s: %w", u.path, err)
 		}
 	}
 	for i := 0; i < len(rf.Nested); i++ { // reflecting one may find more
@@ -126,25 +122,19 @@ func utilityOperation(u utility) (*schemagen.Object, error) {
 		op.Set("description", u.description)
 	}
 	op.Set("security", []any{schemagen.NewObject("ApiKey", []any{})})
-	statuses := slices.Clone(statusesOfEveryUtility)
-	if u.request != reflect.TypeFor[noRequest]() {
-		example, err := schemagen.Parse([]byte(u.example))
-		if err != nil {
-			return nil, fmt.Errorf("%s: example: %w", u.path, err)
-		}
-		op.Set("requestBody", schemagen.NewObject(
-			"required", true,
-			"content", schemagen.NewObject("application/json", schemagen.NewObject(
-				"schema", schemaRef(u.requestSchema),
-				"example", example,
-			)),
-		))
-		statuses = append(statuses, statusesOfABody...)
+	example, err := schemagen.Parse([]byte(u.example))
+	if err != nil {
+		return nil, fmt.Errorf("%s: example: %w", u.path, err)
 	}
+	op.Set("requestBody", schemagen.NewObject(
+		"required", !u.request.Implements(reflect.TypeFor[optionalBody]()),
+		"content", schemagen.NewObject("application/json", schemagen.NewObject(
+			"schema", schemaRef(u.requestSchema),
+			"example", example,
+		)),
+	))
+	statuses := append(slices.Clone(statusesOfEveryUtility), statusesOfABody...)
 	answer := schemagen.NewObject("application/json", schemagen.NewObject("schema", schemaRef(u.responseSchema)))
-	if u.response == reflect.TypeFor[plainText]() {
-		answer = schemagen.NewObject("text/plain", schemagen.NewObject("schema", schemagen.NewObject("type", "string")))
-	}
 	responses := schemagen.NewObject("200", schemagen.NewObject("description", "OK", "content", answer))
 	for _, c := range u.errors {
 		statuses = append(statuses, c.Status)
@@ -167,12 +157,8 @@ func fillRootUtilityRoute(item *schemagen.Object) error {
 	var names, requests, responses []any
 	for _, u := range utilities {
 		names = append(names, strings.TrimPrefix(u.path, "/"))
-		if u.requestSchema != "" {
-			requests = appendRef(requests, u.requestSchema)
-		}
-		if u.responseSchema != "" {
-			responses = appendRef(responses, u.responseSchema)
-		}
+		requests = appendRef(requests, u.requestSchema)
+		responses = appendRef(responses, u.responseSchema)
 	}
 	params, _ := item.Get("parameters")
 	list, _ := params.([]any)

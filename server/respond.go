@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -69,16 +68,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 var jsonContentType = []string{"application/json; charset=utf-8"}
 
-// plainText is a handler result sent as text/plain rather than JSON.
-type plainText string
-
+// writeResult sends an action's result: JSON, as every answer is.
 func writeResult(w http.ResponseWriter, v any) {
-	if t, ok := v.(plainText); ok {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		io.WriteString(w, string(t)+"\n")
-		return
-	}
 	writeJSON(w, http.StatusOK, v)
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"reflect"
 	"strings"
 )
 
@@ -19,7 +20,7 @@ import (
 // encode:
 //
 //	handleMetered        a utility under /api: a key, the account's cap, the call counted; JSON
-//	handleJSON           JSON in, JSON (or plainText) out
+//	handleJSON           JSON in, JSON out
 //	handleJSONFrom       handleJSON with a decoder of the route's own (a key, a session, a limit)
 //	handleAdminList      a paginated /boss/ list: handleJSONFrom with decodePage
 //	handleForm           a page's form or JSON: a browser goes on (303) or sees the form again with the error
@@ -103,7 +104,7 @@ func (s *Server) routes(mux router) {
 		mux.Handle("POST "+u.path, s.handleUtilityForm(u))
 	}
 	// The strength meter's preview while typing: free, limited per account.
-	mux.Handle("POST /password_check/preview", handlePanelForm(s, "strength", s.decodePreview(), s.previewStrength))
+	mux.Handle("POST /password_check/preview", handlePanelForm(s, "strength", reflect.TypeFor[passwordRequest](), s.decodePreview(), s.previewStrength))
 
 	// Web pages (Deps.Assets: templates/ and static/).
 	mux.Handle("GET /{$}", s.handlePage("home"))

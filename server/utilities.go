@@ -22,8 +22,7 @@ type utility struct {
 	summary string // the operation's summary
 	// description is the operation's description, "" for none.
 	description string
-	// example is the request the document shows, as JSON ("" for a
-	// utility that takes no body).
+	// example is the request the document shows, as JSON.
 	example string
 	// errors are the codes of its own that the utility answers, besides
 	// the ones every route has; their statuses are documented.
@@ -31,7 +30,7 @@ type utility struct {
 	// statuses are documented statuses that no code of errors has.
 	statuses []int
 
-	request, response reflect.Type // noRequest: the utility reads no body
+	request, response reflect.Type
 	// requestSchema and responseSchema name the schemas of the document
 	// (components/schemas). A type of package server is reflected into its
 	// schema (openapi.go); any other (a tool's type, or a response of
@@ -56,10 +55,15 @@ type action[Q, R any] func(ctx context.Context, req Q) (R, error)
 // any, is not decoded.
 type noRequest struct{}
 
+// optionalBody is a request type whose body may be left out: no body is
+// the zero request, every field at its default.
+type optionalBody interface{ bodyOptional() }
+
 // declare completes u with its action's request and response types and
-// the runner that decodes Q, runs the action and returns its R.
+// the runner that decodes Q (refusing keys that are no field of Q), runs
+// the action and returns its R.
 func declare[Q, R any](u utility, act func(s *Server) action[Q, R]) utility {
-	return declareDecoded(u, func(*Server) decoder[Q] { return decodeRequest[Q] }, act)
+	return declareDecoded(u, func(*Server) decoder[Q] { return decodeClosed[Q] }, act)
 }
 
 // declareDecoded is declare for a utility whose request the server decodes
@@ -89,14 +93,23 @@ func unbound[Q, R any](act action[Q, R]) func(*Server) action[Q, R] {
 var utilities = []utility{
 	declare(utility{
 		path: "/base64", panel: "base64", summary: "Base64 encode or decode",
+		description:   base64Description,
 		requestSchema: "Base64Request", responseSchema: "Base64Response",
 		example: `{"text": "hello", "option": "encode"}`,
 		errors:  []*errorCode{codeInvalidInput},
 	}, unbound(convertBase64)),
 	declare(utility{
-		path: "/generate_random_key", panel: "randomkey", summary: "256 random bits as hex",
-		responseSchema: "GenerateRandomKeyResponse",
+		path: "/generate_random_key", panel: "randomkey", summary: "A random key of a chosen length and format",
+		description:   "Bytes from the operating system's random source (crypto/rand), 32 by default, written in hex unless format says otherwise. The body may be left out.",
+		requestSchema: "GenerateRandomKeyRequest", responseSchema: "GenerateRandomKeyResponse",
+		example: `{"length": 32, "format": "base64url"}`,
 	}, unbound(generateRandomKey)),
+	declare(utility{
+		path: "/generate_password", panel: "passgen", summary: "Generate a password or a passphrase",
+		description:   generatePasswordDescription,
+		requestSchema: "GeneratePasswordRequest", responseSchema: "GeneratePasswordResponse",
+		example: `{"length": 24, "no_look_alikes": true}`,
+	}, unbound(generatePassword)),
 	declare(utility{
 		path: "/jwt_decoder", panel: "jwt", summary: "Decode a JWT (no signature check)",
 		description:   jwtDecoderDescription,
@@ -104,6 +117,13 @@ var utilities = []utility{
 		example: `{"token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2ln"}`,
 		errors:  []*errorCode{codeInvalidJWT, codeTooDeeplyNested},
 	}, unbound(decodeJWT)),
+	declare(utility{
+		path: "/jwt_verify", panel: "jwtverify", summary: "Verify a JWT's signature and time claims against a key",
+		description:   jwtVerifyDescription,
+		requestSchema: "JwtVerifyRequest", responseSchema: "JwtVerifyResponse",
+		example: `{"token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjMiLCJuYW1lIjoiQW5uIn0.xu1xFlSP9uzH8HlCBdZDLw0ILVT0qp0vLH1FcZ9mf1Q", "key": "a shared secret of at least 32 bytes"}`,
+		errors:  []*errorCode{codeInvalidJWT, codeInvalidJWTKey, codeTooDeeplyNested},
+	}, unbound(verifyJWT)),
 	declare(utility{
 		path: "/json_format", panel: "json", summary: "Pretty-print JSON",
 		description:   jsonFormatDescription,
@@ -120,10 +140,9 @@ var utilities = []utility{
 	}, unbound(transformJSON(jsonfmt.Minify))),
 	declare(utility{
 		path: "/suggestion", panel: "suggestion", summary: "Send a feature suggestion",
-		description:   "Answers text/plain.",
-		requestSchema: "SuggestionInput",
-		example:       `{"message": "more tools please"}`,
-		errors:        []*errorCode{codeInvalidMessageLength},
+		requestSchema: "SuggestionInput", responseSchema: "SuggestionResponse",
+		example: `{"message": "more tools please"}`,
+		errors:  []*errorCode{codeInvalidMessageLength},
 	}, unbound(suggest)),
 	declare(utility{
 		path: "/secure_encrypt", panel: "crypto", summary: "Encrypt a text with a password",
@@ -176,6 +195,13 @@ var utilities = []utility{
 		errors:  []*errorCode{codeUnknownAlgorithm, codeInvalidInput, codeBusy},
 	}, func(s *Server) action[hashGeneratorRequest, hashGeneratorResponse] { return s.generateHash }),
 	declare(utility{
+		path: "/hash_verify", panel: "hashverify", summary: "Does a password match a hash?",
+		description:   hashVerifyDescription,
+		requestSchema: "HashVerifyRequest", responseSchema: "HashVerifyResponse",
+		example: `{"password": "password", "hash": "5f4dcc3b5aa765d61d8327deb882cf99"}`,
+		errors:  []*errorCode{codeUnsupportedHash, codeInvalidInput, codeBusy},
+	}, func(s *Server) action[hashVerifyRequest, hashVerifyResponse] { return s.verifyHash }),
+	declare(utility{
 		path: "/hash_identifier", panel: "hashid", summary: "Identify a hash's type, or a batch's",
 		description:   hashIdentifierDescription,
 		requestSchema: "HashIdentifierRequest", responseSchema: "HashIdentifierResponse",
@@ -206,13 +232,17 @@ const passwordAuditDescription = "Audits every account of a dump, as DSInternals
 
 // The operations' descriptions, too long for the table.
 const (
-	jwtDecoderDescription     = "Decodes header, payload and signature without verifying the signature. The header and payload are bounded as in json_format: nesting deeper than 512 levels is a 400 too_deeply_nested, an answer larger than 4 times the token or 1 MiB a 400 output_too_large."
-	jsonFormatDescription     = "Two-space indent, key order kept, <>& not escaped; invalid JSON is a 400 with line and column. Work is bounded: input up to 512 KiB, nesting up to 512 levels of arrays and objects (deeper: 400 too_deeply_nested), output up to 4 times the input or 1 MiB, whichever is larger (more: 400 output_too_large)."
-	jsonMinifyDescription     = "Compact form, key order kept; invalid JSON is a 400 with line and column. Work is bounded: input up to 512 KiB, nesting up to 512 levels of arrays and objects (deeper: 400 too_deeply_nested), output up to 4 times the input or 1 MiB, whichever is larger (more: 400 output_too_large)."
-	secureEncryptDescription  = "argon2id then XChaCha20-Poly1305; the result is a versioned base64url envelope."
-	secureDecryptDescription  = "Opens an envelope of /secure_encrypt. Envelopes whose argon2id costs exceed this server's own encryption parameters (64 MiB, t=3, p=1) in memory, passes or lanes are refused with 400 invalid_input before any key derivation, as are malformed ones; neither counts. A wrong password or altered text is 400 decryption_failed and counts as a call: the key derivation ran."
-	ipInfoDescription         = "Country and ASN for any public IPv4 or IPv6 address out of the box, from databases built into the binary: IP geolocation by DB-IP (https://db-ip.com; DB-IP Lite Country, CC BY 4.0) and ASN data by RouteViews (https://www.routeviews.org), DB-IP and NRO (CC BY 4.0). Country name, flag, calling code, currency, languages and EU membership come from an embedded country table. city, region, postal, timezone, latitude and longitude are null unless the server has a City database (-geoip-city); databases given with -geoip-city, -geoip-asn and -geoip-isp take precedence over the built-in ones field by field. source names the databases the answer came from. Private and reserved addresses, and addresses no database lists, answer 200 with nulls and a note. 500 only when the operator turned every database off (-geoip-embedded=false with no file) or a lookup fails."
-	passwordCheckDescription  = "Scores the password 0 to 4 with a re-implementation of zxcvbn 4.4.2 (the caller's email counts as a dictionary word). On a server with a Pwned Passwords file (-breach-file), breached is how often the file saw the password, and a password it holds scores 0 (\"very weak\") with a feedback line saying so, whatever its patterns; without a file, breached is null. Account passwords are refused below a score of 2, and when breached."
-	hashGeneratorDescription  = "Hashes plaintext with the named algorithm. bcrypt, argon2id and scrypt share the key-derivation slots of /secure_encrypt (one per CPU), so a burst of them waits rather than exhausting memory. On a capped plan a call past the calls left is refused with 429 before any work."
-	hashIdentifierDescription = "Names the formats a string could be in, best first, over 967 formats: every hashcat 6.2.6 mode whose input is text (432, with its hashcat mode and John the Ripper format), six of later hashcat releases, and the formats only John the Ripper or the tools that write them know. John's own syntax is read too (its tags, M$user#hash, message#hash HMACs, every preloaded $dynamic_N$ with its expression): a format both crackers know is one candidate with hashcat_mode and john_format and a command line for each. A format that parses every field of the string ranks above one that only fits its length; among equals, a prevalence table puts what people meet first (for 32 hex: MD5, NTLM, MD4, LM). Each candidate carries the parameters the string holds (cost or rounds, iterations, memory, salt, user or realm, version) and a hashcat command line. LDAP and Dovecot wrappers ({CRYPT}, {SHA512-CRYPT}) are read through; emails, URLs, UUIDs, IP addresses, words, text and base64 of text are called what they are (estimate \"not a hash\" and a note). {\"hashes\"} (an array, or one string split on newlines, commas, semicolons and spaces as for /hash_lookup; at most 500) answers {\"count\",\"groups\"}: hashes of the same shape grouped, largest group first. Measured on hashcat's own example of each of the 432 modes: the true mode is among the candidates for 100%, in the first five for 82.6%, first for 63.4% (hashcat --identify: 96.5%, 74.3%, 56.2%); on 145 hashes made by openssl, htpasswd, mkpasswd, slappasswd, doveadm, Python, PHP, MariaDB and PostgreSQL, first for 97.9% and in the first five for all. See /docs/hashes."
+	jwtDecoderDescription       = "Decodes header, payload and signature without verifying the signature. The header and payload are bounded as in json_format: nesting deeper than 512 levels is a 400 too_deeply_nested, an answer larger than 4 times the token or 1 MiB a 400 output_too_large."
+	jsonFormatDescription       = "Two-space indent, key order kept, <>& not escaped; invalid JSON is a 400 with line and column. Work is bounded: input up to 512 KiB, nesting up to 512 levels of arrays and objects (deeper: 400 too_deeply_nested), output up to 4 times the input or 1 MiB, whichever is larger (more: 400 output_too_large)."
+	jsonMinifyDescription       = "Compact form, key order kept; invalid JSON is a 400 with line and column. Work is bounded: input up to 512 KiB, nesting up to 512 levels of arrays and objects (deeper: 400 too_deeply_nested), output up to 4 times the input or 1 MiB, whichever is larger (more: 400 output_too_large)."
+	secureEncryptDescription    = "argon2id then XChaCha20-Poly1305; the result is a versioned base64url envelope."
+	secureDecryptDescription    = "Opens an envelope of /secure_encrypt. Envelopes whose argon2id costs exceed this server's own encryption parameters (64 MiB, t=3, p=1) in memory, passes or lanes are refused with 400 invalid_input before any key derivation, as are malformed ones; neither counts. A wrong password or altered text is 400 decryption_failed and counts as a call: the key derivation ran."
+	ipInfoDescription           = "Country and ASN for any public IPv4 or IPv6 address out of the box, from databases built into the binary: IP geolocation by DB-IP (https://db-ip.com; DB-IP Lite Country, CC BY 4.0) and ASN data by RouteViews (https://www.routeviews.org), DB-IP and NRO (CC BY 4.0). Country name, flag, calling code, currency, languages and EU membership come from an embedded country table. city, region, postal, timezone, latitude and longitude are null unless the server has a City database (-geoip-city); databases given with -geoip-city, -geoip-asn and -geoip-isp take precedence over the built-in ones field by field. source names the databases the answer came from. Private and reserved addresses, and addresses no database lists, answer 200 with nulls and a note. 500 only when the operator turned every database off (-geoip-embedded=false with no file) or a lookup fails."
+	passwordCheckDescription    = "Scores the password 0 to 4 with a re-implementation of zxcvbn 4.4.2 (the caller's email counts as a dictionary word). On a server with a Pwned Passwords file (-breach-file), breached is how often the file saw the password, and a password it holds scores 0 (\"very weak\") with a feedback line saying so, whatever its patterns; without a file, breached is null. Account passwords are refused below a score of 2, and when breached."
+	hashGeneratorDescription    = "Hashes plaintext with the named algorithm. bcrypt, argon2id and scrypt take their costs from cost (bcrypt), memory, time and parallelism (argon2id), and n, r and p (scrypt), each at its default when 0 or absent, within bounds that keep a call near a second of one core and 256 MiB: bcrypt cost 4 to 14; argon2id memory up to 256 MiB, time up to 10, parallelism up to 8, memory × time up to 1 GiB; scrypt N a power of two up to 2^20, r up to 32, p up to 16, 128·N·r up to 256 MiB and 128·N·r·p up to 512 MiB. A cost out of bounds, or one the algorithm does not take (a cost for sha256), is a 400 invalid_input before any work. The three share the key-derivation slots of /secure_encrypt (one per CPU), so a burst of them waits rather than exhausting memory. On a capped plan a call past the calls left is refused with 429 before any work."
+	hashVerifyDescription       = "Compares a password with a hash string and names its scheme: bcrypt ($2a$, $2b$, $2y$); argon2i and argon2id (PHC, v=19); scrypt ($scrypt$ of passlib and /hash_generator, $7$ of libsodium, Django's scrypt$ and Werkzeug's scrypt:); PBKDF2 with SHA-1, SHA-256 or SHA-512 (PHC, passlib's $pbkdf2-sha256$, Django's pbkdf2_sha256$ and Werkzeug's pbkdf2:); md5-crypt ($1$, Apache's $apr1$); sha256-crypt ($5$) and sha512-crypt ($6$); and unsalted hex digests of /hash_generator (MD5, NTLM, SHA-1, SHA-2, SHA-3, ...). A hex digest whose length fits several (32 digits: MD5, NTLM, MD4) is tried with each: scheme names the one that matched, candidates all. Derived values are compared in constant time. A mismatch is a 200 with match false. The costs a hash asks for are bounded as /hash_generator's (bcrypt cost up to 14, argon2 and scrypt memory up to 256 MiB, PBKDF2 up to 4,000,000 iterations × blocks, SHA-crypt up to 1,000,000 rounds) and checked before any work: past them, or malformed, is a 400 invalid_input saying which. A string in no scheme above is a 400 unsupported_hash that lists them. The slow schemes (all but digests and md5-crypt) share the key-derivation slots of /secure_encrypt."
+	jwtVerifyDescription        = "Checks a token's signature with key (an HMAC secret, a PEM public key or certificate, a JWK, or a JWKS document whose key is the one of the token's kid, or with no kid the only one that fits its alg) and its time claims, allowing a minute of clock skew. Supported: HS256/384/512, RS256/384/512 and PS256/384/512 (RSA keys of 2048 to 8192 bits), ES256/384/512, EdDSA (Ed25519). A token that is not valid is a 200 with valid false and the first reason that applies: alg none, an algorithm not supported, a crit header, no JWKS key for it, an algorithm that does not fit the key's type (an HMAC alg with a public key), an RSA key under 2048 bits, a bad signature, a malformed exp, nbf or iat, expired, not valid yet, issued in the future. A token that is not a JWT is a 400 invalid_jwt; a key that cannot be read (not a secret, PEM, JWK or JWKS; a private key) a 400 invalid_jwt_key. header and payload are answered whether or not the token is valid: read them as claims, trust them only when valid."
+	generatePasswordDescription = "A password of length characters (default 20) drawn uniformly from the chosen classes, lower- and upper-case letters, digits and ASCII punctuation (all by default), with at least one of each, optionally without look-alike characters (0 O 1 l I |); or, with mode passphrase, words (default 6) drawn from EFF's large word list (7,776 words, 12.9 bits each; Electronic Frontier Foundation, https://www.eff.org/dice, CC BY 3.0 US), joined by separator, in lower, title, upper or random case, with an optional digit. entropy_bits is log2 of the number of equally likely answers under the options. Every draw comes from crypto/rand without modulo bias."
+	base64Description           = "Encodes text as standard, padded base64, or decodes the standard or URL-safe alphabet, padded or not, with white space and line breaks ignored. Decoded bytes that are not UTF-8 text are answered as hex, or as base64url without padding when output says so; output text refuses them (400 invalid_input)."
+	hashIdentifierDescription   = "Names the formats a string could be in, best first, over 966 formats: every hashcat 6.2.6 mode whose input is text (432, with its hashcat mode and John the Ripper format), six of later hashcat releases, and the formats only John the Ripper or the tools that write them know. John's own syntax is read too (its tags, M$user#hash, message#hash HMACs, every preloaded $dynamic_N$ with its expression): a format both crackers know is one candidate with hashcat_mode and john_format and a command line for each. A format that parses every field of the string ranks above one that only fits its length; among equals, a prevalence table puts what people meet first (for 32 hex: MD5, NTLM, MD4, LM). Each candidate carries the parameters the string holds (cost or rounds, iterations, memory, salt, user or realm, version) and a hashcat command line. LDAP and Dovecot wrappers ({CRYPT}, {SHA512-CRYPT}) are read through; emails, URLs, UUIDs, IP addresses, words, text and base64 of text are called what they are (estimate \"not a hash\" and a note). {\"hashes\"} (an array, or one string split on newlines, commas, semicolons and spaces as for /hash_lookup; at most 500) answers {\"count\",\"groups\"}: hashes of the same shape grouped, largest group first. Measured on hashcat's own example of each of the 432 modes: the true mode is among the candidates for 100%, in the first five for 82.6%, first for 63.4% (hashcat --identify: 96.5%, 74.3%, 56.2%); on 145 hashes made by openssl, htpasswd, mkpasswd, slappasswd, doveadm, Python, PHP, MariaDB and PostgreSQL, first for 97.9% and in the first five for all. See /docs/hashes."
 )

@@ -105,14 +105,14 @@ const toolFormBytes = 3 * maxBodyBytes
 var panelTextLimits = map[string]int{"json": jsonfmt.MaxInputBytes}
 
 // resendForm reads a form post of panel and puts it back as the JSON body
-// the utility decodes, each field's first value as a string (what a form
-// post decodes to). Its text is measured as typed, not as the form
+// of request the utility decodes, each of its fields' first value as the
+// field's JSON type. Its text is measured as typed, not as the form
 // encoded it: a field larger than the panel's tool takes is refused in
 // those terms. Two panels ask differently from their request: the breach
 // panel names its query's kind in a select ("kind" says which field of the
 // /data_breach request "query" fills), and the hash identifier's several
 // lines are a batch ("hashes").
-func resendForm(w http.ResponseWriter, r *http.Request, panel string) (url.Values, error) {
+func resendForm(w http.ResponseWriter, r *http.Request, panel string, request reflect.Type) (url.Values, error) {
 	release, err := reserveBody(w, r, toolFormBytes)
 	if err != nil {
 		return nil, err
@@ -149,17 +149,26 @@ func resendForm(w http.ResponseWriter, r *http.Request, panel string) (url.Value
 			return nil, newError(codeRequestTooLarge, "the text is %s; this tool takes at most %s", sizeInWords(len(text)), sizeInWords(limit))
 		}
 	}
-	var body bytes.Buffer
-	enc := json.NewEncoder(&body)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(fields); err != nil {
+	// Only the request's own fields go on, each as its JSON type
+	// (formJSON): a browser also sends its buttons' names, which the
+	// utility's decoder would refuse as unknown fields.
+	known := requestFields(request)
+	values := url.Values{}
+	for name, value := range fields {
+		if _, ok := field(known, name); ok {
+			values.Set(name, value)
+		}
+	}
+	raw, err = formJSON(values, reflect.New(request).Interface())
+	if err != nil {
 		return nil, err
 	}
+	body := bytes.NewBuffer(raw)
 	if body.Len() > maxBodyBytes {
 		return nil, newError(codeRequestTooLarge, "the text, its quotes, backslashes and line breaks escaped, is larger than the %s a tool takes",
 			sizeInWords(maxBodyBytes))
 	}
-	r.Body = io.NopCloser(&body)
+	r.Body = io.NopCloser(body)
 	r.ContentLength = int64(body.Len())
 	r.Header.Set("Content-Type", "application/json")
 	return form, nil

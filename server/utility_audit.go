@@ -41,7 +41,7 @@ func auditBodyBytes(limit int64) int64 { return limit + limit/4 + 4096 }
 // limit, and marks the answer no-store: it tells an account's weaknesses.
 func (s *Server) decodeAudit(w http.ResponseWriter, r *http.Request) (passwordAuditRequest, error) {
 	w.Header().Set("Cache-Control", "no-store")
-	req, err := decodeWithin[passwordAuditRequest](w, r, auditBodyBytes(s.AuditDumpBytes))
+	req, err := decodeWithin[passwordAuditRequest](w, r, auditBodyBytes(s.AuditDumpBytes), true)
 	if err == nil && int64(len(req.Dump)) > s.AuditDumpBytes {
 		err = newError(codeRequestTooLarge, "the dump is larger than %d bytes", s.AuditDumpBytes)
 	}

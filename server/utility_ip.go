@@ -9,7 +9,7 @@ import (
 // POST /ip_info: where an IP address is, from the GeoIP databases in use.
 
 type ipRequest struct {
-	IPString string `json:"ip_string" required:"check" doc:"an IPv4 or IPv6 address"`
+	IPString string `json:"ip_string" required:"check" aka:"ip,ip_address,address,ipaddress,host" doc:"an IPv4 or IPv6 address"`
 }
 
 func (q *ipRequest) check() error { return required("ip_string", q.IPString) }

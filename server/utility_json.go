@@ -10,7 +10,7 @@ import (
 // order kept.
 
 type jsonRequest struct {
-	Text string `json:"text" required:"true"`
+	Text string `json:"text" required:"true" aka:"json,input,data"`
 }
 
 // check refuses a text larger than the JSON tools take, in those terms

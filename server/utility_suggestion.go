@@ -15,7 +15,7 @@ const maxSuggestionChars = 5000
 
 type suggestionRequest struct {
 	Email   *string `json:"email"`
-	Message string  `json:"message" required:"true" doc:"1 to 5000 characters after trimming"`
+	Message string  `json:"message" required:"true" aka:"text,suggestion,feedback" doc:"1 to 5000 characters after trimming"`
 }
 
 func (q *suggestionRequest) check() error {
@@ -29,14 +29,19 @@ func (q *suggestionRequest) check() error {
 	return nil
 }
 
-// suggest stores a suggestion together with the call's charge and
-// answers in plain text, as the OpenAPI document says.
-func suggest(ctx context.Context, req suggestionRequest) (plainText, error) {
+type suggestionResponse struct {
+	Received bool   `json:"received" required:"true" doc:"always true: a suggestion that is not stored is an error"`
+	Message  string `json:"message" required:"true" doc:"a thank-you for a person"`
+}
+
+// suggest stores a suggestion together with the call's charge and answers
+// in JSON, as every route does.
+func suggest(ctx context.Context, req suggestionRequest) (suggestionResponse, error) {
 	c := callOf(ctx)
 	sg := &store.Suggestion{AccountID: c.account.ID, Message: strings.TrimSpace(req.Message)}
 	if req.Email != nil {
 		sg.Email = strings.TrimSpace(*req.Email)
 	}
 	c.suggestion = sg
-	return plainText("Thank you: your suggestion was received."), nil
+	return suggestionResponse{Received: true, Message: "Thank you: your suggestion was received."}, nil
 }

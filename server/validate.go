@@ -138,36 +138,14 @@ func firstMissing(body []byte, names []string) (missing string, ok bool) {
 		return "", false
 	}
 	var set [8]bool // set[j]: names[j] is present and not null
-	i := skipJSONSpace(body, 0)
-	if i >= len(body) || body[i] != '{' {
-		return "", false
-	}
-	for i = skipJSONSpace(body, i+1); i < len(body) && body[i] != '}'; i = skipJSONSpace(body, i) {
-		if body[i] == ',' {
-			i = skipJSONSpace(body, i+1)
-		}
-		if i >= len(body) || body[i] != '"' {
-			return "", false
-		}
-		end := i + 1
-		for end < len(body) && body[end] != '"' {
-			if body[end] == '\\' {
-				return "", false
-			}
-			end++
-		}
-		key := body[i+1 : min(end, len(body))]
-		i = skipJSONSpace(body, end+1)
-		if i >= len(body) || body[i] != ':' {
-			return "", false
-		}
-		start := skipJSONSpace(body, i+1)
-		i = skipJSONValue(body, start)
+	if !eachMember(body, func(key, value []byte) {
 		for j, name := range names {
 			if string(key) == name {
-				set[j] = string(body[start:min(i, len(body))]) != "null"
+				set[j] = string(value) != "null"
 			}
 		}
+	}) {
+		return "", false
 	}
 	for j, name := range names {
 		if !set[j] {
@@ -175,6 +153,41 @@ func firstMissing(body []byte, names []string) (missing string, ok bool) {
 		}
 	}
 	return "", true
+}
+
+// eachMember calls f with each key of the top-level JSON object body and
+// its value's bytes, in order, without decoding them. body must be JSON
+// that json.Unmarshal accepted. It returns false, and the caller asks
+// encoding/json, when body is no object or a key holds an escape.
+func eachMember(body []byte, f func(key, value []byte)) bool {
+	i := skipJSONSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return false
+	}
+	for i = skipJSONSpace(body, i+1); i < len(body) && body[i] != '}'; i = skipJSONSpace(body, i) {
+		if body[i] == ',' {
+			i = skipJSONSpace(body, i+1)
+		}
+		if i >= len(body) || body[i] != '"' {
+			return false
+		}
+		end := i + 1
+		for end < len(body) && body[end] != '"' {
+			if body[end] == '\\' {
+				return false
+			}
+			end++
+		}
+		key := body[i+1 : min(end, len(body))]
+		i = skipJSONSpace(body, end+1)
+		if i >= len(body) || body[i] != ':' {
+			return false
+		}
+		start := skipJSONSpace(body, i+1)
+		i = skipJSONValue(body, start)
+		f(key, body[start:min(i, len(body))])
+	}
+	return true
 }
 
 func skipJSONSpace(b []byte, i int) int {
