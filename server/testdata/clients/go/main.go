@@ -56,7 +56,7 @@ func call(ctx context.Context, base, key, prefix string) (map[string]answer, err
 		r.Header.Set("X-API-Key", key)
 		return nil
 	}
-	body := secutil.PostBase64JSONRequestBody{Text: "hi", Option: secutil.Encode}
+	body := secutil.PostBase64JSONRequestBody{Text: "hi", Option: "encode"}
 	encoded, err := c.PostBase64WithResponse(ctx, body, withKey)
 	if err != nil {
 		return nil, fmt.Errorf("base64: %w", err)
