@@ -43,7 +43,7 @@ type contract struct {
 
 // contractOp is one operation at one of its servers.
 type contractOp struct {
-	method, key, full string // "post", "/base64", "/api/base64"
+	method, key, full string // "post", "/api/v1/base64" (its path in the document), "/api/base64"
 	match             *regexp.Regexp
 	templated         bool
 	pointer           string   // JSON pointer of the operation in the document
@@ -76,12 +76,21 @@ func loadContract(t testing.TB) *contract {
 		if s, ok := item["servers"]; ok {
 			servers = s.([]any)
 		}
+		// The same route at other paths (/api/base64 for /api/v1/base64).
+		aliases, _ := item["x-aliases"].([]any)
 		for method := range item {
-			if method == "servers" || method == "parameters" || method == "summary" || method == "description" {
+			if method == "servers" || method == "parameters" || method == "summary" || method == "description" || method == "x-aliases" {
 				continue
 			}
+			var fulls []string
 			for _, s := range servers {
-				full := strings.TrimSuffix(s.(map[string]any)["url"].(string), "/") + key
+				server := strings.TrimSuffix(s.(map[string]any)["url"].(string), "/")
+				fulls = append(fulls, server+key)
+				for _, alias := range aliases {
+					fulls = append(fulls, server+alias.(string))
+				}
+			}
+			for _, full := range fulls {
 				pattern, targets := regexp.QuoteMeta(full), []string{full}
 				for _, p := range pathParameters(item) {
 					placeholder := "{" + p.Name + "}"
@@ -478,11 +487,15 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 	utilities := map[string][]any{}
 	for _, op := range c.ops {
 		tags, _ := c.at(op.pointer + "/tags").([]any)
-		if !strings.HasPrefix(op.full, "/api/v1/") || !slices.Contains(tags, any("utilities")) || op.key == "/hash_lookup_site" {
+		name := strings.TrimPrefix(op.full, "/api/v1")
+		if !strings.HasPrefix(op.full, "/api/v1/") || !slices.Contains(tags, any("utilities")) || name == "/hash_lookup_site" {
 			continue
 		}
-		example := stringFields(c.at(op.pointer + "/requestBody/content/application~1json/example").(map[string]any))
-		utilities[op.key] = append([]any{example}, moreCases[op.key]...)
+		var example any // a utility that reads no body has none
+		if ex, ok := c.at(op.pointer + "/requestBody/content/application~1json/example").(map[string]any); ok {
+			example = stringFields(ex)
+		}
+		utilities[name] = append([]any{example}, moreCases[name]...)
 	}
 	for path := range moreCases {
 		if utilities[path] == nil {

@@ -60,7 +60,99 @@ func OpenAPIDocument() ([]byte, error) {
 	if err := fill(member(schemas, "Error", "properties", "code"), "enum", codes); err != nil {
 		return nil, err
 	}
+	if err := writePathsInFull(doc); err != nil {
+		return nil, err
+	}
+	if err := schemagen.SplitTypeUnions(doc); err != nil {
+		return nil, err
+	}
 	return schemagen.Encode(doc)
+}
+
+// writePathsInFull writes every path of doc in full, under one server,
+// "/". openapi_source.json writes a path where the router serves it: an
+// API route under the document's servers (/api/v1, then /api), a route
+// at the root under its own servers ("/"); client generators read neither
+// kind of server list (a path's own servers least of all), so a path
+// written so would answer 404 through them. The path at the first server
+// is the one the document gives; the same route at the others, and at
+// the paths the source's x-aliases add (relative as the path is), are
+// listed in its x-aliases, which the contract test and /docs read.
+func writePathsInFull(doc *schemagen.Object) error {
+	rootServers, err := serverURLs(doc)
+	if err != nil || len(rootServers) == 0 {
+		return fmt.Errorf("openapi_source.json: the document's servers: %v", err)
+	}
+	paths := member(doc, "paths")
+	full, seen := &schemagen.Object{}, map[string]bool{}
+	for _, key := range paths.Keys() {
+		v, _ := paths.Get(key)
+		item, ok := v.(*schemagen.Object)
+		if !ok {
+			return fmt.Errorf("openapi_source.json: path %s is not an object", key)
+		}
+		servers := rootServers
+		if _, ok := item.Get("servers"); ok {
+			if servers, err = serverURLs(item); err != nil || len(servers) == 0 {
+				return fmt.Errorf("openapi_source.json: the servers of %s: %v", key, err)
+			}
+		}
+		relative := []string{key}
+		if v, ok := item.Get("x-aliases"); ok {
+			for _, alias := range v.([]any) {
+				relative = append(relative, alias.(string))
+			}
+		}
+		var all []any
+		for _, server := range servers {
+			for _, p := range relative {
+				all = append(all, strings.TrimSuffix(server, "/")+p)
+			}
+		}
+		written := &schemagen.Object{}
+		if len(all) > 1 {
+			written.Set("x-aliases", all[1:])
+		}
+		for _, k := range item.Keys() {
+			if k != "servers" && k != "x-aliases" {
+				v, _ := item.Get(k)
+				written.Set(k, v)
+			}
+		}
+		for _, p := range all {
+			if seen[p.(string)] {
+				return fmt.Errorf("openapi_source.json: path %s twice", p)
+			}
+			seen[p.(string)] = true
+		}
+		full.Set(all[0].(string), written)
+	}
+	doc.Set("paths", full)
+	doc.Set("servers", []any{schemagen.NewObject("url", "/", "description", "the server's origin: every path is written in full")})
+	return nil
+}
+
+// serverURLs are the URLs of the servers o lists.
+func serverURLs(o *schemagen.Object) ([]string, error) {
+	v, _ := o.Get("servers")
+	list, ok := v.([]any)
+	if !ok {
+		return nil, errors.New("not a list")
+	}
+	var urls []string
+	for _, s := range list {
+		server, _ := s.(*schemagen.Object)
+		if server == nil {
+			return nil, errors.New("a server that is not an object")
+		}
+		url, _ := server.Get("url")
+		u, ok := url.(string)
+		if !ok || !strings.HasPrefix(u, "/") {
+			return nil, fmt.Errorf("server URL %v is not a path", url)
+		}
+		urls = append(urls, u)
+	}
+	return urls, nil
 }
 
 // addUtilities writes each utility's operation into paths, and the schemas
@@ -114,7 +206,7 @@ func nestedSchemaName(t reflect.Type) string {
 // utilityOperation is the POST operation of u.
 func utilityOperation(u utility) (*schemagen.Object, error) {
 	op := schemagen.NewObject(
-		"operationId", strings.TrimPrefix(u.path, "/"),
+		"operationId", operationID(u),
 		"summary", u.summary,
 		"tags", []any{"utilities"},
 	)
@@ -146,6 +238,15 @@ func utilityOperation(u utility) (*schemagen.Object, error) {
 	}
 	op.Set("responses", responses)
 	return op, nil
+}
+
+// operationID is the operationId of a utility's operation: post_ and its
+// name. Client generators name a type after it (oapi-codegen's
+// <OperationId>Response holds the answer of any status), so the name alone
+// would clash with the utility's own response schema (base64 and
+// Base64Response).
+func operationID(u utility) string {
+	return "post_" + strings.TrimPrefix(u.path, "/")
 }
 
 // fillRootUtilityRoute completes POST /{tool}, every utility at the root: the

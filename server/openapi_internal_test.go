@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -91,4 +92,47 @@ func jsonFieldOrder(t reflect.Type) []string {
 		names = append(names, name)
 	}
 	return names
+}
+
+// TestPathsAreWrittenInFull: each path of the source, written relative to
+// its servers, comes out whole under the origin, the same route at its
+// other servers and at the source's aliases listed in x-aliases; two
+// routes at one path are refused.
+func TestPathsAreWrittenInFull(t *testing.T) {
+	t.Parallel()
+	source := `{"servers": [{"url": "/api/v1"}, {"url": "/api"}], "paths": {
+		"/base64": {"post": {}},
+		"/docs": {"servers": [{"url": "/"}], "x-aliases": ["/docs/"], "get": {}},
+		"/health": {"servers": [{"url": "/"}], "get": {}}}}`
+	want := `{"servers":[{"url":"/","description":"the server's origin: every path is written in full"}],"paths":{` +
+		`"/api/v1/base64":{"x-aliases":["/api/base64"],"post":{}},` +
+		`"/docs":{"x-aliases":["/docs/"],"get":{}},` +
+		`"/health":{"get":{}}}}`
+	doc := parseObject(t, source)
+	if err := writePathsInFull(doc); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(doc); string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+
+	for _, bad := range []string{
+		`{"servers": [{"url": "/api/v1"}, {"url": "/api"}], "paths": {"/a": {}, "/v1/a": {"servers": [{"url": "/api"}]}}}`,
+		`{"servers": [{"url": "/"}], "paths": {"/a": {"x-aliases": ["/b"]}, "/b": {}}}`,
+		`{"servers": [{"url": "https://example.com"}], "paths": {"/a": {}}}`,
+		`{"paths": {"/a": {}}}`,
+	} {
+		if err := writePathsInFull(parseObject(t, bad)); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+func parseObject(t *testing.T, s string) *schemagen.Object {
+	t.Helper()
+	v, err := schemagen.Parse([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.(*schemagen.Object)
 }

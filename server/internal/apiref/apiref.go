@@ -58,10 +58,7 @@ type Status struct{ Code, Description string }
 type openAPIDoc struct {
 	Info  struct{ Version string }
 	Paths map[string]struct {
-		Post, Get *openAPIOperation
-		// Servers, when given, replaces the API scopes: the path is served
-		// at the root (GET /range/{prefix}, GET /metrics).
-		Servers    []struct{ URL string }
+		Post, Get  *openAPIOperation
 		Parameters []struct {
 			Name, In string
 			Example  json.RawMessage
@@ -99,6 +96,7 @@ type openAPISchema struct {
 	Enum        []string
 	Items       *openAPISchema
 	OneOf       []openAPISchema // an answer of two shapes: the reference lists both's fields
+	AnyOf       []openAPISchema // a field of several types
 }
 
 // properties are a schema's properties in the document's order, which is
@@ -130,10 +128,18 @@ func (ps *properties) UnmarshalJSON(raw []byte) error {
 	return nil
 }
 
-// typeName renders a 3.1 type ("string" or ["string","null"]).
+// typeName renders a 3.1 type ("string" or ["string","null"]), or a
+// union of types written with anyOf.
 func (sc openAPISchema) typeName() string {
 	if sc.Ref != "" {
 		return sc.Ref[strings.LastIndexByte(sc.Ref, '/')+1:]
+	}
+	if len(sc.AnyOf) > 0 {
+		names := make([]string, len(sc.AnyOf))
+		for i, branch := range sc.AnyOf {
+			names[i] = branch.typeName()
+		}
+		return strings.Join(names, " or ")
 	}
 	var one string
 	if json.Unmarshal(sc.Type, &one) == nil {
@@ -237,14 +243,19 @@ func groupOf(ref *Reference, tags []string) *Group {
 	return &ref.Groups[len(ref.Groups)-1]
 }
 
+// apiPrefix is where the document writes the API's routes (each is at
+// /api too, its x-aliases say): the reference names them by the rest of
+// their path, as the page's table of contents and anchors do (/base64).
+const apiPrefix = "/api/v1"
+
 // newRoute is the reference's form of one operation.
 func newRoute(doc openAPIDoc, path, method string, op *openAPIOperation, fields func(openAPISchema) ([]Field, error)) (Route, error) {
 	item := doc.Paths[path]
-	rt := Route{Method: method, Prefix: "/api/v1", Path: path, Auth: "none"}
-	rt.Summary, rt.Description = op.Summary, op.Description
-	if len(item.Servers) > 0 {
-		rt.Prefix = strings.TrimSuffix(item.Servers[0].URL, "/")
+	rt := Route{Method: method, Path: path, Auth: "none"}
+	if rest, ok := strings.CutPrefix(path, apiPrefix+"/"); ok {
+		rt.Prefix, rt.Path = apiPrefix, "/"+rest
 	}
+	rt.Summary, rt.Description = op.Summary, op.Description
 	example := path
 	for _, p := range item.Parameters {
 		var value string
@@ -252,7 +263,7 @@ func newRoute(doc openAPIDoc, path, method string, op *openAPIOperation, fields 
 			example = strings.ReplaceAll(example, "{"+p.Name+"}", value)
 		}
 	}
-	rt.Command, rt.Target = "curl -s", rt.Prefix+example
+	rt.Command, rt.Target = "curl -s", example
 	if rt.Method == "POST" {
 		rt.Command = "curl -s -X POST"
 	}

@@ -11,7 +11,7 @@ const document = `{
   "openapi": "3.1.0",
   "info": {"version": "1.2.3"},
   "paths": {
-    "/base64": {"post": {
+    "/api/v1/base64": {"x-aliases": ["/api/base64"], "post": {
       "summary": "Base64", "description": "Encodes or decodes.",
       "tags": ["utilities"], "security": [{"ApiKey": []}],
       "requestBody": {"content": {"application/json": {
@@ -19,15 +19,16 @@ const document = `{
         "example": {"text": "it's", "option": "encode"}}}},
       "responses": {
         "200": {"description": "the text", "content": {"application/json": {"schema": {
-          "type": "object", "properties": {"result": {"type": ["string", "null"], "description": "the answer"}}}}}},
+          "type": "object", "properties": {
+            "result": {"type": ["string", "null"], "description": "the answer"},
+            "hashes": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}]}}}}}},
         "400": {"$ref": "#/components/responses/BadRequest"}
       }}},
     "/range/{prefix}": {
-      "servers": [{"url": "/"}],
       "parameters": [{"name": "prefix", "in": "path", "example": "5BAA6"}],
       "get": {"summary": "Range", "tags": ["range"], "responses": {"200": {"description": "hashes"}}}},
     "/login": {"post": {"tags": ["web"], "responses": {"200": {"description": "a page"}}}},
-    "/metrics": {"servers": [{"url": "/"}], "get": {"tags": ["operations"], "security": [{"MetricsToken": []}], "responses": {}}}
+    "/metrics": {"get": {"tags": ["operations"], "security": [{"MetricsToken": []}], "responses": {}}}
   },
   "components": {
     "schemas": {"Base64Request": {"type": "object", "required": ["text"], "properties": {
@@ -52,7 +53,7 @@ func TestParse(t *testing.T) {
 			{Name: "text", Type: "string, required", Description: "what to convert"},
 			{Name: "option", Type: "string", Description: "one of: encode, decode."},
 		},
-		Response: []Field{{Name: "result", Type: "string or null", Description: "the answer"}},
+		Response: []Field{{Name: "result", Type: "string or null", Description: "the answer"}, {Name: "hashes", Type: "array or string"}},
 		Statuses: []Status{{Code: "200", Description: "the text"}, {Code: "400", Description: "a bad request"}},
 	}}
 	operations := []Route{{

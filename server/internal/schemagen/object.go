@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Object is a JSON object that keeps the order of its members, so a
@@ -45,6 +46,11 @@ func (o *Object) Set(key string, v any) *Object {
 	}
 	o.members = append(o.members, member{key, v})
 	return o
+}
+
+// Delete removes key, if the object has it.
+func (o *Object) Delete(key string) {
+	o.members = slices.DeleteFunc(o.members, func(m member) bool { return m.key == key })
 }
 
 // Get is the value of key.

@@ -148,3 +148,13 @@ func TestSchemaRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestObjectDelete(t *testing.T) {
+	t.Parallel()
+	o := NewObject("a", 1, "b", 2, "c", 3)
+	o.Delete("b")
+	o.Delete("nope")
+	if got, _ := json.Marshal(o); string(got) != `{"a":1,"c":3}` {
+		t.Errorf("got %s", got)
+	}
+}
