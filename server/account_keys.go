@@ -72,9 +72,17 @@ func (s *Server) newAPIKey(ctx context.Context, req keyRequest) (apiKeyResponse,
 	return apiKeyResponse{APIKey: key}, nil
 }
 
-// regenerate rotates the session's account's "default" key.
+// regenerate rotates the session's account's "default" key, or issues it
+// when the account has none: the audit log says which, as for the
+// dashboard's forms.
 func (s *Server) regenerate(ctx context.Context, req sessionRequest[noRequest]) (apiKeyResponse, error) {
-	key, err := s.issueKey(ctx, req.account.ID, "default", store.AuditKeyIssued)
+	kind := store.AuditKeyRotated
+	if _, err := s.Store.KeyByName(ctx, req.account.ID, "default"); errors.Is(err, store.ErrNotFound) {
+		kind = store.AuditKeyIssued
+	} else if err != nil {
+		return apiKeyResponse{}, err
+	}
+	key, err := s.issueKey(ctx, req.account.ID, "default", kind)
 	if err != nil {
 		return apiKeyResponse{}, err
 	}
