@@ -101,7 +101,7 @@ func handleSessionForm[Q any](s *Server, fail func(http.ResponseWriter, *http.Re
 		switch {
 		case err == nil:
 			formDone(w, r, res.next, res.body)
-		case !wantsHTML(r):
+		case !wantsHTML(r) || clientGone(r):
 			s.writeError(w, r, err)
 		default:
 			fail(w, r, err)
@@ -125,13 +125,24 @@ func handleDashboardForm[Q any](s *Server, act action[sessionRequest[Q], string]
 			return sessionRequest[Q]{account: a, body: body}, err
 		}
 		_, next, err := runAction(s, w, r, readRequest, act)
-		if err != nil {
+		switch {
+		case err != nil && clientGone(r):
+			s.writeError(w, r, err)
+		case err != nil:
 			s.renderDashboard(w, r, a, err)
-			return
+		default:
+			http.Redirect(w, r, next, http.StatusSeeOther)
 		}
-		http.Redirect(w, r, next, http.StatusSeeOther)
 	})
 }
+
+// clientGone reports whether the client has hung up: its request's
+// context ends when it closes its side of the connection, cutting its body
+// short, or when its body is cut for arriving too slowly. A page read from
+// the database for it would then fail on the context, a 503 "busy" that
+// hides the request's own error; that error is the answer instead, as
+// JSON.
+func clientGone(r *http.Request) bool { return r.Context().Err() != nil }
 
 // handleAdminForm serves a form of the admin page with the action of the
 // /boss/ JSON route it mirrors, so the checks and the audit stay in one
