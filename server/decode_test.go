@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"secutil/server"
 	"secutil/store"
 )
 
@@ -168,7 +169,7 @@ func TestSlowBodiesDoNotStarveOthers(t *testing.T) {
 		want            int
 	}{
 		{"/login", "", `{"email":"ann@example.com","password":"` + testPassword + `"}`, 200},
-		{"/register", "", `{"email":"bob@example.com","password":"` + testPassword + `"}`, 201},
+		{"/register", "", `{"email":"bob@example.com","password":"` + testPassword + `"}`, 200},
 		{"/api/v1/base64", victimKey, `{"text":"hi","option":"encode"}`, 200},
 	} {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+call.path, strings.NewReader(call.body))
@@ -234,5 +235,52 @@ func TestFormBodyCutShortIsABadRequest(t *testing.T) {
 				t.Errorf("%s (%s): %d %.200s for a body cut short, want 400", path, accept, res.StatusCode, body)
 			}
 		}
+	}
+}
+
+// TestOneClientHoldsAShareOfTheBodies: bodies that arrive fast and then
+// stall (the pace does not cut them within their grace) hold their bytes;
+// one account's, from two addresses, hold at most its share of the budget
+// and the rest are refused 503 busy, so another client's body still fits.
+func TestOneClientHoldsAShareOfTheBodies(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(d *server.Deps) {
+		d.Bodies = server.BodyLimits{Budget: 256 << 10, Share: 64 << 10, Grace: time.Minute}
+	})
+	attackerKey := e.key("free@example.com", store.PlanStarter)
+	victimKey := e.key("ann@example.com", store.PlanPro)
+	srv := httptest.NewServer(e.h)
+	t.Cleanup(srv.Close) // after the stalled bodies' connections are closed
+	sent := `{"text":"` + strings.Repeat("a", 30<<10)
+	var attacks []<-chan int
+	for i := range 8 {
+		ip := []string{"127.0.0.2", "127.0.0.4"}[i%2]
+		attacks = append(attacks, slowBody(t, srv, ip, "/api/v1/base64", attackerKey, 60<<10, sent, time.Minute))
+	}
+	busy := 0
+	time.Sleep(2 * time.Second) // for the answers to the bodies past the share
+	for _, attack := range attacks {
+		select {
+		case status := <-attack:
+			if status != http.StatusServiceUnavailable {
+				t.Errorf("a stalled body answered %d, want 503 busy or no answer yet", status)
+			}
+			busy++
+		default:
+		}
+	}
+	if busy < 6 {
+		t.Errorf("%d of 8 stalled bodies of 30 KiB refused, want at least 6: the account's share is 64 KiB", busy)
+	}
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/base64", strings.NewReader(`{"text":"`+strings.Repeat("b", 50<<10)+`","option":"encode"}`))
+	req.Header.Set("X-API-Key", victimKey)
+	res, err := loopbackClient("127.0.0.3").Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("another client's 50 KiB body: %d %.200s, want 200", res.StatusCode, body)
 	}
 }

@@ -47,15 +47,27 @@ func handleJSONFrom[Q, R any](s *Server, decode decoder[Q], act action[Q, R]) ht
 }
 
 // handleMetered serves a utility as JSON, the answer of runMetered or its
-// error, to the callers authenticate accepts.
+// error, to the callers authenticate accepts. The caller's account is
+// known before the body is read, and bounds its share of the body budget
+// too; the answer is encoded, and held in the answer budget, before the
+// call is counted (answer).
 func (s *Server) handleMetered(authenticate func(*http.Request) (*caller, error), run runner) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		result, err := s.runMetered(w, r, authenticate, run)
+		var ans answer
+		defer ans.release()
+		_, err := s.runMetered(w, r, authenticate, func(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
+			ownBody(r, c.account.ID)
+			result, err := run(w, r, c)
+			if err != nil {
+				return nil, err
+			}
+			return nil, s.encodeAnswer(w, r, &ans, result, c.account.ID)
+		})
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		writeResult(w, result)
+		ans.write(w)
 	})
 }
 

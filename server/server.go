@@ -139,6 +139,12 @@ type Deps struct {
 	Crypto *pbe.Engine
 	// Limits overrides the brute-force limits (tests lower them).
 	Limits *Limits
+	// Bodies bounds the request bodies read at once (decode.go); its zero
+	// fields take DefaultBodyLimits'.
+	Bodies BodyLimits
+	// AnswerBudget bounds the bytes of the utilities' large answers held
+	// at once while they are written (respond.go); 0: DefaultAnswerBudget.
+	AnswerBudget int64
 	// Metrics collects what GET /metrics exposes; nil makes a new set.
 	Metrics *Metrics
 	// MetricsToken opens GET /metrics as "Authorization: Bearer <token>";
@@ -201,7 +207,9 @@ var DefaultLimits = Limits{
 // Server holds the handlers' shared state.
 type Server struct {
 	Deps
-	bodies               bodyBudget // the request bodies being read (decode.go)
+	bodies               *byteBudget // the request bodies being read (decode.go)
+	errBodyTooSlow       error
+	answers              *byteBudget // the large answers being written (respond.go)
 	ipLimiter            *limiter
 	clientAccountLimiter sharedLimiter
 	accountLimiter       sharedLimiter
@@ -268,12 +276,19 @@ func newServer(d Deps) (*Server, error) {
 	default:
 		return nil, fmt.Errorf("server: registration must be %s, %s or %s, not %q", RegistrationOpen, RegistrationClosed, RegistrationInvite, d.Registration)
 	}
+	d.Bodies = d.Bodies.orDefaults()
+	if d.AnswerBudget <= 0 {
+		d.AnswerBudget = DefaultAnswerBudget
+	}
 	limits := DefaultLimits
 	if d.Limits != nil {
 		limits = *d.Limits
 	}
 	s := &Server{
 		Deps:                 d,
+		bodies:               newByteBudget(d.Bodies.Budget, d.Bodies.Share),
+		errBodyTooSlow:       d.Bodies.tooSlow(),
+		answers:              newByteBudget(d.AnswerBudget, answerShare(d.AnswerBudget)),
 		ipLimiter:            newLimiter(limits.PerIP),
 		clientAccountLimiter: sharedLimiter{buckets: d.Store, name: "client account", rate: limits.PerClientAccount},
 		accountLimiter:       sharedLimiter{buckets: d.Store, name: "account", rate: limits.PerAccount},
