@@ -185,8 +185,18 @@ type clientBody struct {
 	owner    holder
 	held     int64 // bytes taken from the budget, not given back yet
 	received int64
-	start    time.Time // of the first read
-	pace     *time.Timer
+	// call marks the body of a utility call (holdForCall): its bytes stay
+	// counted until the call's answer is encoded, not only until it is
+	// decoded, as the decoded request and the work on it are of its size.
+	call bool
+
+	// The pace. arrived is when the request reached its handler, start
+	// when its body was first read; readLimit is where the server's read
+	// timeout puts the connection's deadline (about), zero for none.
+	arrived, start, readLimit time.Time
+	pace                      *time.Timer
+	due                       atomic.Int64 // paceDeadline, in Unix nanoseconds
+	reading                   atomic.Bool  // the handler is waiting in Read
 
 	mu       sync.Mutex // orders cutting against finishing
 	finished bool
@@ -201,7 +211,12 @@ func (b *clientBody) Read(p []byte) (int, error) {
 	if b.start.IsZero() {
 		b.begin()
 	}
+	b.reading.Store(true)
 	n, err := b.ReadCloser.Read(p)
+	b.reading.Store(false)
+	if n > 0 && b.cut.Load() {
+		b.uncut()
+	}
 	if n > 0 {
 		if why := b.s.bodies.take(b.holder(), int64(n)); why != refusedNone {
 			b.s.Metrics.budgetRefused(budgetBodies, why)
@@ -212,7 +227,9 @@ func (b *clientBody) Read(p []byte) (int, error) {
 		b.held += int64(n)
 		b.received += int64(n)
 		if b.pace != nil {
-			b.pace.Reset(time.Until(b.paceDeadline()))
+			due := b.paceDeadline()
+			b.due.Store(due.UnixNano())
+			b.pace.Reset(time.Until(due))
 		}
 	}
 	switch {
@@ -241,9 +258,14 @@ func (b *clientBody) closeAfter() { b.header.Set("Connection", "close") }
 // cuts it when it falls below the pace.
 func (b *clientBody) begin() {
 	b.start = time.Now()
-	if b.conn != nil {
-		b.pace = time.AfterFunc(b.s.Bodies.Grace, b.cutForPace)
+	if b.conn == nil {
+		return
 	}
+	if srv, ok := b.req.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
+		b.readLimit = b.arrived.Add(srv.ReadTimeout)
+	}
+	b.due.Store(b.paceDeadline().UnixNano())
+	b.pace = time.AfterFunc(b.s.Bodies.Grace, b.cutForPace)
 }
 
 // paceDeadline is when the body falls below the pace unless more arrives:
@@ -253,17 +275,36 @@ func (b *clientBody) paceDeadline() time.Time {
 	return b.start.Add(l.Grace + time.Duration(float64(b.received)/float64(l.MinRate)*float64(time.Second)))
 }
 
-// cutForPace ends the read under way, or the next one, with a deadline
-// that has passed (the connection is closed after the answer). It only
-// ever brings the connection's deadline forward, so the server's own read
-// timeout still holds.
+// cutForPace, the pace's timer, ends the handler's wait in Read with a
+// deadline that has passed (the connection is closed after the answer).
+// It only ever brings the deadline forward, so the server's own read
+// timeout still holds. A handler that is not waiting in Read has been
+// slow itself (a server short of CPU): it is looked at again a little
+// later, and the pace cuts only a client that kept it waiting.
 func (b *clientBody) cutForPace() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.finished {
+	early := time.Duration(b.due.Load() - time.Now().UnixNano())
+	switch {
+	case b.finished:
+	case early > 0: // more arrived since the timer was set
+		b.pace.Reset(early)
+	case !b.reading.Load():
+		b.pace.Reset(b.s.Bodies.Grace / 8)
+	default:
 		b.cut.Store(true)
 		b.conn.SetReadDeadline(time.Now())
 	}
+}
+
+// uncut undoes a cut that came as the client's bytes arrived (the Read it
+// was meant for returned them): the deadline goes back to the server's
+// read timeout.
+func (b *clientBody) uncut() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cut.Store(false)
+	b.conn.SetReadDeadline(b.readLimit)
 }
 
 // stopPace stops the pace's timer for good: the body has arrived, or the
@@ -279,7 +320,7 @@ func (b *clientBody) stopPace() {
 }
 
 // holder is who holds the body's bytes: its client, and its account once
-// ownBody has named it.
+// holdForCall has named it.
 func (b *clientBody) holder() holder {
 	if b.owner.client == "" {
 		b.owner.client = clientKey(b.req)
@@ -288,7 +329,8 @@ func (b *clientBody) holder() holder {
 }
 
 // release gives back what the body holds of the budget: decode calls it
-// once the body is decoded, the middleware when the request ends.
+// once the body is decoded (a utility once its answer is encoded), the
+// middleware when the request ends.
 func (b *clientBody) release() {
 	b.s.bodies.give(b.owner, b.held)
 	b.held = 0
@@ -301,12 +343,14 @@ func (b *clientBody) finish() {
 	b.release()
 }
 
-// ownBody names the account the body of r is read for, so that the
-// account's share of the body budget bounds it too: the utilities call it
-// once the key is checked, before the body is read.
-func ownBody(r *http.Request, account int64) {
+// holdForCall names the account whose utility call reads the body of r,
+// so that the account's share of the body budget bounds it too, and keeps
+// the body's bytes counted until releaseBody: the utilities call it once
+// the key is checked, before the body is read.
+func holdForCall(r *http.Request, account int64) {
 	if b, ok := r.Body.(*clientBody); ok && b.held == 0 {
 		b.owner.account = account
+		b.call = true
 	}
 }
 
@@ -315,6 +359,23 @@ func releaseBody(r *http.Request) {
 	if b, ok := r.Body.(*clientBody); ok {
 		b.release()
 	}
+}
+
+// releaseDecoded gives back what r's body holds of the budget once it is
+// decoded, unless it is a utility call's (holdForCall).
+func releaseDecoded(r *http.Request) {
+	if b, ok := r.Body.(*clientBody); ok && !b.call {
+		b.release()
+	}
+}
+
+// bodySize is the bytes of r's body read so far, or the size it declares
+// when it was not read through the server's clientBody (-1: unknown).
+func bodySize(r *http.Request) int64 {
+	if b, ok := r.Body.(*clientBody); ok {
+		return b.received
+	}
+	return r.ContentLength
 }
 
 // A decoder reads an action's request from the exchange. Besides the body
@@ -345,7 +406,7 @@ func decode[T any](w http.ResponseWriter, r *http.Request) (T, error) {
 		// Refused unread: the length says it is too large.
 		return v, &http.MaxBytesError{Limit: limit}
 	}
-	defer releaseBody(r) // what is decoded is copied out of the buffer
+	defer releaseDecoded(r) // what is decoded is copied out of the buffer
 	buf := getBuffer()
 	defer putBuffer(buf)
 	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit)); err != nil {
@@ -471,7 +532,7 @@ func decodeForm(body []byte, v any) error {
 
 // readForm reads a urlencoded body, bounded like every body.
 func readForm(w http.ResponseWriter, r *http.Request) (url.Values, error) {
-	defer releaseBody(r) // the form's values are copied out of raw
+	defer releaseDecoded(r) // the form's values are copied out of raw
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	if err != nil {
 		return nil, err

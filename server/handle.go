@@ -49,14 +49,16 @@ func handleJSONFrom[Q, R any](s *Server, decode decoder[Q], act action[Q, R]) ht
 // handleMetered serves a utility as JSON, the answer of runMetered or its
 // error, to the callers authenticate accepts. The caller's account is
 // known before the body is read, and bounds its share of the body budget
-// too; the answer is encoded, and held in the answer budget, before the
+// too; the body's bytes stay in that budget until the answer is encoded,
+// and the answer is encoded, and held in the answer budget, before the
 // call is counted (answer).
 func (s *Server) handleMetered(authenticate func(*http.Request) (*caller, error), run runner) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var ans answer
 		defer ans.release()
 		_, err := s.runMetered(w, r, authenticate, func(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
-			ownBody(r, c.account.ID)
+			holdForCall(r, c.account.ID)
+			defer releaseBody(r)
 			result, err := run(w, r, c)
 			if err != nil {
 				return nil, err

@@ -66,7 +66,7 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		routed = served
 		if served.Body != nil && served.Body != http.NoBody {
 			// In the recorder's allocation, not one of its own.
-			rec.body.ReadCloser, rec.body.s, rec.body.req, rec.body.header = served.Body, s, served, rec.Header()
+			rec.body.ReadCloser, rec.body.s, rec.body.req, rec.body.header, rec.body.arrived = served.Body, s, served, rec.Header(), start
 			rec.body.conn, _ = w.(readDeadliner)
 			served.Body = &rec.body
 		}

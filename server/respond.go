@@ -97,10 +97,10 @@ func writeText(w http.ResponseWriter, text string) {
 }
 
 // DefaultAnswerBudget is the answer budget of a server not given one
-// (Deps.AnswerBudget): 256 MiB, with which 500 clients reading the largest
+// (Deps.AnswerBudget): 128 MiB, with which 500 clients reading the largest
 // answer slowly (4.7 MB, base64 decoding a 1 MiB body) keep the server's
-// peak resident memory under 1 GiB (docs/BENCHMARKS.md).
-const DefaultAnswerBudget = 256 << 20
+// peak resident memory under 1 GiB (TestPeakRSSOfSlowReaders).
+const DefaultAnswerBudget = 128 << 20
 
 // answerShare is the most of the answer budget one client or account
 // holds: an eighth, and at least one answer of the largest size.
@@ -127,28 +127,60 @@ type answer struct {
 	held  int64
 }
 
-// encodeAnswer encodes result into a as writeResult would send it, and
-// takes its bytes from the answer budget for account and r's client when
-// it is large: errAnswersBusy, with Retry-After, when there is no room.
+// encodeAnswer encodes result into a as writeResult would send it. A
+// large answer holds its bytes in the answer budget, for account and r's
+// client: before encoding, what the body's size says it may need (so that
+// a server with no room refuses the call before the work of encoding it),
+// then what it takes. Without room: errAnswersBusy, with Retry-After.
 func (s *Server) encodeAnswer(w http.ResponseWriter, r *http.Request, a *answer, result any, account int64) error {
+	a.s = s
+	if need := answerEstimate(bodySize(r)); need > maxPooledBuffer {
+		a.owner = holder{client: clientKey(r), account: account}
+		if err := a.hold(w, need); err != nil {
+			return err
+		}
+	}
 	buf := getBuffer()
+	a.buf = buf
 	if t, ok := result.(plainText); ok {
 		buf.WriteString(string(t) + "\n")
 		a.text = true
 	} else if err := encodeJSON(buf, result); err != nil {
-		putBuffer(buf)
 		return err
 	}
-	if n := int64(buf.Cap()); n > maxPooledBuffer {
-		owner := holder{client: clientKey(r), account: account}
-		if why := s.answers.take(owner, n); why != refusedNone {
-			s.Metrics.budgetRefused(budgetAnswers, why)
+	need := int64(buf.Cap())
+	if need <= maxPooledBuffer {
+		need = 0
+	} else if a.held == 0 {
+		a.owner = holder{client: clientKey(r), account: account}
+	}
+	return a.hold(w, need)
+}
+
+// answerEstimate is what an answer may need for a request body of the
+// given size (-1: unknown): a byte of the body becomes at most 6 of the
+// answer (base64 decoding into control characters, written \u00XX).
+func answerEstimate(bodyBytes int64) int64 {
+	if bodyBytes < 0 {
+		return largestAnswer
+	}
+	return min(6*bodyBytes, largestAnswer)
+}
+
+// hold makes what a holds of the answer budget n bytes, or refuses and
+// leaves it as it was (release gives it back).
+func (a *answer) hold(w http.ResponseWriter, n int64) error {
+	switch {
+	case n < a.held:
+		a.s.answers.give(a.owner, a.held-n)
+	case n > a.held:
+		if why := a.s.answers.take(a.owner, n-a.held); why != refusedNone {
+			a.s.Metrics.budgetRefused(budgetAnswers, why)
 			w.Header().Set("Retry-After", "1")
 			return errAnswersBusy
 		}
-		a.s, a.owner, a.held = s, owner, n
 	}
-	a.buf = buf
+	a.held = n
 	return nil
 }
 
