@@ -33,6 +33,7 @@ import (
 //
 //	go build -o /tmp/secutil . && SECUTIL_RSS_BINARY=/tmp/secutil go test -count=1 -run '^TestPeakRSSOfSlowReaders$' -v ./server
 func TestPeakRSSOfSlowReaders(t *testing.T) {
+	t.Parallel()
 	bin := os.Getenv("SECUTIL_RSS_BINARY")
 	if bin == "" {
 		t.Skip("a load run on the built binary: SECUTIL_RSS_BINARY=/path/to/secutil go test -run TestPeakRSSOfSlowReaders -v ./server")

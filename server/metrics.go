@@ -13,12 +13,15 @@ import (
 	"time"
 
 	"secutil/server/internal/promtext"
+	"secutil/server/internal/runtimestats"
 	"secutil/store"
 	"secutil/tools/breach"
 )
 
 // Metrics holds what GET /metrics exposes, in the Prometheus text
-// exposition format (README: Metrics), which package promtext writes. The
+// exposition format (README: Metrics), which package promtext writes:
+// secutil's own families, and the process's and the Go runtime's
+// (runtimestats). The
 // binary makes one, hands it to New in Deps.Metrics and may also serve it
 // on its own listener (-metrics-addr) with ServeHTTP; New makes one when
 // none is given. Recording is a few atomic adds, cheap enough for every
@@ -273,6 +276,7 @@ func (m *Metrics) write(ctx context.Context, e *promtext.Writer) {
 	if gauges := m.gauges.Load(); gauges != nil {
 		(*gauges)(ctx, e)
 	}
+	runtimestats.Write(e)
 }
 
 type mapEntry[K any] struct {
