@@ -14,8 +14,9 @@
 //     adapters, which serve an action as an http.Handler.
 //   - decode.go, validate.go: reading a request (the bounds on bodies, JSON
 //     and forms, required fields); exchange.go: what an action knows of its
-//     HTTP exchange; respond.go: writing the answer; errors.go: the error
-//     codes and statuses; forms.go: answering a page's form.
+//     HTTP exchange; respond.go: writing the answer (and the budget of
+//     large answers); errors.go: the error codes and statuses; forms.go:
+//     answering a page's form.
 //   - utilities.go: one declaration per utility (routes, types, page panel,
 //     error codes); utility_<panel>.go: the request and response types and
 //     the action of each; openapi.go: the OpenAPI document made from the
@@ -48,6 +49,8 @@
 //   - keyedlimit: in-memory token buckets per key, bounded by LRU eviction.
 //   - plural: a count with its noun in the right number.
 //   - promtext: the Prometheus text format and its histograms.
+//   - runtimestats: the process's and the Go runtime's figures, as
+//     Prometheus families.
 //   - schemagen: JSON Schemas from Go types, for the OpenAPI document;
 //     openapigen: the command go generate runs to write it.
 //   - usagechart: the layout of the dashboard's chart of calls per day.
