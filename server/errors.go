@@ -45,7 +45,7 @@ func defineCode(name string, status int, when template.HTML) *errorCode {
 }
 
 var (
-	codeInvalidRequest       = defineCode("invalid_request", http.StatusBadRequest, "malformed JSON (with the byte offset), a body that is not an object, or a field whose value is out of bounds (named)")
+	codeInvalidRequest       = defineCode("invalid_request", http.StatusBadRequest, "malformed JSON (with the byte offset), a body that is not an object, a field whose value is out of bounds (named), or a body that ended before its <code>Content-Length</code> or arrived slower than 32 KiB a second after its first 2 seconds")
 	codeMissingField         = defineCode("missing_field", http.StatusBadRequest, "a required field that is absent, null or blank (named)")
 	codeInvalidField         = defineCode("invalid_field", http.StatusBadRequest, "a field of the wrong JSON type, such as a number where a string belongs (named)")
 	codeUnknownField         = defineCode("unknown_field", http.StatusBadRequest, "a key of a utility's JSON body that is none of its fields (named, with the field it likely meant: <code>ip</code> for <code>ip_string</code>)")
@@ -99,7 +99,7 @@ var (
 	codeRateLimited          = defineCode("rate_limited", http.StatusTooManyRequests, "too many login, key, registration or reset attempts, public hash lookups or range calls; wait <code>Retry-After</code> seconds")
 	codeInternal             = defineCode("internal_error", http.StatusInternalServerError, "a server failure; the client sees <code>internal error</code> and the detail goes to the server log")
 	codeGeoIPNotConfigured   = defineCode("geoip_not_configured", http.StatusInternalServerError, "an IP lookup on a server started with <code>-geoip-embedded=false</code> and no GeoIP file")
-	codeBusy                 = defineCode("busy", http.StatusServiceUnavailable, "every key derivation slot stayed busy until the request ended, or the server was reading too many request bodies at once; retry shortly (<code>Retry-After</code>)")
+	codeBusy                 = defineCode("busy", http.StatusServiceUnavailable, "every key derivation slot stayed busy until the request ended, or the server was reading too many request bodies or sending too many large answers at once, or too many of one client's or account's; retry shortly (<code>Retry-After</code>)")
 	codeBillingNotConfigured = defineCode("billing_not_configured", http.StatusServiceUnavailable, "checkout on a server without <code>-checkout-url</code>, or a billing webhook on one without <code>-billing-secret</code>")
 	codeRangeAPIOff          = defineCode("range_api_off", http.StatusServiceUnavailable, "<code>GET /range</code> on a server started with <code>-range-api off</code>")
 	codeRangeNotConfigured   = defineCode("range_not_configured", http.StatusServiceUnavailable, "<code>GET /range</code> in a mode whose Pwned Passwords file is not configured (<code>-breach-file</code>, <code>-breach-file-ntlm</code>)")

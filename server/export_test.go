@@ -77,3 +77,6 @@ func AssetsInMemory(root fs.FS) (fstest.MapFS, error) {
 	}
 	return assets, nil
 }
+
+// LargestAnswer bounds the largest answer a utility gives (respond.go).
+const LargestAnswer = largestAnswer

@@ -48,15 +48,29 @@ func handleJSONFrom[Q, R any](s *Server, decode decoder[Q], act action[Q, R]) ht
 }
 
 // handleMetered serves a utility as JSON, the answer of runMetered or its
-// error, to the callers authenticate accepts.
+// error, to the callers authenticate accepts. The caller's account is
+// known before the body is read, and bounds its share of the body budget
+// too; the body's bytes stay in that budget until the answer is encoded,
+// and the answer is encoded, and held in the answer budget, before the
+// call is counted (answer).
 func (s *Server) handleMetered(authenticate func(*http.Request) (*caller, error), run runner) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		result, err := s.runMetered(w, r, authenticate, run)
+		var ans answer
+		defer ans.release()
+		_, err := s.runMetered(w, r, authenticate, func(w http.ResponseWriter, r *http.Request, c *call) (any, error) {
+			holdForCall(r, c.account.ID)
+			defer releaseBody(r)
+			result, err := run(w, r, c)
+			if err != nil {
+				return nil, err
+			}
+			return nil, s.encodeAnswer(w, r, &ans, result, c.account.ID)
+		})
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		writeResult(w, result)
+		ans.write(w)
 	})
 }
 
@@ -102,7 +116,7 @@ func handleSessionForm[Q any](s *Server, fail func(http.ResponseWriter, *http.Re
 		switch {
 		case err == nil:
 			formDone(w, r, res.next, res.body)
-		case !wantsHTML(r):
+		case !wantsHTML(r) || clientGone(r):
 			s.writeError(w, r, err)
 		default:
 			fail(w, r, err)
@@ -126,13 +140,24 @@ func handleDashboardForm[Q any](s *Server, act action[sessionRequest[Q], string]
 			return sessionRequest[Q]{account: a, body: body}, err
 		}
 		_, next, err := runAction(s, w, r, readRequest, act)
-		if err != nil {
+		switch {
+		case err != nil && clientGone(r):
+			s.writeError(w, r, err)
+		case err != nil:
 			s.renderDashboard(w, r, a, err)
-			return
+		default:
+			http.Redirect(w, r, next, http.StatusSeeOther)
 		}
-		http.Redirect(w, r, next, http.StatusSeeOther)
 	})
 }
+
+// clientGone reports whether the client has hung up: its request's
+// context ends when it closes its side of the connection, cutting its body
+// short, or when its body is cut for arriving too slowly. A page read from
+// the database for it would then fail on the context, a 503 "busy" that
+// hides the request's own error; that error is the answer instead, as
+// JSON.
+func clientGone(r *http.Request) bool { return r.Context().Err() != nil }
 
 // handleAdminForm serves a form of the admin page with the action of the
 // /boss/ JSON route it mirrors, so the checks and the audit stay in one

@@ -13,12 +13,15 @@ import (
 	"time"
 
 	"secutil/server/internal/promtext"
+	"secutil/server/internal/runtimestats"
 	"secutil/store"
 	"secutil/tools/breach"
 )
 
 // Metrics holds what GET /metrics exposes, in the Prometheus text
-// exposition format (README: Metrics), which package promtext writes. The
+// exposition format (README: Metrics), which package promtext writes:
+// secutil's own families, and the process's and the Go runtime's
+// (runtimestats). The
 // binary makes one, hands it to New in Deps.Metrics and may also serve it
 // on its own listener (-metrics-addr) with ServeHTTP; New makes one when
 // none is given. Recording is a few atomic adds, cheap enough for every
@@ -36,6 +39,8 @@ type Metrics struct {
 	conns       sync.Map
 	recentConns atomic.Int64
 	lastCount   atomic.Int64 // when recentConns was counted, in Unix nanoseconds
+	// refusals counts what the byte budgets refused, by budget and reason.
+	refusals [len(budgetLabels)][len(refusalLabels)]atomic.Uint64
 	// gauges writes the figures read at scrape time (database, data files);
 	// New sets it.
 	gauges atomic.Pointer[func(context.Context, *promtext.Writer)]
@@ -130,6 +135,24 @@ func (m *Metrics) request(pattern string, status int, took time.Duration) {
 // 429 because the plan's cap was used up.
 func (m *Metrics) meteredCall(plan string) { counter(&m.metered, plan).Add(1) }
 func (m *Metrics) refusedCall(plan string) { counter(&m.refused, plan).Add(1) }
+
+// The byte budgets (decode.go, respond.go), and the reasons they refuse
+// (refusal), as the metrics label them.
+type budgetName uint8
+
+const (
+	budgetBodies budgetName = iota
+	budgetAnswers
+)
+
+var (
+	budgetLabels  = [...]string{budgetBodies: "request_bodies", budgetAnswers: "answers"}
+	refusalLabels = [...]string{refusedFull: "full", refusedShare: "share", refusedSlow: "slow"}
+)
+
+// budgetRefused records a request body or an answer that a budget refused
+// (503 busy), or a body cut for its pace (400).
+func (m *Metrics) budgetRefused(b budgetName, why refusal) { m.refusals[b][why].Add(1) }
 
 func (m *Metrics) kdfWaited(d time.Duration) { m.kdfWait.Observe(d.Seconds()) }
 
@@ -235,6 +258,14 @@ func (m *Metrics) write(ctx context.Context, e *promtext.Writer) {
 	for _, kv := range sortedEntries[string](&m.refused, strings.Compare) {
 		e.Sample("secutil_metered_refusals_total", float64(kv.value.(*atomic.Uint64).Load()), "plan", kv.key)
 	}
+	e.Family("secutil_budget_refusals_total", "counter", "Request bodies and utility answers refused (503 busy) because the server's budget of their bytes was full, or the client's or account's share of it; and request bodies cut (400) for arriving too slowly. By budget and reason.")
+	for b, budget := range budgetLabels {
+		for why, reason := range refusalLabels {
+			if reason != "" && (refusal(why) != refusedSlow || budgetName(b) == budgetBodies) {
+				e.Sample("secutil_budget_refusals_total", float64(m.refusals[b][why].Load()), "budget", budget, "reason", reason)
+			}
+		}
+	}
 	e.Family("secutil_kdf_wait_seconds", "histogram", "Time an argon2id key derivation waited for a free slot of the KDF semaphore.")
 	e.Histogram("secutil_kdf_wait_seconds", m.kdfWait)
 	e.Family("secutil_meter_batch_size", "histogram", "Usage charges committed together in one transaction.")
@@ -245,6 +276,7 @@ func (m *Metrics) write(ctx context.Context, e *promtext.Writer) {
 	if gauges := m.gauges.Load(); gauges != nil {
 		(*gauges)(ctx, e)
 	}
+	runtimestats.Write(e)
 }
 
 type mapEntry[K any] struct {
@@ -299,6 +331,13 @@ func (s *Server) scrapeGauges(ctx context.Context, e *promtext.Writer) {
 			e.Sample("secutil_db_open_connections", float64(st.WriteConnections), "pool", "write")
 		}
 	}
+
+	e.Family("secutil_budget_used_bytes", "gauge", "Bytes held now of the server's budgets: request bodies being read, and large utility answers being written.")
+	e.Sample("secutil_budget_used_bytes", float64(s.bodies.inUse()), "budget", budgetLabels[budgetBodies])
+	e.Sample("secutil_budget_used_bytes", float64(s.answers.inUse()), "budget", budgetLabels[budgetAnswers])
+	e.Family("secutil_budget_limit_bytes", "gauge", "The size of each of the server's budgets.")
+	e.Sample("secutil_budget_limit_bytes", float64(s.bodies.limit), "budget", budgetLabels[budgetBodies])
+	e.Sample("secutil_budget_limit_bytes", float64(s.answers.limit), "budget", budgetLabels[budgetAnswers])
 
 	e.Family("secutil_geoip_build_timestamp_seconds", "gauge", "When each GeoIP database in use was built (its metadata), in Unix seconds, by role.")
 	for _, db := range s.Geo.Databases() {

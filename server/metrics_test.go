@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -120,6 +121,25 @@ func TestMetricsExposition(t *testing.T) {
 		"secutil_geoip_build_timestamp_seconds": dto.MetricType_GAUGE,
 		"secutil_breach_file_timestamp_seconds": dto.MetricType_GAUGE,
 		"secutil_build_info":                    dto.MetricType_GAUGE,
+		"secutil_budget_used_bytes":             dto.MetricType_GAUGE,
+		"secutil_budget_limit_bytes":            dto.MetricType_GAUGE,
+		"secutil_budget_refusals_total":         dto.MetricType_COUNTER,
+		"process_cpu_seconds_total":             dto.MetricType_COUNTER,
+		"process_resident_memory_bytes":         dto.MetricType_GAUGE,
+		"process_virtual_memory_bytes":          dto.MetricType_GAUGE,
+		"process_open_fds":                      dto.MetricType_GAUGE,
+		"process_max_fds":                       dto.MetricType_GAUGE,
+		"process_start_time_seconds":            dto.MetricType_GAUGE,
+		"go_goroutines":                         dto.MetricType_GAUGE,
+		"go_threads":                            dto.MetricType_GAUGE,
+		"go_info":                               dto.MetricType_GAUGE,
+		"go_gc_duration_seconds":                dto.MetricType_SUMMARY,
+		"go_gc_cycles_total":                    dto.MetricType_COUNTER,
+		"go_memstats_alloc_bytes":               dto.MetricType_GAUGE,
+		"go_memstats_alloc_bytes_total":         dto.MetricType_COUNTER,
+		"go_memstats_heap_inuse_bytes":          dto.MetricType_GAUGE,
+		"go_memstats_sys_bytes":                 dto.MetricType_GAUGE,
+		"go_memstats_next_gc_bytes":             dto.MetricType_GAUGE,
 	} {
 		if f := families[name]; f == nil || f.GetType() != typ {
 			t.Fatalf("family %s: got %v, want type %v", name, f, typ)
@@ -291,5 +311,30 @@ func TestMetricsRouteBehindAProxy(t *testing.T) {
 	families := scrape(t, e)
 	if got := counterValue(t, families, "secutil_http_requests_total", "route", "GET /health", "status", "200"); got != 1 {
 		t.Fatalf("proxied /health counted %v times under its route, want 1", got)
+	}
+}
+
+// TestMetricsPassPromtool: the exposition, with every family written,
+// passes Prometheus's own linter, promtool check metrics (Debian package
+// prometheus): names, types, suffixes, help.
+func TestMetricsPassPromtool(t *testing.T) {
+	t.Parallel()
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Skip("promtool is not installed (Debian package prometheus)")
+	}
+	e := newEnv(t, func(d *server.Deps) {
+		d.MetricsToken = metricsToken
+		d.Range = server.RangeAPI{SHA1: pwnedFile(t, breach.KindSHA1), Access: server.RangePublic}
+	})
+	key := e.key("ann@example.com", store.PlanPro)
+	e.post("/api/v1/base64", map[string]string{"text": "hi", "option": "encode"}, "X-API-Key", key).want(200)
+	e.post("/api/v1/secure_encrypt", map[string]string{"text": "hi", "password": "a long enough password"}, "X-API-Key", key).want(200)
+	e.request("GET", "/range/5BAA6", nil).want(200)
+	exposition := e.request("GET", "/metrics", nil, "Authorization", "Bearer "+metricsToken).want(200).body
+	check := exec.Command(promtool, "check", "metrics")
+	check.Stdin = bytes.NewReader(exposition)
+	if out, err := check.CombinedOutput(); err != nil {
+		t.Fatalf("promtool check metrics: %v\n%s", err, out)
 	}
 }

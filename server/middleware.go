@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -35,6 +34,9 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		// pattern: behind a trusted proxy, a copy of r.
 		var routed *http.Request
 		defer func() {
+			if rec.body.s != nil {
+				rec.body.finish()
+			}
 			if p := recover(); p != nil {
 				s.Logger.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
 				if !rec.wrote {
@@ -63,32 +65,13 @@ func (s *Server) middleware(mux *http.ServeMux) http.Handler {
 		}
 		routed = served
 		if served.Body != nil && served.Body != http.NoBody {
-			rec.body = clientBody{served.Body, &s.bodies}
-			served.Body = &rec.body // in the recorder's allocation, not one of its own
+			// In the recorder's allocation, not one of its own.
+			rec.body.ReadCloser, rec.body.s, rec.body.req, rec.body.header, rec.body.arrived = served.Body, s, served, rec.Header(), start
+			rec.body.conn, _ = w.(readDeadliner)
+			served.Body = &rec.body
 		}
 		mux.ServeHTTP(rec, served)
 	})
-}
-
-// clientBody marks failures to read a request body as the client's: a body
-// cut short of its Content-Length, or one that stalls past the server's
-// read timeout, is a 400 for whichever handler reads it, not a 500. It
-// carries the server's budget of body bytes, which decode draws on.
-type clientBody struct {
-	io.ReadCloser
-	budget *bodyBudget
-}
-
-func (b clientBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	switch {
-	case err == nil, err == io.EOF:
-		return n, err
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return n, badRequest("the request body ended before its Content-Length")
-	default:
-		return n, badRequest("reading the request body failed")
-	}
 }
 
 // accessLog writes a request's log line. With Deps.AccessLog set, a plain
@@ -251,7 +234,8 @@ func setHeaders(h http.Header, list []header) {
 }
 
 // statusRecorder is the response writer handlers see: it notes the status
-// for the log and the metrics, and holds the request's clientBody.
+// for the log and the metrics, and holds the request's clientBody
+// (decode.go).
 type statusRecorder struct {
 	http.ResponseWriter
 	status int

@@ -52,18 +52,28 @@ func (s *Server) publicError(r *http.Request, err error) *apiError {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	buf := getBuffer()
 	defer putBuffer(buf)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := encodeJSON(buf, v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
 		buf.WriteString(`{"error":"internal error","code":"internal_error"}` + "\n")
 	}
+	writeEncoded(w, status, buf.Bytes())
+}
+
+// encodeJSON appends v's JSON and a newline to buf.
+func encodeJSON(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// writeEncoded sends JSON already encoded.
+func writeEncoded(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(body)
 }
 
 var jsonContentType = []string{"application/json; charset=utf-8"}
@@ -71,6 +81,107 @@ var jsonContentType = []string{"application/json; charset=utf-8"}
 // writeResult sends an action's result: JSON, as every answer is.
 func writeResult(w http.ResponseWriter, v any) {
 	writeJSON(w, http.StatusOK, v)
+}
+
+// DefaultAnswerBudget is the answer budget of a server not given one
+// (Deps.AnswerBudget): 128 MiB, with which 500 clients reading the largest
+// answer slowly (4.7 MB, base64 decoding a 1 MiB body) keep the server's
+// peak resident memory under 1 GiB (TestPeakRSSOfSlowReaders).
+const DefaultAnswerBudget = 128 << 20
+
+// answerShare is the most of the answer budget one client or account
+// holds: an eighth, and at least one answer of the largest size.
+func answerShare(budget int64) int64 { return max(budget/8, largestAnswer) }
+
+// largestAnswer bounds the largest answer a utility gives: base64 decoding
+// a 1 MiB body of base64 into 768 KiB of text, each byte a control
+// character written \u00XX in JSON, 4.7 MB (TestLargestAnswerFitsAShare).
+const largestAnswer = 5 << 20
+
+// errAnswersBusy refuses a call whose answer the server has no room to hold.
+var errAnswersBusy = newError(codeBusy, "the server is sending too many large answers at once, or too many of yours; retry in a second")
+
+// An answer is a utility's answer encoded before its call is counted, so
+// that a server without room to hold it refuses the call uncounted. The
+// answer stays in memory until the client has read it, for as long as the
+// server's write timeout when it reads slowly: one larger than a pooled
+// buffer holds its bytes in the server's answer budget until written.
+type answer struct {
+	buf   *bytes.Buffer
+	s     *Server
+	owner holder
+	held  int64
+}
+
+// encodeAnswer encodes result into a as writeResult would send it. A
+// large answer holds its bytes in the answer budget, for account and r's
+// client: before encoding, what the body's size says it may need (so that
+// a server with no room refuses the call before the work of encoding it),
+// then what it takes. Without room: errAnswersBusy, with Retry-After.
+func (s *Server) encodeAnswer(w http.ResponseWriter, r *http.Request, a *answer, result any, account int64) error {
+	a.s = s
+	if need := answerEstimate(bodySize(r)); need > maxPooledBuffer {
+		a.owner = holder{client: clientKey(r), account: account}
+		if err := a.hold(w, need); err != nil {
+			return err
+		}
+	}
+	buf := getBuffer()
+	a.buf = buf
+	if err := encodeJSON(buf, result); err != nil {
+		return err
+	}
+	need := int64(buf.Cap())
+	if need <= maxPooledBuffer {
+		need = 0
+	} else if a.held == 0 {
+		a.owner = holder{client: clientKey(r), account: account}
+	}
+	return a.hold(w, need)
+}
+
+// answerEstimate is what an answer may need for a request body of the
+// given size (-1: unknown): a byte of the body becomes at most 6 of the
+// answer (base64 decoding into control characters, written \u00XX).
+func answerEstimate(bodyBytes int64) int64 {
+	if bodyBytes < 0 {
+		return largestAnswer
+	}
+	return min(6*bodyBytes, largestAnswer)
+}
+
+// hold makes what a holds of the answer budget n bytes, or refuses and
+// leaves it as it was (release gives it back).
+func (a *answer) hold(w http.ResponseWriter, n int64) error {
+	switch {
+	case n < a.held:
+		a.s.answers.give(a.owner, a.held-n)
+	case n > a.held:
+		if why := a.s.answers.take(a.owner, n-a.held); why != refusedNone {
+			a.s.Metrics.budgetRefused(budgetAnswers, why)
+			w.Header().Set("Retry-After", "1")
+			return errAnswersBusy
+		}
+	}
+	a.held = n
+	return nil
+}
+
+// write sends the answer, 200.
+func (a *answer) write(w http.ResponseWriter) {
+	writeEncoded(w, http.StatusOK, a.buf.Bytes())
+}
+
+// release gives back the answer's buffer and what it held of the budget.
+func (a *answer) release() {
+	if a.buf != nil {
+		putBuffer(a.buf)
+		a.buf = nil
+	}
+	if a.held > 0 {
+		a.s.answers.give(a.owner, a.held)
+		a.held = 0
+	}
 }
 
 // buffers recycles request bodies and encoded responses between requests.

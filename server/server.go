@@ -14,8 +14,9 @@
 //     adapters, which serve an action as an http.Handler.
 //   - decode.go, validate.go: reading a request (the bounds on bodies, JSON
 //     and forms, required fields); exchange.go: what an action knows of its
-//     HTTP exchange; respond.go: writing the answer; errors.go: the error
-//     codes and statuses; forms.go: answering a page's form.
+//     HTTP exchange; respond.go: writing the answer (and the budget of
+//     large answers); errors.go: the error codes and statuses; forms.go:
+//     answering a page's form.
 //   - utilities.go: one declaration per utility (routes, types, page panel,
 //     error codes); utility_<panel>.go: the request and response types and
 //     the action of each; openapi.go: the OpenAPI document made from the
@@ -46,6 +47,8 @@
 //   - jobqueue: a bounded queue of jobs run after the answer, stoppable.
 //   - keyedlimit: in-memory token buckets per key, bounded by LRU eviction.
 //   - promtext: the Prometheus text format and its histograms.
+//   - runtimestats: the process's and the Go runtime's figures, as
+//     Prometheus families.
 //   - schemagen: JSON Schemas from Go types, for the OpenAPI document;
 //     openapigen: the command go generate runs to write it.
 //   - usagechart: the layout of the dashboard's chart of calls per day.
@@ -147,6 +150,12 @@ type Deps struct {
 	Crypto *pbe.Engine
 	// Limits overrides the brute-force limits (tests lower them).
 	Limits *Limits
+	// Bodies bounds the request bodies read at once (decode.go); its zero
+	// fields take DefaultBodyLimits'.
+	Bodies BodyLimits
+	// AnswerBudget bounds the bytes of the utilities' large answers held
+	// at once while they are written (respond.go); 0: DefaultAnswerBudget.
+	AnswerBudget int64
 	// Metrics collects what GET /metrics exposes; nil makes a new set.
 	Metrics *Metrics
 	// MetricsToken opens GET /metrics as "Authorization: Bearer <token>";
@@ -214,7 +223,9 @@ var DefaultLimits = Limits{
 // Server holds the handlers' shared state.
 type Server struct {
 	Deps
-	bodies               bodyBudget // the request bodies being read (decode.go)
+	bodies               *byteBudget // the request bodies being read (decode.go)
+	errBodyTooSlow       error
+	answers              *byteBudget // the large answers being written (respond.go)
 	ipLimiter            *limiter
 	clientAccountLimiter sharedLimiter
 	accountLimiter       sharedLimiter
@@ -290,12 +301,19 @@ func newServer(d Deps) (*Server, error) {
 	default:
 		return nil, fmt.Errorf("server: registration must be %s, %s or %s, not %q", RegistrationOpen, RegistrationClosed, RegistrationInvite, d.Registration)
 	}
+	d.Bodies = d.Bodies.orDefaults()
+	if d.AnswerBudget <= 0 {
+		d.AnswerBudget = DefaultAnswerBudget
+	}
 	limits := DefaultLimits
 	if d.Limits != nil {
 		limits = *d.Limits
 	}
 	s := &Server{
 		Deps:                 d,
+		bodies:               newByteBudget(d.Bodies.Budget, d.Bodies.Share),
+		errBodyTooSlow:       d.Bodies.tooSlow(),
+		answers:              newByteBudget(d.AnswerBudget, answerShare(d.AnswerBudget)),
 		ipLimiter:            newLimiter(limits.PerIP),
 		clientAccountLimiter: sharedLimiter{buckets: d.Store, name: "client account", rate: limits.PerClientAccount},
 		accountLimiter:       sharedLimiter{buckets: d.Store, name: "account", rate: limits.PerAccount},

@@ -113,11 +113,6 @@ var panelTextLimits = map[string]int{"json": jsonfmt.MaxInputBytes}
 // /data_breach request "query" fills), and the hash identifier's several
 // lines are a batch ("hashes").
 func resendForm(w http.ResponseWriter, r *http.Request, panel string, request reflect.Type) (url.Values, error) {
-	release, err := reserveBody(w, r, toolFormBytes)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, toolFormBytes))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {

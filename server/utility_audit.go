@@ -20,15 +20,17 @@ import (
 
 const (
 	// DefaultAuditDumpBytes is the largest dump /password_audit takes
-	// unless Deps.AuditDumpBytes says otherwise: about 100,000 pwdump lines.
-	DefaultAuditDumpBytes = 8 << 20
-	// MaxAuditDumpBytes bounds Deps.AuditDumpBytes, so that a few bodies
-	// of the largest dump fit the server's budget for bodies being read.
-	MaxAuditDumpBytes = maxBodiesBytes / 8
+	// unless Deps.AuditDumpBytes says otherwise: about 75,000 pwdump lines.
+	DefaultAuditDumpBytes = MaxAuditDumpBytes
+	// MaxAuditDumpBytes bounds Deps.AuditDumpBytes, so that the body of
+	// the largest dump (auditBodyBytes: a quarter more, for JSON escapes)
+	// fits one client's share of the default budget for bodies being read
+	// (DefaultBodyLimits: an eighth of 64 MiB).
+	MaxAuditDumpBytes = 6 * maxBodyBytes
 )
 
 type passwordAuditRequest struct {
-	Dump          string   `json:"dump" required:"true" doc:"the dump, one account a line: pwdump or secretsdump lines ([domain\\]user:rid:lm:nt:::), user:hash lines with an unsalted hex hash (32 hex is an NT hash), /etc/shadow or passwd lines. At most 8 MiB unless the server says otherwise."`
+	Dump          string   `json:"dump" required:"true" doc:"the dump, one account a line: pwdump or secretsdump lines ([domain\\]user:rid:lm:nt:::), user:hash lines with an unsalted hex hash (32 hex is an NT hash), /etc/shadow or passwd lines. At most 6 MiB unless the server says otherwise."`
 	ShowPlaintext formBool `json:"show_plaintext" doc:"true: each account whose password was found carries it as plaintext. Without it no password is ever in the answer."`
 }
 
