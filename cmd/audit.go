@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -72,9 +73,6 @@ func (Program) audit(ctx context.Context, args []string, getenv func(string) str
 	switch {
 	case err == nil:
 		defer ix.Close()
-		if err := ix.EnsureSeeded(ctx, common); err != nil {
-			return err
-		}
 		src.Index = indexPlaintexts(ix)
 	case errors.Is(err, errNoIndex):
 		fmt.Fprintf(stderr, "secutil audit: %v; looking plaintexts up in the embedded common-password list only\n", err)
@@ -159,10 +157,12 @@ type dumpRead struct {
 }
 
 // readDump adds the records of the dump to the audit, and the lines it
-// refuses, until its end or an interrupt.
+// refuses, until its end or an interrupt. An interrupt stops the reading
+// at once, even one waiting for a terminal or a pipe, after a whole line.
 func readDump(ctx context.Context, in listInput, opt dump.Options, a *audit.Auditor, progress io.Writer) (dumpRead, error) {
-	counted := &countingReader{r: in.r}
-	sc := dump.NewScanner(counted, opt)
+	r := newInterruptibleReader(ctx, in.r)
+	defer r.stop()
+	sc := dump.NewScanner(r, opt)
 	var read dumpRead
 	start, shown := time.Now(), time.Time{}
 	for sc.Scan() {
@@ -175,36 +175,103 @@ func readDump(ctx context.Context, in listInput, opt dump.Options, a *audit.Audi
 			return read, err
 		}
 		read.last = sc.Line()
-		if read.last%4096 != 0 {
-			continue
-		}
-		if ctx.Err() != nil {
-			read.interrupted = true
-			return read, nil
-		}
-		if now := time.Now(); progress != nil && now.Sub(start) >= progressAfter && now.Sub(shown) >= progressEvery {
-			fmt.Fprintf(progress, "\rreading: %s\x1b[K", listProgress(read.last, counted.n, in.size, now.Sub(start)))
+		if now := time.Now(); progress != nil && read.last%1024 == 0 && now.Sub(start) >= progressAfter && now.Sub(shown) >= progressEvery {
+			fmt.Fprintf(progress, "\rreading: %s\x1b[K", listProgress(read.last, r.read, in.size, now.Sub(start)))
 			shown = now
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); err != nil && !errors.Is(err, errInterrupted) {
 		return read, err
 	}
 	read.interrupted = ctx.Err() != nil
 	return read, nil
 }
 
-// countingReader counts the bytes read through it, for the progress.
-type countingReader struct {
-	r io.Reader
-	n int64
+// errInterrupted is what an interruptibleReader returns once its context
+// has ended.
+var errInterrupted = errors.New("interrupted")
+
+// interruptibleReader reads its source in a goroutine of its own, so that
+// a Read waiting for input returns errInterrupted as soon as the context
+// ends. It gives whole lines only while more input may come: the reading
+// stops at a line's end. It counts the bytes it gave, for the progress.
+type interruptibleReader struct {
+	ctx   context.Context
+	data  chan readResult
+	free  chan []byte
+	quit  chan struct{}
+	buf   []byte // received: given up to given, ready to give up to whole
+	given int
+	whole int
+	err   error // the source's, after buf
+	read  int64
 }
 
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+type readResult struct {
+	b   []byte
+	err error
 }
+
+// maxCarry bounds the unfinished line an interruptibleReader holds back:
+// a longer one is given as it is (the dump reader refuses it anyway).
+const maxCarry = 1 << 20
+
+func newInterruptibleReader(ctx context.Context, src io.Reader) *interruptibleReader {
+	r := &interruptibleReader{ctx: ctx, data: make(chan readResult), free: make(chan []byte, 2), quit: make(chan struct{})}
+	r.free <- make([]byte, 64<<10)
+	r.free <- make([]byte, 64<<10)
+	go func() {
+		for {
+			var b []byte
+			select {
+			case b = <-r.free:
+			case <-r.quit:
+				return
+			}
+			n, err := src.Read(b)
+			select {
+			case r.data <- readResult{b[:n], err}:
+			case <-r.quit:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+func (r *interruptibleReader) Read(p []byte) (int, error) {
+	for r.given == r.whole {
+		if r.err != nil && r.whole == len(r.buf) {
+			return 0, r.err
+		}
+		// Keep the unfinished line and wait for the rest.
+		r.buf = append(r.buf[:0], r.buf[r.given:]...)
+		r.given = 0
+		select {
+		case res := <-r.data:
+			r.buf = append(r.buf, res.b...)
+			r.free <- res.b[:cap(res.b)]
+			r.err = res.err
+			r.whole = bytes.LastIndexByte(r.buf, '\n') + 1
+			if r.err != nil || len(r.buf)-r.whole > maxCarry {
+				r.whole = len(r.buf)
+			}
+		case <-r.ctx.Done():
+			return 0, errInterrupted
+		}
+	}
+	n := copy(p, r.buf[r.given:r.whole])
+	r.given += n
+	r.read += int64(n)
+	return n, nil
+}
+
+// stop ends the reading goroutine, unless it is waiting for its source,
+// where it stays until the process ends.
+func (r *interruptibleReader) stop() { close(r.quit) }
 
 // lookupProgress shows the audit's lookups on a terminal.
 func lookupProgress(progress io.Writer) func(done, total int) {

@@ -122,7 +122,7 @@ func (o checkOptions) worker() listWorker {
 		defer w.flush()
 		for i, l := range c.lines {
 			if refused[i] != nil {
-				w.fail(l.n, "password "+refused[i].Error())
+				w.fail(l.n, refused[i].Error()+": not rated")
 				continue
 			}
 			r := &results[i]

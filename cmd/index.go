@@ -101,10 +101,11 @@ func writeIndexText(w io.Writer, path string, s hashindex.Summary) {
 	fmt.Fprintln(w, "\nLists imported, oldest first:")
 	for _, l := range s.Lists {
 		name, _ := appendShown(nil, l.Name, 200)
-		fmt.Fprintf(w, "  %s  %s: %s words (%s new), %s entries, %s",
-			l.Imported.UTC().Format("2006-01-02 15:04 UTC"), name, grouped(l.Words), grouped(l.NewWords), grouped(l.Entries), strings.Join(l.Algorithms, ", "))
+		fmt.Fprintf(w, "  %s  %s: %s (%s new), %s, %s",
+			l.Imported.UTC().Format("2006-01-02 15:04 UTC"), name, groupedCount(l.Words, "word", "words"), grouped(l.NewWords),
+			groupedCount(l.Entries, "entry", "entries"), strings.Join(l.Algorithms, ", "))
 		if l.Skipped > 0 {
-			fmt.Fprintf(w, "; %s lines longer than %d bytes skipped", grouped(l.Skipped), hashindex.MaxWordBytes)
+			fmt.Fprintf(w, "; %s longer than %d bytes skipped", groupedCount(l.Skipped, "line", "lines"), hashindex.MaxWordBytes)
 		}
 		fmt.Fprintln(w)
 	}
@@ -121,6 +122,14 @@ func grouped(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// groupedCount writes n grouped and the noun in the right number.
+func groupedCount(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return grouped(n) + " " + many
 }
 
 // humanBytes writes a size in the largest binary unit under it.

@@ -8,7 +8,6 @@ import (
 
 	"secutil/store/hashindex"
 	"secutil/tools/hashid"
-	"secutil/tools/strength"
 )
 
 // lookup is `secutil lookup [FILE]`: each line's hash reversed with the
@@ -36,9 +35,6 @@ func (Program) lookup(ctx context.Context, args []string, getenv func(string) st
 		return err
 	}
 	defer ix.Close()
-	if err := ix.EnsureSeeded(ctx, strength.CommonPasswords()); err != nil {
-		return err
-	}
 	out := newListOutput(stdout)
 	switch *format {
 	case formatText:
