@@ -129,14 +129,14 @@ func (Program) audit(ctx context.Context, args []string, getenv func(string) str
 			fmt.Fprintf(stderr, "secutil audit: line %d: %s\n", e.Line, e.Reason)
 		}
 		if more := refused - len(rep.Refused()); more > 0 {
-			fmt.Fprintf(stderr, "secutil audit: and %s more\n", count(int64(more), "line", "lines"))
+			fmt.Fprintf(stderr, "secutil audit: and %s more\n", groupedCount(int64(more), "line", "lines"))
 		}
 	}
 	switch {
 	case read.interrupted:
 		return fmt.Errorf("interrupted: the accounts up to line %d are audited", read.last)
 	case refused > 0:
-		return fmt.Errorf("%s of the dump refused: no pwdump, secretsdump, user:hash or shadow line", count(int64(refused), "line", "lines"))
+		return fmt.Errorf("%s of the dump refused: no pwdump, secretsdump, user:hash or shadow line", groupedCount(int64(refused), "line", "lines"))
 	}
 	return nil
 }
@@ -180,19 +180,19 @@ func readDump(ctx context.Context, in listInput, opt dump.Options, a *audit.Audi
 			shown = now
 		}
 	}
-	if err := sc.Err(); err != nil && !errors.Is(err, errInterrupted) {
+	if err := sc.Err(); err != nil && !errors.Is(err, errReadInterrupted) {
 		return read, err
 	}
 	read.interrupted = ctx.Err() != nil
 	return read, nil
 }
 
-// errInterrupted is what an interruptibleReader returns once its context
+// errReadInterrupted is what an interruptibleReader returns once its context
 // has ended.
-var errInterrupted = errors.New("interrupted")
+var errReadInterrupted = errors.New("interrupted")
 
 // interruptibleReader reads its source in a goroutine of its own, so that
-// a Read waiting for input returns errInterrupted as soon as the context
+// a Read waiting for input returns errReadInterrupted as soon as the context
 // ends. It gives whole lines only while more input may come: the reading
 // stops at a line's end. It counts the bytes it gave, for the progress.
 type interruptibleReader struct {
@@ -260,7 +260,7 @@ func (r *interruptibleReader) Read(p []byte) (int, error) {
 				r.whole = len(r.buf)
 			}
 		case <-r.ctx.Done():
-			return 0, errInterrupted
+			return 0, errReadInterrupted
 		}
 	}
 	n := copy(p, r.buf[r.given:r.whole])

@@ -51,9 +51,9 @@ func auditFiles(t *testing.T) (dumpPath, ntlm, index string) {
 			t.Fatal(err)
 		}
 	}
-	db := filepath.Join(dir, "s.db")
-	mustCLI(t, db, "Summer2024!\n", "import-wordlist", "-")
-	return dumpPath, ntlm, filepath.Join(dir, "s-hashes.db")
+	index = filepath.Join(dir, "s-hashes.db")
+	mustCLI(t, "", "Summer2024!\n", "import-wordlist", "-hash-db", index, "-")
+	return dumpPath, ntlm, index
 }
 
 // TestAuditJSON: one object per account (and per refused line) in the
@@ -258,7 +258,7 @@ func TestInterruptibleReader(t *testing.T) {
 	r := newInterruptibleReader(ctx, src)
 	defer r.stop()
 	got, err := io.ReadAll(r)
-	if string(got) != "alice:1\nbob:2\n" || !errors.Is(err, errInterrupted) {
+	if string(got) != "alice:1\nbob:2\n" || !errors.Is(err, errReadInterrupted) {
 		t.Errorf("read %q, %v", got, err)
 	}
 	whole := strings.Repeat("x", 100<<10) + "\nlast line without end"

@@ -93,11 +93,11 @@ func TestImportWordlistCompressed(t *testing.T) {
 	if err := os.WriteFile(list, gz.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db := filepath.Join(dir, "w.db")
-	if out := mustCLI(t, db, "", "import-wordlist", list); !strings.HasPrefix(out, "imported 3 words (3 new, ") {
+	index := filepath.Join(dir, "w-hashes.db")
+	if out := mustCLI(t, "", "", "import-wordlist", "-hash-db", index, list); !strings.HasPrefix(out, "imported 3 words (3 new, ") {
 		t.Fatalf("output %q", out)
 	}
-	if out := mustCLI(t, db, hexMD5("bravo")+"\n", "lookup", "-format", "csv"); !strings.Contains(out, ",true,md5,bravo,") {
+	if out := mustCLI(t, "", hexMD5("bravo")+"\n", "lookup", "-format", "csv", "-hash-db", index); !strings.Contains(out, ",true,md5,bravo,") {
 		t.Errorf("lookup %q", out)
 	}
 }
@@ -112,13 +112,13 @@ func TestImportWordlistRefusesBinary(t *testing.T) {
 	if err := os.WriteFile(blob, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db := filepath.Join(dir, "w.db")
-	_, _, err := cli(t, db, "", nil, "import-wordlist", blob)
+	index := filepath.Join(dir, "w-hashes.db")
+	_, _, err := cli(t, "", "", nil, "import-wordlist", "-hash-db", index, blob)
 	var refused *hashindex.NotWordlistError
 	if !errors.As(err, &refused) || !strings.Contains(err.Error(), blob) {
 		t.Fatalf("error %v, want one naming %s", err, blob)
 	}
-	if out := mustCLI(t, db, "", "index"); !strings.Contains(out, "Words:         0\n") || !strings.Contains(out, "Lists imported: none recorded") {
+	if out := mustCLI(t, "", "", "index", "-hash-db", index); !strings.Contains(out, "Words:         0\n") || !strings.Contains(out, "Lists imported: none recorded") {
 		t.Errorf("the index after the refusal:\n%s", out)
 	}
 }

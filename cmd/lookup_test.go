@@ -19,10 +19,10 @@ import (
 func testIndex(t *testing.T) (index, db string) {
 	t.Helper()
 	dir := t.TempDir()
-	db = filepath.Join(dir, "s.db")
-	mustCLI(t, db, "", "import-wordlist", wordlistPath)
-	mustCLI(t, db, "$HEX[ff41]\n", "import-wordlist", "-")
-	return filepath.Join(dir, "s-hashes.db"), db
+	index = filepath.Join(dir, "s-hashes.db")
+	mustCLI(t, "", "", "import-wordlist", "-hash-db", index, wordlistPath)
+	mustCLI(t, "", "$HEX[ff41]\n", "import-wordlist", "-hash-db", index, "-")
+	return index, filepath.Join(dir, "s.db")
 }
 
 func hexMD5(s string) string  { d := md5.Sum([]byte(s)); return hex.EncodeToString(d[:]) }
