@@ -12,6 +12,10 @@
 // environment plumbing every command shares, db.go the -db flag and the
 // files beside the database, prompt.go the password prompt, typo.go the
 // suggestion for a mistyped command.
+//
+// The list commands, identify.go, check.go, lookup.go, audit.go and
+// index.go, share lines.go: a file or standard input read in chunks of
+// lines that a worker per core answers, written in input order.
 package cmd
 
 import (

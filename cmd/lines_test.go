@@ -299,3 +299,17 @@ func TestOpenListInput(t *testing.T) {
 	}
 	in.close()
 }
+
+// TestCSVCell: text of the input a spreadsheet would run as a formula
+// gets a quote first; the rest is left as it is.
+func TestCSVCell(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"=HYPERLINK(\"x\")": "'=HYPERLINK(\"x\")", "+1": "'+1", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx",
+		"alice": "alice", "": "", "a=b": "a=b",
+	} {
+		if got := csvCell(in); got != want {
+			t.Errorf("csvCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
