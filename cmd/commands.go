@@ -12,6 +12,10 @@
 // environment plumbing every command shares, db.go the -db flag and the
 // files beside the database, prompt.go the password prompt, typo.go the
 // suggestion for a mistyped command.
+//
+// The list commands, identify.go, check.go, lookup.go, audit.go and
+// index.go, share lines.go: a file or standard input read in chunks of
+// lines that a worker per core answers, written in input order.
 package cmd
 
 import (
@@ -100,7 +104,12 @@ func commands() []command {
 		{"user delete", "delete an account with its keys, sessions and codes (its monthly usage is kept): EMAIL [-yes]", stopOnSignal(Program.userDelete)},
 		{"backup", "write a consistent copy of the database, safe while serving: [-db FILE] DEST", stopOnSignal(Program.backup)},
 		{"migrate-store", "copy every row into a new, empty database in one transaction: -from secutil.db -to postgres://user@host/db", stopOnSignal(Program.migrateStore)},
+		{"identify", "name the hash on each line of FILE or standard input: best candidate, hashcat mode, John format, confidence", stopOnSignal(Program.identify)},
+		{"check", "rate the passwords of FILE or standard input, one a line: strength, entropy, common, breached [-breach-file F] [-min-score N]", stopOnSignal(Program.check)},
+		{"lookup", "look the hashes of FILE or standard input up in the reverse hash lookup index", stopOnSignal(Program.lookup)},
+		{"audit", "audit the passwords of a credential dump (pwdump, secretsdump, user:hash, shadow): DUMP|- [-breach-file-ntlm F]", stopOnSignal(Program.audit)},
 		{"import-wordlist", "add a wordlist (one word a line) to the reverse hash lookup index: FILE|-", stopOnSignal(Program.importWordlist)},
+		{"index", "show what the reverse hash lookup index holds: words, entries per algorithm, lists imported, size on disk", stopOnSignal(Program.index)},
 		{"geoip", "list the GeoIP databases /ip_info would use: type, build date, records, licence", stopOnSignal(Program.geoip)},
 		{"version", "print the version, commit, commit date, API and Go versions (also -version, --version)", Program.printVersion},
 		{"help", "print this overview (also -h and --help)", Program.help},

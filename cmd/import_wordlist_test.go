@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,5 +77,48 @@ func TestProgressLine(t *testing.T) {
 		if got := progressLine(p, tc.size); got != tc.want {
 			t.Errorf("size %d: got %q, want %q", tc.size, got, tc.want)
 		}
+	}
+}
+
+// TestImportWordlistCompressed: a gzip file is imported as the words it
+// holds, whatever its name, and the words are found by lookup.
+func TestImportWordlistCompressed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	list := filepath.Join(dir, "rockyou.txt.gz")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("alpha\r\nbravo\ncharlie\n"))
+	zw.Close()
+	if err := os.WriteFile(list, gz.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(dir, "w-hashes.db")
+	if out := mustCLI(t, "", "", "import-wordlist", "-hash-db", index, list); !strings.HasPrefix(out, "imported 3 words (3 new, ") {
+		t.Fatalf("output %q", out)
+	}
+	if out := mustCLI(t, "", hexMD5("bravo")+"\n", "lookup", "-format", "csv", "-hash-db", index); !strings.Contains(out, ",true,md5,bravo,") {
+		t.Errorf("lookup %q", out)
+	}
+}
+
+// TestImportWordlistRefusesBinary: binary input is refused with an error
+// naming the file, and nothing is added to the index.
+func TestImportWordlistRefusesBinary(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	blob := filepath.Join(dir, "photo.jpg")
+	data := append([]byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00"), bytes.Repeat([]byte{0, 1, 2, 3, 0xfe}, 4000)...)
+	if err := os.WriteFile(blob, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(dir, "w-hashes.db")
+	_, _, err := cli(t, "", "", nil, "import-wordlist", "-hash-db", index, blob)
+	var refused *hashindex.NotWordlistError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), blob) {
+		t.Fatalf("error %v, want one naming %s", err, blob)
+	}
+	if out := mustCLI(t, "", "", "index", "-hash-db", index); !strings.Contains(out, "Words:         0\n") || !strings.Contains(out, "Lists imported: none recorded") {
+		t.Errorf("the index after the refusal:\n%s", out)
 	}
 }
