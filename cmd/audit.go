@@ -17,6 +17,7 @@ import (
 	"secutil/tools/audit"
 	"secutil/tools/breach"
 	"secutil/tools/dump"
+	"secutil/tools/plural"
 	"secutil/tools/strength"
 )
 
@@ -129,14 +130,14 @@ func (Program) audit(ctx context.Context, args []string, getenv func(string) str
 			fmt.Fprintf(stderr, "secutil audit: line %d: %s\n", e.Line, e.Reason)
 		}
 		if more := refused - len(rep.Refused()); more > 0 {
-			fmt.Fprintf(stderr, "secutil audit: and %s more\n", groupedCount(int64(more), "line", "lines"))
+			fmt.Fprintf(stderr, "secutil audit: and %s more\n", plural.Count(int64(more), "line", "lines"))
 		}
 	}
 	switch {
 	case read.interrupted:
 		return fmt.Errorf("interrupted: the accounts up to line %d are audited", read.last)
 	case refused > 0:
-		return fmt.Errorf("%s of the dump refused: no pwdump, secretsdump, user:hash or shadow line", groupedCount(int64(refused), "line", "lines"))
+		return fmt.Errorf("%s of the dump refused: no pwdump, secretsdump, user:hash or shadow line", plural.Count(int64(refused), "line", "lines"))
 	}
 	return nil
 }

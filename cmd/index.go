@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"secutil/store/hashindex"
+	"secutil/tools/plural"
 )
 
 // index is `secutil index`: what the reverse hash lookup index holds: its
@@ -102,10 +103,10 @@ func writeIndexText(w io.Writer, path string, s hashindex.Summary) {
 	for _, l := range s.Lists {
 		name, _ := appendShown(nil, l.Name, 200)
 		fmt.Fprintf(w, "  %s  %s: %s (%s new), %s, %s",
-			l.Imported.UTC().Format("2006-01-02 15:04 UTC"), name, groupedCount(l.Words, "word", "words"), grouped(l.NewWords),
-			groupedCount(l.Entries, "entry", "entries"), strings.Join(l.Algorithms, ", "))
+			l.Imported.UTC().Format("2006-01-02 15:04 UTC"), name, plural.Count(l.Words, "word", "words"), grouped(l.NewWords),
+			plural.Count(l.Entries, "entry", "entries"), strings.Join(l.Algorithms, ", "))
 		if l.Skipped > 0 {
-			fmt.Fprintf(w, "; %s longer than %d bytes skipped", groupedCount(l.Skipped, "line", "lines"), hashindex.MaxWordBytes)
+			fmt.Fprintf(w, "; %s longer than %d bytes skipped", plural.Count(l.Skipped, "line", "lines"), hashindex.MaxWordBytes)
 		}
 		fmt.Fprintln(w)
 	}
@@ -122,14 +123,6 @@ func grouped(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// groupedCount writes n grouped and the noun in the right number.
-func groupedCount(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return grouped(n) + " " + many
 }
 
 // humanBytes writes a size in the largest binary unit under it.
