@@ -118,10 +118,14 @@ type listWorker func(ctx context.Context, c *lineChunk)
 
 // listRun is one run of a list command over its input.
 type listRun struct {
-	in       listInput
-	maxLine  int // longer lines are reported on their line, not read
-	chunk    int // lines a chunk holds at most
-	workers  int // 0: one per core (GOMAXPROCS)
+	in      listInput
+	maxLine int // longer lines are reported on their line, not read
+	chunk   int // lines a chunk holds at most
+	workers int // 0: one per core (GOMAXPROCS)
+	// chunks is how many chunks go round at most; 0: two per worker
+	// and two more (one being read, one written). Fewer bound the memory
+	// of large chunks.
+	chunks   int
 	out      io.Writer
 	progress io.Writer // where progress goes; nil off a terminal
 }
@@ -151,9 +155,12 @@ func (r listRun) run(ctx context.Context, newWorker func() listWorker) (listStat
 	// early only when the run fails.
 	workCtx, stop := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer stop(nil)
-	// A fixed set of chunks goes round, so that their storage is reused:
-	// one being read, one being written, and two for each worker.
-	free := make(chan *lineChunk, 2*workers+2)
+	// A fixed set of chunks goes round, so that their storage is reused.
+	chunks := r.chunks
+	if chunks <= 0 {
+		chunks = 2*workers + 2
+	}
+	free := make(chan *lineChunk, chunks)
 	for range cap(free) {
 		free <- &lineChunk{}
 	}
