@@ -395,16 +395,7 @@ func listResult(stats listStats, err error, what string) error {
 	return nil
 }
 
-// appendPad appends s and spaces up to width characters; appendPadLeft
-// puts the spaces first.
-func appendPad(dst []byte, s string, width int) []byte {
-	dst = append(dst, s...)
-	for n := utf8.RuneCountInString(s); n < width; n++ {
-		dst = append(dst, ' ')
-	}
-	return dst
-}
-
+// appendPadLeft appends s after spaces up to width characters.
 func appendPadLeft(dst []byte, s string, width int) []byte {
 	for n := utf8.RuneCountInString(s); n < width; n++ {
 		dst = append(dst, ' ')
