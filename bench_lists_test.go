@@ -125,15 +125,7 @@ func TestListsBenchmark(t *testing.T) {
 
 // listsTarget is SECUTIL_LISTS_BENCH_<name> from the environment, or def.
 func listsTarget(t *testing.T, name string, def float64) float64 {
-	s := os.Getenv("SECUTIL_LISTS_BENCH_" + name)
-	if s == "" {
-		return def
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("SECUTIL_LISTS_BENCH_%s=%q: %v", name, s, err)
-	}
-	return v
+	return envFloat(t, "SECUTIL_LISTS_BENCH_"+name, def)
 }
 
 func nproc() int {
