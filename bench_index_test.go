@@ -271,13 +271,19 @@ func countFound(hits []hashindex.Hit) int {
 
 // threshold is SECUTIL_INDEX_BENCH_<name> from the environment, or def.
 func threshold(t *testing.T, name string, def float64) float64 {
-	s := os.Getenv("SECUTIL_INDEX_BENCH_" + name)
+	return envFloat(t, "SECUTIL_INDEX_BENCH_"+name, def)
+}
+
+// envFloat is the number in the environment variable, or def when it is
+// not set.
+func envFloat(t *testing.T, variable string, def float64) float64 {
+	s := os.Getenv(variable)
 	if s == "" {
 		return def
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		t.Fatalf("SECUTIL_INDEX_BENCH_%s=%q: %v", name, s, err)
+		t.Fatalf("%s=%q: %v", variable, s, err)
 	}
 	return v
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
@@ -62,7 +64,8 @@ func (Program) audit(ctx context.Context, args []string, getenv func(string) str
 	}
 	common := strength.CommonPasswords()
 	src := audit.Sources{Breached: map[dump.Algorithm]audit.CountLookup{}, Common: audit.WordList(common)}
-	for alg, f := range map[dump.Algorithm]*breach.File{dump.NTLM: breaches.ntlmFile, dump.SHA1: breaches.sha1File} {
+	files := map[dump.Algorithm]*breach.File{dump.NTLM: breaches.ntlmFile, dump.SHA1: breaches.sha1File}
+	for alg, f := range files {
 		if f != nil {
 			src.Breached[alg] = breachCounts(f)
 		}
@@ -74,7 +77,12 @@ func (Program) audit(ctx context.Context, args []string, getenv func(string) str
 	switch {
 	case err == nil:
 		defer ix.Close()
-		src.Index = indexPlaintexts(ix)
+		prefetch := newIndexPrefetch(ix)
+		defer prefetch.wait() // before the index closes
+		for alg, lookup := range src.Breached {
+			src.Breached[alg] = prefetch.breach(alg, lookup)
+		}
+		src.Index = prefetch.plaintexts
 	case errors.Is(err, errNoIndex):
 		fmt.Fprintf(stderr, "secutil audit: %v; looking plaintexts up in the embedded common-password list only\n", err)
 	default:
@@ -303,33 +311,102 @@ func breachCounts(f *breach.File) audit.CountLookup {
 	}
 }
 
-// indexPlaintexts asks the reverse-lookup index about each batch of the
-// audit, hashindex.MaxLookupBatch digests a query. A digest found under
-// another algorithm of its length (an MD5 for an NT hash) is not the
-// account's password.
-func indexPlaintexts(ix *hashindex.Index) audit.PlaintextLookup {
-	return func(ctx context.Context, alg dump.Algorithm, digests [][]byte) ([]string, error) {
-		out := make([]string, 0, len(digests))
-		hexes := make([]string, 0, hashindex.MaxLookupBatch)
-		for len(digests) > 0 {
-			n := min(len(digests), hashindex.MaxLookupBatch)
-			hexes = hexes[:0]
-			for _, d := range digests[:n] {
-				hexes = append(hexes, hex.EncodeToString(d))
+// indexPlaintexts looks digests of alg up in the reverse-lookup index,
+// hashindex.MaxLookupBatch a query, and returns the password of each, ""
+// where it knows none. A digest found under another algorithm of its
+// length (an MD5 for an NT hash) is not the account's password.
+func indexPlaintexts(ctx context.Context, ix *hashindex.Index, alg dump.Algorithm, digests [][]byte) ([]string, error) {
+	out := make([]string, 0, len(digests))
+	hexes := make([]string, 0, hashindex.MaxLookupBatch)
+	for len(digests) > 0 {
+		n := min(len(digests), hashindex.MaxLookupBatch)
+		hexes = hexes[:0]
+		for _, d := range digests[:n] {
+			hexes = append(hexes, hex.EncodeToString(d))
+		}
+		hits, err := ix.LookupMany(ctx, hexes)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hits {
+			if h.Found && h.Algorithm == alg.String() {
+				out = append(out, h.Plaintext)
+			} else {
+				out = append(out, "")
 			}
-			hits, err := ix.LookupMany(ctx, hexes)
+		}
+		digests = digests[n:]
+	}
+	return out, nil
+}
+
+// indexPrefetch overlaps the index lookups with the breach lookups, which
+// the audit makes first and which wait on the disk: each batch of digests
+// the breach file is asked about is looked up in the index at the same
+// time, and the audit's index lookups of those algorithms then answer from
+// what was found. Only the passwords found are kept.
+type indexPrefetch struct {
+	ix      *hashindex.Index
+	running sync.WaitGroup
+	mu      sync.Mutex
+	found   map[string]string // by algorithm and digest
+	err     error
+	algs    map[dump.Algorithm]bool // those prefetched
+}
+
+func newIndexPrefetch(ix *hashindex.Index) *indexPrefetch {
+	return &indexPrefetch{ix: ix, found: map[string]string{}, algs: map[dump.Algorithm]bool{}}
+}
+
+// breach wraps the breach lookup of alg so that each batch is also looked
+// up in the index.
+func (p *indexPrefetch) breach(alg dump.Algorithm, lookup audit.CountLookup) audit.CountLookup {
+	p.algs[alg] = true
+	return func(ctx context.Context, digests [][]byte) ([]int64, error) {
+		own := make([][]byte, len(digests)) // the audit reuses its batch
+		all := make([]byte, 0, len(digests)*alg.DigestLen())
+		for i, d := range digests {
+			all = append(all, d...)
+			own[i] = all[len(all)-len(d):]
+		}
+		p.running.Go(func() {
+			plain, err := indexPlaintexts(ctx, p.ix, alg, own)
+			p.mu.Lock()
+			defer p.mu.Unlock()
 			if err != nil {
-				return nil, err
+				p.err = cmp.Or(p.err, err)
+				return
 			}
-			for _, h := range hits {
-				if h.Found && h.Algorithm == alg.String() {
-					out = append(out, h.Plaintext)
-				} else {
-					out = append(out, "")
+			for i, pw := range plain {
+				if pw != "" {
+					p.found[string(byte(alg))+string(own[i])] = pw
 				}
 			}
-			digests = digests[n:]
-		}
-		return out, nil
+		})
+		return lookup(ctx, digests)
 	}
+}
+
+// plaintexts is the audit's index lookup: from what the breach batches
+// found for a prefetched algorithm, from the index for another.
+func (p *indexPrefetch) plaintexts(ctx context.Context, alg dump.Algorithm, digests [][]byte) ([]string, error) {
+	if !p.algs[alg] {
+		return indexPlaintexts(ctx, p.ix, alg, digests)
+	}
+	if err := p.wait(); err != nil {
+		return nil, err
+	}
+	out := make([]string, len(digests))
+	for i, d := range digests {
+		out[i] = p.found[string(byte(alg))+string(d)]
+	}
+	return out, nil
+}
+
+// wait waits for the lookups under way, and returns the first error.
+func (p *indexPrefetch) wait() error {
+	p.running.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
 }

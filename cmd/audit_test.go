@@ -31,6 +31,7 @@ var auditDump = strings.Join([]string{
 	"frank:" + hexSHA1("password"),                                                            // 9: SHA-1: breached from -breach-file, common
 	"root:$1$28772684$iEwNOgGugqO9.bIz5sk8k/:15000:0:99999:7:::",                              // 10: weak md5crypt
 	"daemon:*:19000:0:99999:7:::",                                                             // 11: locked
+	"grace:" + hexSHA1("Summer2024!"),                                                         // 12: SHA-1 found in the index
 }, "\n") + "\n"
 
 // auditFiles writes the dump, an NTLM breach file and an index holding
@@ -118,6 +119,7 @@ func TestAuditJSON(t *testing.T) {
 		`9 frank breached 424242 found common`,
 		`10 root breached null found - weak md5crypt`,
 		`11 daemon breached null found - locked`,
+		`12 grace breached 0 found index`,
 		`0 summary`,
 	}
 	var lines []string
@@ -148,7 +150,7 @@ func TestAuditJSON(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
-	if s := got[len(got)-1].Summary; s == nil || s.Accounts != 9 || s.RefusedLines != 1 || *s.Breached != 5 || s.FoundIn != (audit.FoundCounts{Index: 1, Common: 3}) {
+	if s := got[len(got)-1].Summary; s == nil || s.Accounts != 10 || s.RefusedLines != 1 || *s.Breached != 5 || s.FoundIn != (audit.FoundCounts{Index: 2, Common: 3}) {
 		t.Errorf("summary %+v", s)
 	}
 }
@@ -160,12 +162,13 @@ func TestAuditText(t *testing.T) {
 	t.Parallel()
 	dumpPath, ntlm, index := auditFiles(t)
 	out, errOut, _ := cli(t, "", "", map[string]string{"SECUTIL_BREACH_FILE_NTLM": ntlm, "SECUTIL_HASH_DB": index}, "audit", dumpPath)
-	if !strings.HasPrefix(out, "Password audit of 9 accounts (1 line refused)\n\n  Empty password                              1\n") {
+	if !strings.HasPrefix(out, "Password audit of 10 accounts (1 line refused)\n\n  Empty password                              1\n") {
 		t.Errorf("text starts\n%.200s", out)
 	}
 	summary, table, ok := strings.Cut(out, "\nLINE  ACCOUNT ")
-	if !ok || !strings.Contains(summary, "  Breached                                    4\n") || !strings.Contains(summary, `  2 accounts: CORP\alice, CORP\bob`) ||
-		strings.Count(table, "\n") != 10 {
+	if !ok || !strings.Contains(summary, "  Breached                                    4\n") ||
+		!strings.Contains(summary, "  Found in the reverse-lookup index           2\n") || !strings.Contains(summary, `  2 accounts: CORP\alice, CORP\bob`) ||
+		strings.Count(table, "\n") != 11 {
 		t.Errorf("summary then table:\n%s", out)
 	}
 	if errOut != "secutil audit: line 8: not a pwdump, user:hash or shadow line\n" {
@@ -194,7 +197,7 @@ func TestAuditCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(records) != 10 || records[0][7] != "breached" || records[1][7] != "" || records[3][8] != "common" || slices.Contains(records[0], "plaintext") {
+	if len(records) != 11 || records[0][7] != "breached" || records[1][7] != "" || records[3][8] != "common" || slices.Contains(records[0], "plaintext") {
 		t.Errorf("csv %q", records)
 	}
 	for _, want := range []string{"no breach counts for NT hashes: give -breach-file-ntlm", "no reverse hash lookup index at " + missing} {

@@ -118,10 +118,14 @@ type listWorker func(ctx context.Context, c *lineChunk)
 
 // listRun is one run of a list command over its input.
 type listRun struct {
-	in       listInput
-	maxLine  int // longer lines are reported on their line, not read
-	chunk    int // lines a chunk holds at most
-	workers  int // 0: one per core (GOMAXPROCS)
+	in      listInput
+	maxLine int // longer lines are reported on their line, not read
+	chunk   int // lines a chunk holds at most
+	workers int // 0: one per core (GOMAXPROCS)
+	// chunks is how many chunks go round at most; 0: two per worker
+	// and two more (one being read, one written). Fewer bound the memory
+	// of large chunks.
+	chunks   int
 	out      io.Writer
 	progress io.Writer // where progress goes; nil off a terminal
 }
@@ -151,7 +155,15 @@ func (r listRun) run(ctx context.Context, newWorker func() listWorker) (listStat
 	// early only when the run fails.
 	workCtx, stop := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer stop(nil)
-	free := make(chan *lineChunk, workers+2)
+	// A fixed set of chunks goes round, so that their storage is reused.
+	chunks := r.chunks
+	if chunks <= 0 {
+		chunks = 2*workers + 2
+	}
+	free := make(chan *lineChunk, chunks)
+	for range cap(free) {
+		free <- &lineChunk{}
+	}
 	read := make(chan *lineChunk)
 	quit := make(chan struct{})
 	readErr := make(chan error, 1)
@@ -223,16 +235,23 @@ feed:
 func (r listRun) read(out chan<- *lineChunk, quit <-chan struct{}, free <-chan *lineChunk) error {
 	defer close(out)
 	br := bufio.NewReaderSize(r.in.r, max(64<<10, r.maxLine+2))
-	c := reuse(free)
-	send := func() bool {
+	c, ok := reuse(free, quit)
+	if !ok {
+		return nil
+	}
+	// send hands the chunk on, and takes the next to fill unless it was
+	// the last.
+	send := func(last bool) bool {
 		c.seal()
 		select {
 		case out <- c:
-			c = reuse(free)
-			return true
 		case <-quit:
 			return false
 		}
+		if !last {
+			c, ok = reuse(free, quit)
+		}
+		return ok
 	}
 	var offset int64
 	for n := 1; ; n++ {
@@ -263,7 +282,7 @@ func (r listRun) read(out chan<- *lineChunk, quit <-chan struct{}, free <-chan *
 			c.text = append(c.text, line...)
 		}
 		c.end, c.last = offset, n
-		if (len(c.lines) >= r.chunk || len(c.text) >= maxChunkBytes) && !send() {
+		if (len(c.lines) >= r.chunk || len(c.text) >= maxChunkBytes) && !send(false) {
 			return nil
 		}
 		if err != nil {
@@ -271,20 +290,21 @@ func (r listRun) read(out chan<- *lineChunk, quit <-chan struct{}, free <-chan *
 		}
 	}
 	if len(c.lines) > 0 {
-		send()
+		send(true)
 	}
 	return nil
 }
 
-// reuse takes a chunk the writer is done with, or makes one.
-func reuse(free <-chan *lineChunk) *lineChunk {
+// reuse takes a chunk the writer is done with, emptied; false once quit
+// is closed.
+func reuse(free <-chan *lineChunk, quit <-chan struct{}) (*lineChunk, bool) {
 	select {
 	case c := <-free:
 		c.lines, c.text, c.failed, c.err = c.lines[:0], c.text[:0], 0, nil
 		c.out.Reset()
-		return c
-	default:
-		return &lineChunk{}
+		return c, true
+	case <-quit:
+		return nil, false
 	}
 }
 
@@ -331,10 +351,7 @@ func (r listRun) write(finished <-chan *lineChunk, stop context.CancelCauseFunc,
 				fmt.Fprintf(r.progress, "\r%s\x1b[K", listProgress(stats.last, c.end, r.in.size, now.Sub(start)))
 				shown = now
 			}
-			select {
-			case free <- c:
-			default:
-			}
+			free <- c // never blocks: it has room for every chunk
 		}
 	}
 	if !shown.IsZero() {
@@ -400,6 +417,9 @@ const lineColumn = 7
 // (control characters, escapes, invalid UTF-8) written as '?'. It returns
 // the characters it wrote.
 func appendShown(dst []byte, s string, width int) ([]byte, int) {
+	if len(s) <= width && printableASCII(s) { // most text: hashes, names
+		return append(dst, s...), len(s)
+	}
 	cut := utf8.RuneCountInString(s) > width
 	n := 0
 	for _, r := range s {
@@ -413,6 +433,16 @@ func appendShown(dst []byte, s string, width int) ([]byte, int) {
 		n++
 	}
 	return dst, n
+}
+
+// printableASCII reports whether s is printable ASCII only.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // appendCell appends s as a column of width characters: shown as

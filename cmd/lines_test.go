@@ -8,9 +8,10 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"secutil/cmd/cmdtest"
 )
 
 // echoWorker writes each line as "n:text", "n:too long" for a line over
@@ -205,26 +206,13 @@ func TestListRunReadError(t *testing.T) {
 	}
 }
 
-// syncWriter is a strings.Builder safe to write from the writer goroutine
-// and read from the test.
-type syncWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
 // TestListRunShowsProgress: a long run writes progress lines (rewritten in
 // place) and clears the last; output to a file or pipe gets none (see
 // progressTo).
 func TestListRunShowsProgress(t *testing.T) {
 	t.Parallel()
 	text := strings.Repeat("w\n", 40)
-	var progress syncWriter
+	var progress cmdtest.SyncBuffer
 	_, err := listRun{in: listInput{r: strings.NewReader(text), size: int64(len(text))}, maxLine: 10, chunk: 4, workers: 1, out: io.Discard, progress: &progress}.
 		run(context.Background(), func() listWorker {
 			return func(context.Context, *lineChunk) { time.Sleep(progressAfter / 5) }
@@ -232,11 +220,11 @@ func TestListRunShowsProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := progress.b.String()
+	got := progress.String()
 	if !strings.Contains(got, " lines/s, ") || !strings.Contains(got, "% ") && !strings.Contains(got, "%, ") || !strings.HasSuffix(got, "\r\x1b[K") {
 		t.Errorf("progress %q", got)
 	}
-	if progressTo(&progress.b) != nil {
+	if progressTo(&progress) != nil {
 		t.Error("progress to a writer that is no terminal")
 	}
 }

@@ -72,11 +72,14 @@ func AddBreached(ctx context.Context, src breach.Source, passwords []string, res
 	if src.Kind() == breach.KindNTLM {
 		hash = breach.NTLM
 	}
+	size := src.Kind().DigestLen()
+	all := make([]byte, 0, size*len(passwords)) // the batch's digests, one allocation
 	digests := make([][]byte, 0, len(passwords))
 	asked := make([]int, 0, len(passwords))
 	for i, p := range passwords {
 		if skip == nil || !skip(i) {
-			digests = append(digests, hash(p))
+			all = append(all, hash(p)...)
+			digests = append(digests, all[len(all)-size:])
 			asked = append(asked, i)
 		}
 	}

@@ -5,9 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -66,39 +63,42 @@ func TestResultJSON(t *testing.T) {
 	}
 }
 
-// pwnedFile writes a Pwned Passwords file of the kind with the passwords'
-// counts, sorted by hash as the download is.
-func pwnedFile(t *testing.T, kind breach.Kind, counts map[string]int64) *breach.File {
-	t.Helper()
-	hash := map[breach.Kind]func(string) []byte{breach.KindSHA1: breach.SHA1, breach.KindNTLM: breach.NTLM}[kind]
-	var lines []string
-	for p, n := range counts {
-		lines = append(lines, strings.ToUpper(hex.EncodeToString(hash(p)))+":"+itoa(n))
-	}
-	slices.Sort(lines)
-	path := filepath.Join(t.TempDir(), "pwned.txt")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\r\n")+"\r\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := breach.OpenFile(path, kind)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
+// fakeSource is a breach corpus of the kind in memory: the count of each
+// hex digest it holds.
+type fakeSource struct {
+	kind   breach.Kind
+	counts map[string]int64
 }
 
-func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+func (f fakeSource) Name() string                              { return "fake" }
+func (f fakeSource) Kind() breach.Kind                         { return f.kind }
+func (f fakeSource) Range(string) ([]breach.RangeEntry, error) { return nil, nil }
+func (f fakeSource) Count(d []byte) (int64, bool, error) {
+	n, ok := f.counts[hex.EncodeToString(d)]
+	return n, ok, nil
+}
+func (f fakeSource) CountMany(_ context.Context, digests [][]byte, _ breach.Progress) ([]breach.Hit, error) {
+	hits := make([]breach.Hit, len(digests))
+	for i, d := range digests {
+		if len(d) != f.kind.DigestLen() {
+			return nil, breach.ErrDigestLength
+		}
+		hits[i].Count, hits[i].Found, _ = f.Count(d)
+	}
+	return hits, nil
+}
 
 // TestAddBreached: each result gets its own password's count, 0 for one
 // the corpus lacks, nil for a skipped one; an NTLM corpus is asked NT
 // hashes.
 func TestAddBreached(t *testing.T) {
 	t.Parallel()
-	counts := map[string]int64{"password": 424242, "hunter2": 17, "Summer2024!": 3}
 	passwords := []string{"hunter2", "not in the corpus", "skipped", "password", "hunter2"}
-	for _, kind := range []breach.Kind{breach.KindSHA1, breach.KindNTLM} {
-		src := breach.NewFileSource(pwnedFile(t, kind, counts))
+	for kind, hash := range map[breach.Kind]func(string) []byte{breach.KindSHA1: breach.SHA1, breach.KindNTLM: breach.NTLM} {
+		src := fakeSource{kind, map[string]int64{}}
+		for p, n := range map[string]int64{"password": 424242, "hunter2": 17, "skipped": 5} {
+			src.counts[hex.EncodeToString(hash(p))] = n
+		}
 		results := make([]passcheck.Result, len(passwords))
 		err := passcheck.AddBreached(context.Background(), src, passwords, results, func(i int) bool { return passwords[i] == "skipped" })
 		if err != nil {
