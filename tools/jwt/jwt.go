@@ -1,4 +1,4 @@
-// Package jwt decodes JSON Web Tokens for inspection (Inspect, Decode),
+// Package jwt decodes JSON Web Tokens for inspection (Inspect),
 // showing what a token claims and warning about what should not be
 // trusted, and verifies them against a key (Verify): an HMAC secret, a PEM
 // public key, a JWK or a JWKS document, with the reason a token is not
@@ -37,7 +37,7 @@ type Decoded struct {
 	// Signature is the third part as the token writes it, in base64url.
 	Signature string
 	// Answer is the pretty JSON {"header": {...}, "payload": {...},
-	// "signature": "..."} that Decode answers.
+	// "signature": "..."}, the claims in their original order.
 	Answer string
 	// Warnings say, one sentence each, why the token should not be trusted
 	// at now: unsigned (alg "none"), expired, not valid yet, issued in the
@@ -47,18 +47,6 @@ type Decoded struct {
 	// Expires, NotBefore and IssuedAt are the exp, nbf and iat claims when
 	// they are NumericDates, in UTC; nil otherwise.
 	Expires, NotBefore, IssuedAt *time.Time
-}
-
-// Decode returns the token's parts as pretty JSON
-// {"header": {...}, "payload": {...}, "signature": "..."} with the claims in
-// their original order, and Inspect's warnings joined by "; " (empty when
-// none).
-func Decode(token string, now time.Time) (answer, warning string, err error) {
-	d, err := Inspect(token, now)
-	if err != nil {
-		return "", "", err
-	}
-	return d.Answer, strings.Join(d.Warnings, "; "), nil
 }
 
 // Inspect takes a token apart (a "Bearer " prefix is dropped) and warns
