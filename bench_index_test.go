@@ -26,7 +26,6 @@ import (
 	"testing"
 	"time"
 
-	"secutil/cmd/cmdtest"
 	"secutil/store/hashindex"
 )
 
@@ -128,14 +127,8 @@ func TestIndexBenchmark(t *testing.T) {
 		}
 		return b.String(), hits
 	}
-	cmdtest.NewDatabase(t, db) // as a first start would: user add opens only a database that exists
-	if out, err := runCommand(bin, "user", "add", "-db", db, "-email", "bench@example.com", "-password", cmdtest.Password, "-plan", "pro"); err != nil {
-		t.Fatalf("user add: %v\n%s", err, out)
-	}
-	evicted := evictFromPageCache(index)
-	cmd, base, _, _ := startBinary(t, bin, db)
-	_, m := cmdtest.PostJSON(t, base+"/api/get_api_key", "", map[string]string{"email": "bench@example.com", "password": cmdtest.Password})
-	key, _ := m["api_key"].(string)
+	evicted := evictFromPageCache(index) // before serve opens it; user add does not
+	cmd, base, _, key := serveWithAccount(t, bin, db, "bench@example.com", "pro")
 	client := &http.Client{Timeout: time.Minute}
 	lookup := func(hashes string, wantFound int) time.Duration {
 		body, _ := json.Marshal(map[string]string{"hashes": hashes})

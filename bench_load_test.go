@@ -99,12 +99,8 @@ func TestLoadBinaryVsBare(t *testing.T) {
 		profilers[sv.name] = profiler{sides[1], sv.bin}
 		args = append(args, "-pprof-addr", sides[1])
 		base, pid := startLoadServer(t, exec.Command(sv.bin, args...), filepath.Join(dir, sv.name+"-access.log"))
-		status, m := cmdtest.PostJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": cmdtest.Password})
-		if status != http.StatusOK {
-			t.Fatalf("get_api_key: %d %v", status, m)
-		}
 		target := map[string]float64{"sqlite": 0.70, "postgres": 0.40}[sv.name]
-		targets = append(targets, loadTarget{name: sv.name, url: base + "/api/v1/base64", key: m["api_key"].(string), pid: pid, target: target, metrics: metricsAddr})
+		targets = append(targets, loadTarget{name: sv.name, url: base + "/api/v1/base64", key: getKey(t, base, email, ""), pid: pid, target: target, metrics: metricsAddr})
 	}
 
 	for _, tg := range targets { // warm up: connections, caches, the meter

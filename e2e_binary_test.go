@@ -150,11 +150,23 @@ func serveWithAccount(t *testing.T, bin, db, email, plan string, serveFlags ...s
 		t.Fatalf("user add: %v\n%s", err, out)
 	}
 	cmd, base, _, logs := startBinary(t, bin, db, serveFlags...)
-	status, m := cmdtest.PostJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": cmdtest.Password})
+	return cmd, base, logs, getKey(t, base, email, "")
+}
+
+// getKey is the API key named name of the account email, whose password
+// is cmdtest.Password, from the server at base; for name "" the request
+// names no key and gets the default one.
+func getKey(t *testing.T, base, email, name string) string {
+	t.Helper()
+	body := map[string]string{"email": email, "password": cmdtest.Password}
+	if name != "" {
+		body["name"] = name
+	}
+	status, m := cmdtest.PostJSON(t, base+"/api/get_api_key", "", body)
 	if status != 200 {
 		t.Fatalf("get_api_key: %d %v", status, m)
 	}
-	return cmd, base, logs, m["api_key"].(string)
+	return m["api_key"].(string)
 }
 
 // startBinary runs `secutil serve` with the extra flags on a free port,

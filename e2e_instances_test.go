@@ -139,12 +139,3 @@ func TestTwoInstancesOnePostgres(t *testing.T) {
 		}
 	})
 }
-
-func getKey(t *testing.T, base, email, name string) string {
-	t.Helper()
-	status, m := cmdtest.PostJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": cmdtest.Password, "name": name})
-	if status != 200 {
-		t.Fatalf("get_api_key: %d %v", status, m)
-	}
-	return m["api_key"].(string)
-}
