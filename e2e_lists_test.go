@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,30 +19,6 @@ import (
 
 	"secutil/tools/breach"
 )
-
-// listRun is one run of the built binary: what it wrote and its exit
-// status.
-type listRun struct {
-	stdout, stderr string
-	status         int
-}
-
-// runList runs the binary with args, stdin and the extra environment
-// variables env (NAME=value).
-func runList(t *testing.T, stdin string, env []string, args ...string) listRun {
-	t.Helper()
-	cmd := exec.Command(secutilBinary(t), args...)
-	cmd.Env = append(append(os.Environ(), "SECUTIL_DB="+filepath.Join(t.TempDir(), "never.db")), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		t.Fatal(err)
-	}
-	return listRun{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
-}
 
 func writeFile(t *testing.T, name, text string) string {
 	t.Helper()
@@ -71,43 +46,43 @@ func TestBinaryListCommands(t *testing.T) {
 	t.Run("identify", func(t *testing.T) {
 		t.Parallel()
 		hashes := writeFile(t, "hashes.txt", pair+"\n"+`CORP\bob:1105:`+pair+":::\n")
-		r := runList(t, "", nil, "identify", hashes)
+		r := runSecutil(t, "", nil, "identify", hashes)
 		if r.status != 0 || !strings.Contains(r.stdout, "      2  NTLM                               1000  nt ") {
 			t.Errorf("status %d\n%s%s", r.status, r.stdout, r.stderr)
 		}
-		r = runList(t, pair+"\nnot a hash at all\n", nil, "identify", "-format", "json", "-")
+		r = runSecutil(t, pair+"\nnot a hash at all\n", nil, "identify", "-format", "json", "-")
 		if r.status != 1 || r.stderr != "secutil: 1 of 2 lines hold no hash identified\n" || strings.Count(r.stdout, "\n") != 2 {
 			t.Errorf("status %d\n%s%s", r.status, r.stdout, r.stderr)
 		}
-		if r := runList(t, "", nil, "identify", hashes, hashes); r.status != 2 {
+		if r := runSecutil(t, "", nil, "identify", hashes, hashes); r.status != 2 {
 			t.Errorf("two files: status %d", r.status)
 		}
 	})
 	t.Run("check", func(t *testing.T) {
 		t.Parallel()
-		r := runList(t, "password\n", []string{"SECUTIL_BREACH_FILE=" + breachFixturePath}, "check", "-format", "json")
+		r := runSecutil(t, "password\n", []string{"SECUTIL_BREACH_FILE=" + breachFixturePath}, "check", "-format", "json")
 		if r.status != 0 || r.stdout != `{"line":1,"score":0,"label":"very weak","entropy":37.6,"common":true,"breached":424242}`+"\n" {
 			t.Errorf("status %d\n%s%s", r.status, r.stdout, r.stderr)
 		}
-		r = runList(t, "password\nk8#Jq!vZ2m-weasel-ORBIT\n", nil, "check", "-min-score", "3")
+		r = runSecutil(t, "password\nk8#Jq!vZ2m-weasel-ORBIT\n", nil, "check", "-min-score", "3")
 		if r.status != 1 || !strings.Contains(r.stdout, "(below -min-score 3)") || !strings.Contains(r.stderr, "breached counts not configured") {
 			t.Errorf("status %d\n%s%s", r.status, r.stdout, r.stderr)
 		}
-		if r := runList(t, "", nil, "check", "-min-score", "9"); r.status != 2 {
+		if r := runSecutil(t, "", nil, "check", "-min-score", "9"); r.status != 2 {
 			t.Errorf("-min-score 9: status %d", r.status)
 		}
 	})
 	t.Run("lookup and index", func(t *testing.T) {
 		t.Parallel()
 		index := filepath.Join(t.TempDir(), "hashes.db")
-		if r := runList(t, "", nil, "import-wordlist", "-hash-db", index, wordlistPath); r.status != 0 {
+		if r := runSecutil(t, "", nil, "import-wordlist", "-hash-db", index, wordlistPath); r.status != 0 {
 			t.Fatalf("import-wordlist: status %d\n%s", r.status, r.stderr)
 		}
-		r := runList(t, "alice:"+ntHex("Tr0ub4dor&3")+"\n", []string{"SECUTIL_HASH_DB=" + index}, "lookup", "-format", "csv")
+		r := runSecutil(t, "alice:"+ntHex("Tr0ub4dor&3")+"\n", []string{"SECUTIL_HASH_DB=" + index}, "lookup", "-format", "csv")
 		if r.status != 0 || !strings.Contains(r.stdout, "\n1,alice,"+ntHex("Tr0ub4dor&3")+",true,ntlm,Tr0ub4dor&3,\n") {
 			t.Errorf("lookup: status %d\n%s%s", r.status, r.stdout, r.stderr)
 		}
-		r = runList(t, "", nil, "index", "-hash-db", index)
+		r = runSecutil(t, "", nil, "index", "-hash-db", index)
 		if r.status != 0 || !strings.Contains(r.stdout, "Words:         4\n") {
 			t.Errorf("index: status %d\n%s%s", r.status, r.stdout, r.stderr)
 		}
@@ -118,7 +93,7 @@ func TestBinaryListCommands(t *testing.T) {
 		slices.Sort(lines)
 		ntlm := writeFile(t, "pwned-ntlm.txt", strings.Join(lines, "\r\n")+"\r\n")
 		dump := writeFile(t, "ntds.txt", `CORP\alice:1104:`+pair+":::\n"+`CORP\bob:1105:`+pair+":::\n"+`CORP\Guest:501:`+emptyLMHash+":"+ntHex("")+":::\n")
-		r := runList(t, "", []string{"SECUTIL_BREACH_FILE_NTLM=" + ntlm, "SECUTIL_HASH_DB=" + filepath.Join(t.TempDir(), "none.db")}, "audit", "-format", "json", dump)
+		r := runSecutil(t, "", []string{"SECUTIL_BREACH_FILE_NTLM=" + ntlm, "SECUTIL_HASH_DB=" + filepath.Join(t.TempDir(), "none.db")}, "audit", "-format", "json", dump)
 		out := strings.Split(strings.TrimSpace(r.stdout), "\n")
 		var summary struct {
 			Summary struct {

@@ -43,7 +43,6 @@ func TestBinaryExitStatus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
-	bin := secutilBinary(t)
 	for _, tt := range []struct {
 		args       []string
 		wantStatus int
@@ -71,20 +70,12 @@ func TestBinaryExitStatus(t *testing.T) {
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(bin, tt.args...)
-			cmd.Env = append(os.Environ(), "SECUTIL_DB="+filepath.Join(t.TempDir(), "never.db"))
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			err := cmd.Run()
-			var exit *exec.ExitError
-			if err != nil && !errors.As(err, &exit) {
-				t.Fatal(err)
+			r := runSecutil(t, "", nil, tt.args...)
+			if r.status != tt.wantStatus {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", r.status, tt.wantStatus, r.stderr)
 			}
-			if got := cmd.ProcessState.ExitCode(); got != tt.wantStatus {
-				t.Errorf("exit status %d, want %d; stderr:\n%s", got, tt.wantStatus, stderr.String())
-			}
-			if !strings.Contains(stderr.String(), tt.wantStderr) {
-				t.Errorf("stderr lacks %q:\n%s", tt.wantStderr, stderr.String())
+			if !strings.Contains(r.stderr, tt.wantStderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.wantStderr, r.stderr)
 			}
 		})
 	}
@@ -137,6 +128,31 @@ func secutilBinary(t *testing.T) string {
 		t.Fatal(secutilLinkErr)
 	}
 	return secutilLink
+}
+
+// secutilRun is one run of secutilBinary: what it wrote and its exit
+// status.
+type secutilRun struct {
+	stdout, stderr string
+	status         int
+}
+
+// runSecutil runs secutilBinary with args, stdin and the extra
+// environment variables env (NAME=value), its default database one that
+// does not exist.
+func runSecutil(t *testing.T, stdin string, env []string, args ...string) secutilRun {
+	t.Helper()
+	cmd := exec.Command(secutilBinary(t), args...)
+	cmd.Env = append(append(os.Environ(), "SECUTIL_DB="+filepath.Join(t.TempDir(), "never.db")), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return secutilRun{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
 }
 
 // testHome is the test process's temporary folder (cmdtest.Main), removed
