@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
@@ -21,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"secutil/store/hashindex"
+	"secutil/cmd/cmdtest"
 	"secutil/tools/breach"
 	"secutil/tools/breach/breachtest"
 	"secutil/tools/strength"
@@ -115,7 +114,7 @@ func TestListsBenchmark(t *testing.T) {
 		})
 		index := filepath.Join(dir, "bench-hashes.db")
 		made = append(made, index, index+"-wal", index+"-shm", index+"-runs")
-		seedIndex(t, index)
+		cmdtest.SeedHashDB(t, index)
 		for _, c := range []struct {
 			accounts int
 			limit    float64
@@ -309,19 +308,6 @@ func benchAudit(t *testing.T, bin, dump, ntlm, index string, accounts int, limit
 	}
 	if mib := listsTarget(t, "AUDIT_RSS_MIB", 256); float64(r.maxRSS>>20) > mib {
 		t.Errorf("%d accounts: peak RSS %d MiB, want at most %.0f", accounts, r.maxRSS>>20, mib)
-	}
-}
-
-// seedIndex makes the index serve makes at its first start: the embedded
-// common-password list under every algorithm.
-func seedIndex(t *testing.T, path string) {
-	ix, err := hashindex.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if err := ix.EnsureSeeded(context.Background(), strength.CommonPasswords()); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -140,18 +140,29 @@ func SharedHashDB(t *testing.T) string {
 		t.Fatal("cmdtest.SharedHashDB needs TestMain to call cmdtest.Main")
 	}
 	path := filepath.Join(home, "shared-hashes.db")
-	sharedIndexOnce.Do(func() {
-		ix, err := hashindex.Open(path)
-		if err == nil {
-			err = ix.EnsureSeeded(context.Background(), strength.CommonPasswords())
-			ix.Close()
-		}
-		sharedIndexErr = err
-	})
+	sharedIndexOnce.Do(func() { sharedIndexErr = seedHashDB(path) })
 	if sharedIndexErr != nil {
 		t.Fatal(sharedIndexErr)
 	}
 	return path
+}
+
+// SeedHashDB makes the reverse-lookup index at path as serve seeds a new
+// one: the embedded common-password list under every algorithm.
+func SeedHashDB(t testing.TB, path string) {
+	t.Helper()
+	if err := seedHashDB(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func seedHashDB(path string) error {
+	ix, err := hashindex.Open(path)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	return ix.EnsureSeeded(context.Background(), strength.CommonPasswords())
 }
 
 // NewDatabase creates the database db, empty (an SQLite file, or the
