@@ -201,9 +201,9 @@ type view[T any] struct {
 	Email   string // prefills the email field of a form
 	Next    string // the page a login goes back to (login.html)
 	Token   string // the hidden token of a setup or invite form, kept when the form is shown again
-	// Registration is the server's policy (open, closed or invite): pages
-	// offer to create an account only when it is open.
-	Registration string
+	// Registration is the server's policy: pages offer to create an
+	// account only when it is open.
+	Registration RegistrationPolicy
 	// CodesInLog is set on a server without mail: codes are in its log, so
 	// the pages tell users to ask the operator.
 	CodesInLog bool
@@ -232,7 +232,7 @@ var notices = map[string]string{
 // any), a notice named in the query and an email to prefill.
 func newView[T any](s *Server, r *http.Request, data T) view[T] {
 	v := view[T]{Path: r.URL.Path, Origin: s.requestOrigin(r), Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data,
-		Registration: s.Registration, CodesInLog: s.codesInLog}
+		Registration: s.registration, CodesInLog: s.codesInLog}
 	if a, err := s.sessionAccount(r); err == nil {
 		v.Account = a
 	}
