@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -370,12 +371,40 @@ func (s *Server) renderStatus(w http.ResponseWriter, r *http.Request, err *apiEr
 	render(s, w, r, err.status(), "status", v)
 }
 
-// handleErrorsPage serves /docs/errors: every code of the vocabulary, with
-// its status, from the table writeError uses.
+// errorsPage is what /docs/errors shows: every code of the vocabulary,
+// with its status, from the table writeError uses; and the utilities whose
+// own answer has an "error" field, as their declarations' response types
+// say.
+type errorsPage struct {
+	Codes          []*errorCode
+	WithErrorField []string // paths, in the order of the declarations
+}
+
+// handleErrorsPage serves /docs/errors.
 func (s *Server) handleErrorsPage() http.Handler {
+	page := errorsPage{Codes: errorCodes}
+	for _, u := range utilities {
+		if hasJSONField(u.response, "error") {
+			page.WithErrorField = append(page.WithErrorField, u.path)
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		render(s, w, r, http.StatusOK, "docs/errors", newView(s, r, errorCodes))
+		render(s, w, r, http.StatusOK, "docs/errors", newView(s, r, page))
 	})
+}
+
+// hasJSONField reports whether the struct type t encodes a field named
+// name at its top level.
+func hasJSONField(t reflect.Type, name string) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for f := range t.Fields() {
+		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == name {
+			return true
+		}
+	}
+	return false
 }
 
 // handleStatic serves an embedded asset. A URL carrying the asset's current
