@@ -192,8 +192,8 @@ func (c *serveConfig) check() (serveOptions, error) {
 	if c.drain < 0 {
 		return o, fmt.Errorf("%w: -drain must be a duration of 0 or more, such as 5s", ErrUsage)
 	}
-	if r := c.registration; r != server.RegistrationOpen && r != server.RegistrationClosed && r != server.RegistrationInvite {
-		return o, fmt.Errorf("%w: -registration must be open, closed or invite", ErrUsage)
+	if _, err := server.ParseRegistration(c.registration); err != nil {
+		return o, fmt.Errorf("%w: -%v", ErrUsage, err) // -registration must be ...
 	}
 	if c.hashUpstream != "" {
 		if u, err := url.Parse(c.hashUpstream); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

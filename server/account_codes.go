@@ -236,7 +236,7 @@ func (s *Server) wrongRegistrationCode(err error) error {
 // with the same invite link on a server that registers by invite (it
 // works until the account is verified).
 func (s *Server) newCodeHint() string {
-	if s.Registration == RegistrationInvite {
+	if s.registration.ByInvite() {
 		return "register again with the same invite link for a new code: it works until your account is verified"
 	}
 	return "register again for a new code"

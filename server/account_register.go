@@ -151,12 +151,37 @@ func (s *Server) verifyRegistration(ctx context.Context, req verifyRequest) (for
 		body: statusResponse{Status: "verified", Message: "account verified and logged in; get an API key on the dashboard"}}, nil
 }
 
-// Registration policies: who may create an account with /register.
+// RegistrationPolicy is who may create an account with /register: one of
+// the three below, named as serve's -registration and Deps.Registration
+// name it (ParseRegistration). The routes ask it their questions rather
+// than compare names.
+type RegistrationPolicy string
+
+// The registration policies. They are untyped so that Deps.Registration,
+// a name as a flag gives it, takes them as they are.
 const (
 	RegistrationOpen   = "open"   // anyone who reaches the server
 	RegistrationClosed = "closed" // nobody: operators add accounts (secutil user add)
 	RegistrationInvite = "invite" // holders of an invite link an administrator made
 )
+
+// ParseRegistration is the policy named; serve's -registration and
+// server.New refuse any other name with its error.
+func ParseRegistration(name string) (RegistrationPolicy, error) {
+	switch p := RegistrationPolicy(name); p {
+	case RegistrationOpen, RegistrationClosed, RegistrationInvite:
+		return p, nil
+	}
+	return "", errors.New("registration must be open, closed or invite")
+}
+
+// Closed: nobody creates an account with /register.
+func (p RegistrationPolicy) Closed() bool { return p == RegistrationClosed }
+
+// ByInvite: /register needs an invite link, and administrators make them
+// (the admin page shows its invites panel, POST /boss/invites/create
+// works).
+func (p RegistrationPolicy) ByInvite() bool { return p == RegistrationInvite }
 
 var (
 	errRegistrationClosed = newError(codeRegistrationClosed, "registration is closed on this server: ask its operator for an account")
@@ -168,10 +193,10 @@ var (
 // check of a registration: closed refuses everyone, invite needs a usable
 // invite.
 func (s *Server) registrationAllowed(ctx context.Context, invite string) error {
-	switch s.Registration {
-	case RegistrationClosed:
+	switch {
+	case s.registration.Closed():
 		return errRegistrationClosed
-	case RegistrationInvite:
+	case s.registration.ByInvite():
 		if strings.TrimSpace(invite) == "" {
 			return errInviteRequired
 		}
@@ -183,7 +208,7 @@ func (s *Server) registrationAllowed(ctx context.Context, invite string) error {
 // inviteHash is what the store knows of a registration's invite: its
 // hash on a server that registers by invite, else nil.
 func (s *Server) inviteHash(invite string) []byte {
-	if s.Registration != RegistrationInvite {
+	if !s.registration.ByInvite() {
 		return nil
 	}
 	return apikey.Hash(invite)

@@ -78,6 +78,40 @@ func TestVerifiedRegistrationIsLoggedIn(t *testing.T) {
 	}
 }
 
+// TestParseRegistration: the three names are the three policies, which
+// answer the routes' questions; every other name is refused with the
+// message serve prints for -registration.
+func TestParseRegistration(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]struct{ closed, byInvite bool }{
+		server.RegistrationOpen:   {false, false},
+		server.RegistrationClosed: {true, false},
+		server.RegistrationInvite: {false, true},
+	} {
+		p, err := server.ParseRegistration(name)
+		if err != nil || string(p) != name || p.Closed() != want.closed || p.ByInvite() != want.byInvite {
+			t.Errorf("ParseRegistration(%q) = %q (closed %v, by invite %v), %v", name, p, p.Closed(), p.ByInvite(), err)
+		}
+	}
+	for _, name := range []string{"", "Open", " open", "sometimes", "invite\x00"} {
+		if _, err := server.ParseRegistration(name); err == nil || err.Error() != "registration must be open, closed or invite" {
+			t.Errorf("ParseRegistration(%q) = %v, want the refusal", name, err)
+		}
+	}
+}
+
+func FuzzParseRegistration(f *testing.F) {
+	f.Add("invite")
+	f.Add("sometimes")
+	f.Fuzz(func(t *testing.T, name string) {
+		p, err := server.ParseRegistration(name)
+		known := name == server.RegistrationOpen || name == server.RegistrationClosed || name == server.RegistrationInvite
+		if known != (err == nil) || (known && string(p) != name) {
+			t.Fatalf("ParseRegistration(%q) = %q, %v", name, p, err)
+		}
+	})
+}
+
 func TestRegistrationPolicies(t *testing.T) {
 	t.Parallel()
 	register := map[string]string{"email": "new@example.com", "password": testPassword}

@@ -91,8 +91,8 @@ func (s *Server) setPlan(ctx context.Context, req setPlanRequest) (adminAccount,
 	if err != nil {
 		return adminAccount{}, err
 	}
-	if !planUnchanged(a, req.Plan, req.UsageCap, paidUntil) {
-		if err := s.operator(ctx).SetPlan(ctx, a, account.Plan{Name: req.Plan, UsageCap: req.UsageCap, PaidUntil: paidUntil}); err != nil {
+	if p := (account.Plan{Name: req.Plan, UsageCap: req.UsageCap, PaidUntil: paidUntil}); !p.Unchanged(a) {
+		if err := s.operator(ctx).SetPlan(ctx, a, p); err != nil {
 			return adminAccount{}, ruleError(err)
 		}
 	}
@@ -120,15 +120,6 @@ func (s *Server) activate(ctx context.Context, a *store.Account, password string
 		return err
 	}
 	return s.operator(ctx).Activate(ctx, a, hash, admin)
-}
-
-// planUnchanged reports whether setting plan, usageCap and paidUntil would
-// leave a as it is, set by an administrator and not cancelled: such a
-// change is not made, nor recorded.
-func planUnchanged(a *store.Account, plan string, usageCap *int, paidUntil *time.Time) bool {
-	sameCap := (a.UsageCap == nil) == (usageCap == nil) && (usageCap == nil || *a.UsageCap == *usageCap)
-	samePaid := (a.PaidUntil == nil) == (paidUntil == nil) && (paidUntil == nil || a.PaidUntil.Unix() == paidUntil.Unix())
-	return a.Plan == plan && a.PlanByAdmin == (plan != store.PlanStarter) && !a.PlanCancelled && sameCap && samePaid
 }
 
 func rfc3339(t *time.Time) *string {

@@ -37,7 +37,7 @@ func (r inviteResponse) flash() adminFlash {
 // createInvite makes a one-time registration link valid for inviteTTL.
 // The link is shown only in this answer: the store keeps its token's hash.
 func (s *Server) createInvite(ctx context.Context, _ noRequest) (inviteResponse, error) {
-	if s.Registration != RegistrationInvite {
+	if !s.registration.ByInvite() {
 		return inviteResponse{}, errInvitesOff
 	}
 	token := apikey.NewToken()

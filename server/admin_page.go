@@ -199,7 +199,7 @@ func (s *Server) adminPage(ctx context.Context, offset int, self string) (adminP
 	d := adminPageData{
 		Suggestions: suggestions, AuditEvents: events, Products: products.Items, Payments: s.Checkout != nil,
 		Offset: offset, HasPrev: offset > 0, PrevOffset: max(offset-adminPageAccounts, 0), NextOffset: offset + adminPageAccounts,
-		Invites: s.Registration == RegistrationInvite, activeAdmins: activeAdmins,
+		Invites: s.registration.ByInvite(), activeAdmins: activeAdmins,
 	}
 	if d.Invites {
 		invites, err := s.listInvites(ctx, noRequest{})

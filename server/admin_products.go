@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"secutil/server/account"
 	"secutil/store"
 )
 
@@ -37,11 +38,13 @@ func (p *productRequest) check() error {
 			return err
 		}
 	}
-	switch {
-	case len(p.Name) > maxProductNameChars:
+	if len(p.Name) > maxProductNameChars {
 		return badRequest("field \"name\" must be at most %d bytes", maxProductNameChars)
-	case p.Plan != store.PlanPro && p.Plan != store.PlanEnterprise:
-		return badRequest("field \"plan\" must be pro or enterprise")
+	}
+	if err := account.CheckPaidPlan("plan", p.Plan); err != nil {
+		return ruleError(err)
+	}
+	switch {
 	case p.PriceCents <= 0:
 		return badRequest("field \"price_cents\" must be a whole number of cents above 0")
 	case !currencyPattern().MatchString(p.Currency):

@@ -88,10 +88,7 @@ func (p *planRequest) check() error {
 	if err := required("plan", p.Plan); err != nil {
 		return err
 	}
-	if !store.ValidPlan(p.Plan) {
-		return badRequest("field \"plan\" must be starter, pro or enterprise")
-	}
-	return nil
+	return ruleError(account.CheckPlan(p.Plan, nil, false))
 }
 
 type urlResponse struct {
@@ -158,19 +155,12 @@ func (s *Server) planFormFailure(w http.ResponseWriter, r *http.Request, err err
 // set: only an administrator changes it.
 var errPlanSetByAdmin = newError(codeForbidden, "an administrator set this account's plan: ask an administrator of this server to change it")
 
-// leavingUnconfirmed is a move to starter that leavingNeedsConfirmation
-// asks to confirm, sent without confirm: a JSON client gets its 400, a
+// leavingUnconfirmed is a move to starter that
+// account.LeavingNeedsConfirmation asks to confirm, sent without confirm: a JSON client gets its 400, a
 // browser the dashboard's confirmation step.
 type leavingUnconfirmed struct{ *apiError }
 
 func (e leavingUnconfirmed) Unwrap() error { return e.apiError }
-
-// leavingNeedsConfirmation reports a move to starter that gives up a plan
-// the user chose (a plan an administrator set is refused instead, and a
-// plan already cancelled has nothing more to give up).
-func leavingNeedsConfirmation(a *store.Account, plan string, now time.Time) bool {
-	return plan == store.PlanStarter && a.EffectivePlan(now) != store.PlanStarter && !a.PlanByAdmin && !a.PlanCancelled
-}
 
 // whatLeavingDoes says what leaving a's paid plan for starter does.
 func whatLeavingDoes(a *store.Account, now time.Time) string {
@@ -187,7 +177,7 @@ func whatLeavingDoes(a *store.Account, now time.Time) string {
 func (s *Server) switchTier(ctx context.Context, req sessionRequest[switchTierRequest]) (formResult, error) {
 	a, plan := req.account, req.body.Plan
 	now := s.Store.Now()
-	if leavingNeedsConfirmation(a, plan, now) && (req.body.Confirm == nil || !bool(*req.body.Confirm)) {
+	if account.LeavingNeedsConfirmation(a, plan, now) && (req.body.Confirm == nil || !bool(*req.body.Confirm)) {
 		return formResult{}, leavingUnconfirmed{newError(codeMissingField, "leaving the %s plan needs confirmation: send \"confirm\": true (%s)", a.Plan, whatLeavingDoes(a, now))}
 	}
 	sw, err := s.owner().SwitchOwnPlan(ctx, a, plan)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 
+	"secutil/server/account"
 	"secutil/store"
 	"secutil/tools/webhooksig"
 )
@@ -121,8 +122,8 @@ func parseWebhookEvent(body []byte) (store.PaymentEvent, error) {
 		ev.Change = &store.PlanChange{Plan: store.PlanStarter}
 		return ev, nil
 	case eventActivated:
-		if data.Plan != store.PlanPro && data.Plan != store.PlanEnterprise {
-			return ev, badRequest("field \"data.plan\" must be pro or enterprise")
+		if err := account.CheckPaidPlan("data.plan", data.Plan); err != nil {
+			return ev, ruleError(err)
 		}
 	}
 	until, err := parseTime("data.paid_until", data.PaidUntil)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"secutil/server/account"
 	"secutil/server/internal/usagechart"
 	"secutil/store"
 )
@@ -144,10 +145,10 @@ func (s *Server) dashboard(ctx context.Context, a *store.Account) (dashboardData
 		Plan: a.EffectivePlan(now), Used: used, Cap: a.Cap(now), ResetAt: store.PeriodEnd(now),
 		PaidUntil: a.PaidUntil, Chart: chart, Keys: keys, Checkout: s.Checkout != nil,
 	}
-	d.PlanByAdmin = a.PlanByAdmin && d.Plan != store.PlanStarter
+	d.PlanByAdmin = account.SetByAdmin(a, now)
 	d.SetsOwnPlan = a.Admin
 	d.Cancelled = a.PlanCancelled && d.Plan != store.PlanStarter
-	if leavingNeedsConfirmation(a, store.PlanStarter, now) {
+	if account.LeavingNeedsConfirmation(a, store.PlanStarter, now) {
 		d.LeaveDoes = whatLeavingDoes(a, now)
 	}
 	if d.Cap != nil {

@@ -133,3 +133,66 @@ func TestStoredTextWithNULIsABadRequest(t *testing.T) {
 	}
 	e.post("/login", map[string]string{"email": "a\x00b@example.com", "password": testPassword}).wantError(401, "invalid_credentials")
 }
+
+// TestErrorsPageNamesTheAnswersWithAnErrorField: /docs/errors names the
+// utilities whose own answer has an "error" field, which are those whose
+// success response in the OpenAPI document has one; the page takes them
+// from the declarations, so a new utility needs no line there.
+func TestErrorsPageNamesTheAnswersWithAnErrorField(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../static/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type schema struct {
+		Ref        string                     `json:"$ref"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	var doc struct {
+		Paths map[string]struct {
+			Post *struct {
+				Responses map[string]struct {
+					Content map[string]struct {
+						Schema schema `json:"schema"`
+					} `json:"content"`
+				} `json:"responses"`
+			} `json:"post"`
+		} `json:"paths"`
+		Components struct {
+			Schemas map[string]schema `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, path := range server.APIPaths() {
+		op := doc.Paths["/api/v1"+path].Post
+		if op == nil {
+			t.Fatalf("the document has no POST /api/v1%s", path)
+		}
+		s := op.Responses["200"].Content["application/json"].Schema
+		if name, ok := strings.CutPrefix(s.Ref, "#/components/schemas/"); ok {
+			s = doc.Components.Schemas[name]
+		}
+		if _, ok := s.Properties["error"]; ok {
+			want = append(want, path)
+		}
+	}
+	if len(want) < 6 {
+		t.Fatalf("%d answers with an error field in the document (%v): not the utilities' six", len(want), want)
+	}
+
+	page := string(newEnv(t).request("GET", "/docs/errors", nil).want(200).body)
+	_, list, _ := strings.Cut(page, "<p>Some tools (")
+	list, _, _ = strings.Cut(list, ")")
+	var named []string
+	for _, m := range regexp.MustCompile(`<code>(/[a-z0-9_]+)</code>`).FindAllStringSubmatch(list, -1) {
+		named = append(named, m[1])
+	}
+	slices.Sort(want)
+	slices.Sort(named)
+	if !slices.Equal(named, want) {
+		t.Errorf("/docs/errors names %v as having an error field in their answer; the document: %v", named, want)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -201,9 +202,9 @@ type view[T any] struct {
 	Email   string // prefills the email field of a form
 	Next    string // the page a login goes back to (login.html)
 	Token   string // the hidden token of a setup or invite form, kept when the form is shown again
-	// Registration is the server's policy (open, closed or invite): pages
-	// offer to create an account only when it is open.
-	Registration string
+	// Registration is the server's policy: pages offer to create an
+	// account only when it is open.
+	Registration RegistrationPolicy
 	// CodesInLog is set on a server without mail: codes are in its log, so
 	// the pages tell users to ask the operator.
 	CodesInLog bool
@@ -232,7 +233,7 @@ var notices = map[string]string{
 // any), a notice named in the query and an email to prefill.
 func newView[T any](s *Server, r *http.Request, data T) view[T] {
 	v := view[T]{Path: r.URL.Path, Origin: s.requestOrigin(r), Version: s.Version, Notice: notices[r.URL.Query().Get("notice")], Data: data,
-		Registration: s.Registration, CodesInLog: s.codesInLog}
+		Registration: s.registration, CodesInLog: s.codesInLog}
 	if a, err := s.sessionAccount(r); err == nil {
 		v.Account = a
 	}
@@ -370,12 +371,40 @@ func (s *Server) renderStatus(w http.ResponseWriter, r *http.Request, err *apiEr
 	render(s, w, r, err.status(), "status", v)
 }
 
-// handleErrorsPage serves /docs/errors: every code of the vocabulary, with
-// its status, from the table writeError uses.
+// errorsPage is what /docs/errors shows: every code of the vocabulary,
+// with its status, from the table writeError uses; and the utilities whose
+// own answer has an "error" field, as their declarations' response types
+// say.
+type errorsPage struct {
+	Codes          []*errorCode
+	WithErrorField []string // paths, in the order of the declarations
+}
+
+// handleErrorsPage serves /docs/errors.
 func (s *Server) handleErrorsPage() http.Handler {
+	page := errorsPage{Codes: errorCodes}
+	for _, u := range utilities {
+		if hasJSONField(u.response, "error") {
+			page.WithErrorField = append(page.WithErrorField, u.path)
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		render(s, w, r, http.StatusOK, "docs/errors", newView(s, r, errorCodes))
+		render(s, w, r, http.StatusOK, "docs/errors", newView(s, r, page))
 	})
+}
+
+// hasJSONField reports whether the struct type t encodes a field named
+// name at its top level.
+func hasJSONField(t reflect.Type, name string) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for f := range t.Fields() {
+		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == name {
+			return true
+		}
+	}
+	return false
 }
 
 // handleStatic serves an embedded asset. A URL carrying the asset's current

@@ -60,6 +60,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -176,9 +177,9 @@ type Deps struct {
 	// route still answers (serve's -drain).
 	Draining func() bool
 
-	// Registration is who may create an account with /register:
+	// Registration names who may create an account with /register:
 	// RegistrationOpen (the default), RegistrationClosed or
-	// RegistrationInvite (account_register.go).
+	// RegistrationInvite (RegistrationPolicy, account_register.go).
 	Registration string
 
 	// Background is the life of the work done after a response (the mail
@@ -242,6 +243,8 @@ type Server struct {
 	codesInLog bool
 	// passwordLists are what account passwords must not be in.
 	passwordLists passpolicy.Lists
+	// registration is Deps.Registration's policy, which the routes ask.
+	registration RegistrationPolicy
 }
 
 // New returns the secutil HTTP handler, or an error when the assets are
@@ -294,12 +297,9 @@ func newServer(d Deps) (*Server, error) {
 	if d.AuditDumpBytes < 0 || d.AuditDumpBytes > MaxAuditDumpBytes {
 		return nil, fmt.Errorf("server: the audit dump limit must be 1 to %d bytes, not %d", MaxAuditDumpBytes, d.AuditDumpBytes)
 	}
-	switch d.Registration {
-	case "":
-		d.Registration = RegistrationOpen
-	case RegistrationOpen, RegistrationClosed, RegistrationInvite:
-	default:
-		return nil, fmt.Errorf("server: registration must be %s, %s or %s, not %q", RegistrationOpen, RegistrationClosed, RegistrationInvite, d.Registration)
+	registration, err := ParseRegistration(cmp.Or(d.Registration, RegistrationOpen))
+	if err != nil {
+		return nil, fmt.Errorf("server: %w, not %q", err, d.Registration)
 	}
 	d.Bodies = d.Bodies.orDefaults()
 	if d.AnswerBudget <= 0 {
@@ -325,6 +325,7 @@ func newServer(d Deps) (*Server, error) {
 		pageHeaders:          pageHeaders(checkoutOrigin(d.Checkout)),
 		flashKey:             flashKeyFrom(d.ServerKey),
 		passwordLists:        passpolicy.Lists{IsCommon: d.IsCommonPassword, Breached: breachedIn(d.Breach)},
+		registration:         registration,
 	}
 	_, s.codesInLog = d.Mailer.(mailer.Log)
 	p, err := loadPages(d.Assets)

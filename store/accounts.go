@@ -12,7 +12,10 @@ import (
 	"secutil/tools/emailaddr"
 )
 
-// Plans an account can be on.
+// Plans an account can be on. What a plan is lives here: the names, which
+// are paid for, the caps and the plan in force (Account.EffectivePlan,
+// Account.Cap); the rules of changing an account's plan live in
+// server/account.
 const (
 	PlanStarter    = "starter"
 	PlanPro        = "pro"
@@ -24,7 +27,13 @@ const StarterCap = 100
 
 // ValidPlan reports whether plan names a plan.
 func ValidPlan(plan string) bool {
-	return plan == PlanStarter || plan == PlanPro || plan == PlanEnterprise
+	return plan == PlanStarter || PaidPlan(plan)
+}
+
+// PaidPlan reports whether plan is one that is paid for: sold at checkout,
+// with a paid_until; starter is free.
+func PaidPlan(plan string) bool {
+	return plan == PlanPro || plan == PlanEnterprise
 }
 
 // ErrEmailTaken is returned when creating an account whose email exists.

@@ -108,6 +108,12 @@ type RuleError struct {
 
 func (e *RuleError) Error() string { return e.Field + " " + e.Problem }
 
+// The plan rules: what may be set on an account, and which changes are
+// made, refused or asked to be confirmed. The plans themselves (names,
+// caps, the plan in force) are store's: store.ValidPlan, store.PaidPlan,
+// store.Account.Cap. Every caller (the command line, the admin routes,
+// the user's plan buttons, products and payment events) asks these.
+
 // CheckPlan applies the plan rules: the plan is one of the three, a usage
 // cap (1 or more) only on the enterprise plan, paid_until only on a paid
 // plan.
@@ -119,10 +125,34 @@ func CheckPlan(plan string, usageCap *int, paidUntil bool) error {
 		return &RuleError{"usage_cap", "applies only to the enterprise plan"}
 	case usageCap != nil && *usageCap < 1:
 		return &RuleError{"usage_cap", "must be 1 or more (omit it for no cap)"}
-	case paidUntil && plan == store.PlanStarter:
+	case paidUntil && !store.PaidPlan(plan):
 		return &RuleError{"paid_until", "applies only to paid plans"}
 	}
 	return nil
+}
+
+// CheckPaidPlan refuses a plan that is not sold, where one is bought: a
+// product's plan, a payment's. field names it as the request does.
+func CheckPaidPlan(field, plan string) error {
+	if !store.PaidPlan(plan) {
+		return &RuleError{field, "must be pro or enterprise"}
+	}
+	return nil
+}
+
+// SetByAdmin reports whether the plan in force on a at now is one an
+// administrator set, which only an administrator changes (SwitchOwnPlan).
+func SetByAdmin(a *store.Account, now time.Time) bool {
+	return a.PlanByAdmin && a.EffectivePlan(now) != store.PlanStarter
+}
+
+// LeavingNeedsConfirmation reports whether a user's move of a to plan
+// gives up a plan they chose, which they confirm first: a move to starter
+// from a paid plan in force. A plan an administrator set is refused
+// instead (SwitchOwnPlan), and a plan already cancelled has nothing more
+// to give up.
+func LeavingNeedsConfirmation(a *store.Account, plan string, now time.Time) bool {
+	return plan == store.PlanStarter && a.EffectivePlan(now) != store.PlanStarter && !a.PlanByAdmin && !a.PlanCancelled
 }
 
 // checkPaidUntil refuses a new paid_until that is not after now.
@@ -139,6 +169,15 @@ type Plan struct {
 	Name      string
 	UsageCap  *int       // the enterprise plan's monthly cap; nil: none
 	PaidUntil *time.Time // nil: a paid plan that never expires
+}
+
+// Unchanged reports whether setting p on a would leave it as it is: the
+// same plan, cap and paid_until (to the second), set by an administrator
+// and not cancelled. Such a change is not made, nor recorded.
+func (p Plan) Unchanged(a *store.Account) bool {
+	sameCap := (a.UsageCap == nil) == (p.UsageCap == nil) && (p.UsageCap == nil || *a.UsageCap == *p.UsageCap)
+	samePaid := (a.PaidUntil == nil) == (p.PaidUntil == nil) && (p.PaidUntil == nil || a.PaidUntil.Unix() == p.PaidUntil.Unix())
+	return a.Plan == p.Name && a.PlanByAdmin == store.PaidPlan(p.Name) && !a.PlanCancelled && sameCap && samePaid
 }
 
 // KeepingCap is the plan named, keeping a's usage cap if the plan is the

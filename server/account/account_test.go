@@ -232,3 +232,86 @@ func TestSetPlanRefusesAPastPaidUntil(t *testing.T) {
 		t.Fatalf("a new cap, keeping the paid_until that has passed: %v", err)
 	}
 }
+
+// CheckPaidPlan takes the plans that are sold and names the field it
+// refuses as the caller's request does.
+func TestCheckPaidPlan(t *testing.T) {
+	t.Parallel()
+	for plan, sold := range map[string]bool{store.PlanPro: true, store.PlanEnterprise: true, store.PlanStarter: false, "gold": false, "": false} {
+		err := account.CheckPaidPlan("data.plan", plan)
+		var rule *account.RuleError
+		switch {
+		case sold && err != nil:
+			t.Errorf("CheckPaidPlan(%q) = %v, want nil", plan, err)
+		case !sold && (!errors.As(err, &rule) || rule.Error() != "data.plan must be pro or enterprise"):
+			t.Errorf("CheckPaidPlan(%q) = %v, want the refusal of data.plan", plan, err)
+		}
+	}
+}
+
+// SetByAdmin and LeavingNeedsConfirmation ask of the plan in force: a
+// paid plan that ran out is starter, set by nobody and nothing to leave.
+func TestWhoChangesThePlanInForce(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 6, 15, 12, 0, 0, 0, time.UTC)
+	ahead, gone := now.Add(time.Hour), now.Add(-time.Hour)
+	for _, tc := range []struct {
+		name               string
+		a                  store.Account
+		setByAdmin, askYes bool // askYes: a move to starter needs confirmation
+	}{
+		{"starter", store.Account{Plan: store.PlanStarter}, false, false},
+		{"bought pro", store.Account{Plan: store.PlanPro, PaidUntil: &ahead}, false, true},
+		{"bought pro, cancelled", store.Account{Plan: store.PlanPro, PaidUntil: &ahead, PlanCancelled: true}, false, false},
+		{"bought pro, run out", store.Account{Plan: store.PlanPro, PaidUntil: &gone}, false, false},
+		{"admin's enterprise", store.Account{Plan: store.PlanEnterprise, PlanByAdmin: true}, true, false},
+		{"admin's pro, run out", store.Account{Plan: store.PlanPro, PaidUntil: &gone, PlanByAdmin: true}, false, false},
+	} {
+		if got := account.SetByAdmin(&tc.a, now); got != tc.setByAdmin {
+			t.Errorf("%s: SetByAdmin = %v", tc.name, got)
+		}
+		if got := account.LeavingNeedsConfirmation(&tc.a, store.PlanStarter, now); got != tc.askYes {
+			t.Errorf("%s: LeavingNeedsConfirmation(starter) = %v", tc.name, got)
+		}
+		if account.LeavingNeedsConfirmation(&tc.a, store.PlanPro, now) {
+			t.Errorf("%s: a move to pro needs confirmation", tc.name)
+		}
+	}
+}
+
+// Plan.Unchanged: only the same plan, cap and paid_until (to the second),
+// on a plan an administrator set and nobody cancelled, is no change.
+func TestPlanUnchanged(t *testing.T) {
+	t.Parallel()
+	capOf := func(n int) *int { return &n }
+	until := time.Date(2026, 6, 15, 12, 0, 0, 0, time.UTC)
+	sameSecond, later := until.Add(time.Millisecond), until.Add(time.Second)
+	a := &store.Account{Plan: store.PlanEnterprise, UsageCap: capOf(500), PaidUntil: &until, PlanByAdmin: true}
+	for _, tc := range []struct {
+		p    account.Plan
+		same bool
+	}{
+		{account.Plan{Name: store.PlanEnterprise, UsageCap: capOf(500), PaidUntil: &sameSecond}, true},
+		{account.Plan{Name: store.PlanEnterprise, UsageCap: capOf(500), PaidUntil: &later}, false},
+		{account.Plan{Name: store.PlanEnterprise, UsageCap: capOf(500)}, false},
+		{account.Plan{Name: store.PlanEnterprise, UsageCap: capOf(501), PaidUntil: &until}, false},
+		{account.Plan{Name: store.PlanEnterprise, PaidUntil: &until}, false},
+		{account.Plan{Name: store.PlanPro, PaidUntil: &until}, false},
+	} {
+		if got := tc.p.Unchanged(a); got != tc.same {
+			t.Errorf("Plan{%s, cap %v, until %v}.Unchanged = %v", tc.p.Name, tc.p.UsageCap, tc.p.PaidUntil, got)
+		}
+	}
+	cancelled := *a
+	cancelled.PlanCancelled = true
+	userChose := *a
+	userChose.PlanByAdmin = false
+	same := account.Plan{Name: a.Plan, UsageCap: a.UsageCap, PaidUntil: a.PaidUntil}
+	if same.Unchanged(&cancelled) || same.Unchanged(&userChose) {
+		t.Error("setting the same plan again over a cancellation, or over the user's own choice, is no change")
+	}
+	starter := &store.Account{Plan: store.PlanStarter}
+	if !(account.Plan{Name: store.PlanStarter}).Unchanged(starter) {
+		t.Error("starter set on starter is a change")
+	}
+}

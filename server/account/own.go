@@ -95,10 +95,10 @@ func (o Operator) SwitchOwnPlan(ctx context.Context, a *store.Account, plan stri
 		return PlanSwitch{}, err
 	}
 	now := o.Store.Now()
-	current := a.EffectivePlan(now)
-	if a.PlanByAdmin && current != store.PlanStarter {
+	if SetByAdmin(a, now) {
 		return PlanSwitch{}, ErrPlanSetByAdmin
 	}
+	current := a.EffectivePlan(now)
 	switch {
 	case plan != store.PlanStarter:
 		return PlanSwitch{Checkout: true, Plan: current}, nil
