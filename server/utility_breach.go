@@ -132,6 +132,9 @@ func (s *Server) checkBreachBatch(ctx context.Context, req breachRequest) (breac
 	case len(hashes) > maxBreachBatch:
 		return breachBatchResponse{}, badRequest("at most %d hashes per request", maxBreachBatch)
 	}
+	if err := countItems(ctx, len(hashes)); err != nil { // an item per hash
+		return breachBatchResponse{}, err
+	}
 	trimmed := make([]string, len(hashes))
 	for i, h := range hashes {
 		trimmed[i] = strings.TrimSpace(h)

@@ -87,13 +87,16 @@ type hashIdentifierBatch struct {
 }
 
 // identifyHashes answers {"hash"} with a hashid.Result and {"hashes"}
-// with a hashIdentifierBatch.
-func identifyHashes(_ context.Context, req hashIdentifierRequest) (any, error) {
+// with a hashIdentifierBatch, which counts an item per hash.
+func identifyHashes(ctx context.Context, req hashIdentifierRequest) (any, error) {
 	if !req.Hashes.set {
 		return hashid.Identify(req.Hash), nil
 	}
 	tokens, err := req.tokens()
 	if err != nil {
+		return nil, err
+	}
+	if err := countItems(ctx, len(tokens)); err != nil {
 		return nil, err
 	}
 	return hashIdentifierBatch{Count: len(tokens), Groups: hashid.IdentifyBatch(tokens)}, nil

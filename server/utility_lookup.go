@@ -143,6 +143,9 @@ func (s *Server) lookupHashes(ctx context.Context, req hashLookupRequest) (hashL
 	if err != nil {
 		return hashLookupOutput{}, err
 	}
+	if err := countItems(ctx, len(tokens)); err != nil { // an item per hash looked up; skipped ones are free
+		return hashLookupOutput{}, err
+	}
 	var hits []hashindex.Hit
 	for chunk := range slices.Chunk(tokens, hashindex.MaxLookupBatch) {
 		found, err := s.Hashes.LookupMany(ctx, chunk)
