@@ -42,6 +42,19 @@ var batchRoutes = []batchRoute{
 	}},
 }
 
+// starterWithUsed is a starter account's key and id, with used items
+// counted this month.
+func (e *env) starterWithUsed(email string, used int) (string, int64) {
+	e.t.Helper()
+	key := e.key(email, store.PlanStarter)
+	a, err := e.store.AccountByEmail(e.t.Context(), email)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.fill(a.ID, used)
+	return key, a.ID
+}
+
 // A batch of n items is charged n, and RateLimit-Remaining counts items.
 func TestBatchIsChargedItsItems(t *testing.T) {
 	t.Parallel()
@@ -49,12 +62,9 @@ func TestBatchIsChargedItsItems(t *testing.T) {
 	for i, route := range batchRoutes {
 		t.Run(route.path, func(t *testing.T) {
 			e := e.in(t)
-			email := fmt.Sprintf("batch%d@example.com", i)
-			key := e.key(email, store.PlanStarter)
-			a, _ := e.store.AccountByEmail(t.Context(), email)
-			e.fill(a.ID, 10)
+			key, id := e.starterWithUsed(fmt.Sprintf("batch%d@example.com", i), 10)
 			res := e.post(route.path, route.body(7), "X-API-Key", key).want(http.StatusOK)
-			if got := e.usage(a.ID); got != 17 {
+			if got := e.usage(id); got != 17 {
 				t.Fatalf("usage %d after a batch of 7 items, want 17", got)
 			}
 			if got := res.header.Get("RateLimit-Remaining"); got != strconv.Itoa(store.StarterCap-17) {
@@ -73,10 +83,7 @@ func TestBatchLargerThanWhatIsLeftIsRefusedWhole(t *testing.T) {
 	for i, route := range batchRoutes {
 		t.Run(route.path, func(t *testing.T) {
 			e := e.in(t)
-			email := fmt.Sprintf("whole%d@example.com", i)
-			key := e.key(email, store.PlanStarter)
-			a, _ := e.store.AccountByEmail(t.Context(), email)
-			e.fill(a.ID, store.StarterCap-5)
+			key, id := e.starterWithUsed(fmt.Sprintf("whole%d@example.com", i), store.StarterCap-5)
 			res := e.post(route.path, route.body(8), "X-API-Key", key)
 			msg := res.wantError(http.StatusTooManyRequests, "plan_limit_reached")["error"].(string)
 			if !strings.Contains(msg, "this batch has 8 items and 5 items are left") {
@@ -88,11 +95,11 @@ func TestBatchLargerThanWhatIsLeftIsRefusedWhole(t *testing.T) {
 			if res.header.Get("Retry-After") == "" {
 				t.Fatal("no Retry-After")
 			}
-			if got := e.usage(a.ID); got != store.StarterCap-5 {
+			if got := e.usage(id); got != store.StarterCap-5 {
 				t.Fatalf("usage %d after a refused batch, want %d: nothing charged", got, store.StarterCap-5)
 			}
 			res = e.post(route.path, route.body(5), "X-API-Key", key).want(http.StatusOK)
-			if got := e.usage(a.ID); got != store.StarterCap || res.header.Get("RateLimit-Remaining") != "0" {
+			if got := e.usage(id); got != store.StarterCap || res.header.Get("RateLimit-Remaining") != "0" {
 				t.Fatalf("usage %d, RateLimit-Remaining %q after the batch of the 5 left", got, res.header.Get("RateLimit-Remaining"))
 			}
 			e.post(route.path, route.body(1), "X-API-Key", key).wantError(http.StatusTooManyRequests, "plan_limit_reached")
@@ -105,9 +112,7 @@ func TestBatchLargerThanWhatIsLeftIsRefusedWhole(t *testing.T) {
 func TestRacingBatchesNeverPassTheCap(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	key := e.key("race@example.com", store.PlanStarter)
-	a, _ := e.store.AccountByEmail(t.Context(), "race@example.com")
-	e.fill(a.ID, store.StarterCap-10)
+	key, id := e.starterWithUsed("race@example.com", store.StarterCap-10)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	counted := 0
@@ -129,7 +134,7 @@ func TestRacingBatchesNeverPassTheCap(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := e.usage(a.ID); got != store.StarterCap-10+counted || counted > 10 {
+	if got := e.usage(id); got != store.StarterCap-10+counted || counted > 10 {
 		t.Fatalf("usage %d with %d items answered, want %d, at most the 10 left", got, counted, store.StarterCap-10+counted)
 	}
 }
@@ -138,9 +143,7 @@ func TestRacingBatchesNeverPassTheCap(t *testing.T) {
 func TestSingleCallRefusalCountsItems(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	key := e.key("one@example.com", store.PlanStarter)
-	a, _ := e.store.AccountByEmail(t.Context(), "one@example.com")
-	e.fill(a.ID, store.StarterCap)
+	key, _ := e.starterWithUsed("one@example.com", store.StarterCap)
 	msg := e.post("/api/v1/hash_identifier", map[string]any{"hash": hexes(1, 32)[0]}, "X-API-Key", key).
 		wantError(http.StatusTooManyRequests, "plan_limit_reached")["error"].(string)
 	if !strings.Contains(msg, "limit of 100 items this month is used up") {
