@@ -244,7 +244,7 @@ func TestDashboardKeys(t *testing.T) {
 			e.post("/api/v1/generate_random_key", nil, "X-API-Key", key).want(200)
 		}
 		page := string(e.browse("GET", "/dashboard", nil, session).want(200).body)
-		if !regexp.MustCompile(`data-label="Calls this month" class="calls">3<`).MatchString(page) {
+		if !regexp.MustCompile(`data-label="Items this month" class="calls">3<`).MatchString(page) {
 			t.Fatalf("the key table does not show 3 calls:\n%s", page)
 		}
 		if strings.Contains(page, "never") {

@@ -530,7 +530,9 @@ func toolsJourney(t *testing.T) {
 				}
 				b.do(t, "submit", chromedp.Click(chromedp.CSS(tc.submit)))
 				b.waitText(t, tc.out, tc.want)
-				b.waitText(t, "#tools-usage", fmt.Sprintf("used %d of 100", used+1))
+				// The meter counts items: a batch's, one per hash (a line).
+				items := strings.Count(tc.fill["#lookup-hashes"]+tc.fill["#hashid-hash"], "\n") + 1
+				b.waitText(t, "#tools-usage", fmt.Sprintf("used %d of 100", used+items))
 			})
 		}
 		if got := b.text(t, "#tool-hashid [data-result]"); !strings.Contains(got, "cost=10") || !strings.Contains(got, "hashcat -m 3200 hash.txt wordlist.txt") {

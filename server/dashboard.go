@@ -12,6 +12,7 @@ import (
 	"secutil/server/account"
 	"secutil/server/internal/usagechart"
 	"secutil/store"
+	"secutil/tools/plural"
 )
 
 // The dashboard (GET /dashboard): usage against the plan's cap, calls per
@@ -99,12 +100,8 @@ func capAdvice(a *store.Account, now time.Time, checkout bool) string {
 	if limit == nil {
 		return ""
 	}
-	calls := "calls"
-	if *limit == 1 {
-		calls = "call"
-	}
-	msg := fmt.Sprintf("You have used all %d metered %s of your %s plan this month: calls answer 429 until %s (00:00 UTC), when the count starts again. ",
-		*limit, calls, plan, store.PeriodEnd(now).UTC().Format("2 Jan 2006"))
+	msg := fmt.Sprintf("You have used all %s of your %s plan this month: calls answer 429 until %s (00:00 UTC), when the count starts again. ",
+		plural.Count(*limit, "metered item", "metered items"), plan, store.PeriodEnd(now).UTC().Format("2 Jan 2006"))
 	switch {
 	case a.Admin:
 		return msg + "You are an administrator: give your account a larger plan on the admin page."

@@ -31,7 +31,7 @@ func TestDashboardAtTheCap(t *testing.T) {
 	e.fill(id, 1)
 	reset := store.PeriodEnd(time.Now()).UTC().Format("2 Jan 2006")
 	e.browse("GET", "/dashboard", nil, cookie).want(200).has(`id="at-cap"`).
-		has("You have used all 5 metered calls of your enterprise plan this month").has("until " + reset).
+		has("You have used all 5 metered items of your enterprise plan this month").has("until " + reset).
 		has("ask an administrator of this server to raise it")
 
 	e.browse("GET", "/tools", nil, cookie).want(200).has(`id="tools-at-cap"`).has("until " + reset).has("ask an administrator of this server to raise it")
@@ -39,12 +39,12 @@ func TestDashboardAtTheCap(t *testing.T) {
 	starter := e.account("starter@example.com", store.PlanStarter)
 	e.fill(starter, store.StarterCap)
 	e.browse("GET", "/dashboard", nil, &http.Cookie{Name: "auth_session", Value: e.login("starter@example.com")}).want(200).
-		has("You have used all 100 metered calls of your starter plan").has("ask an administrator of this server for a larger plan")
+		has("You have used all 100 metered items of your starter plan").has("ask an administrator of this server for a larger plan")
 }
 
 // TestEmptyDashboard: an account without keys sees one create-key form
 // (the first-key call-out's, whose key is not named "default", the name
-// get_api_key replaces) and an empty state; one call reads "1 call"; a
+// get_api_key replaces) and an empty state; one item reads "1 item"; a
 // server that takes no payments shows no price.
 func TestEmptyDashboard(t *testing.T) {
 	t.Parallel()
@@ -61,12 +61,12 @@ func TestEmptyDashboard(t *testing.T) {
 		t.Fatalf("%d create-key forms on an empty dashboard", n)
 	}
 	page.has(`id="no-keys"`).has(`id="first-key-name" name="name" type="text" pattern="[A-Za-z0-9._\-]{1,64}" maxlength="64" required value="dashboard"`).
-		has("<code>POST /api/v1/get_api_key</code>").has(`<span id="usage">1</span> call</p>`)
+		has("<code>POST /api/v1/get_api_key</code>").has(`<span id="usage">1</span> item</p>`).has(`id="usage-unit"`)
 	if strings.Contains(body, "EUR") {
 		t.Fatal("a price on a server that takes no payments")
 	}
-	if strings.Contains(body, "1 calls") {
-		t.Fatal(`"1 calls" on the dashboard`)
+	if strings.Contains(body, "1 calls") || strings.Contains(body, "1 items") {
+		t.Fatal(`"1 calls" or "1 items" on the dashboard`)
 	}
 }
 

@@ -95,7 +95,7 @@ var (
 	codeRequestTooLarge      = defineCode("request_too_large", http.StatusRequestEntityTooLarge, "a body over 1 MiB, or over 8 KiB on the account forms (login, register, setup, verification, reset, <code>/get_api_key</code>); a <code>/password_audit</code> dump over the server's limit (8 MiB by default)")
 	codeUnsupportedMediaType = defineCode("unsupported_media_type", http.StatusUnsupportedMediaType, "a body that is neither JSON nor a form")
 	codeHostNotAllowed       = defineCode("host_not_allowed", http.StatusMisdirectedRequest, "a <code>Host</code> this server does not answer for (see <code>-allowed-hosts</code>)")
-	codePlanLimitReached     = defineCode("plan_limit_reached", http.StatusTooManyRequests, `the plan's monthly calls are used up; see <a href="/docs/rate_limits">rate limits</a>`)
+	codePlanLimitReached     = defineCode("plan_limit_reached", http.StatusTooManyRequests, `the plan's monthly items are used up, or a batch has more items than are left (it is refused whole); see <a href="/docs/rate_limits">rate limits</a>`)
 	codeRateLimited          = defineCode("rate_limited", http.StatusTooManyRequests, "too many login, key, registration or reset attempts, public hash lookups or range calls; wait <code>Retry-After</code> seconds")
 	codeInternal             = defineCode("internal_error", http.StatusInternalServerError, "a server failure; the client sees <code>internal error</code> and the detail goes to the server log")
 	codeGeoIPNotConfigured   = defineCode("geoip_not_configured", http.StatusInternalServerError, "an IP lookup on a server started with <code>-geoip-embedded=false</code> and no GeoIP file")

@@ -29,6 +29,7 @@ import (
 type Metrics struct {
 	routes     sync.Map // route pattern -> *routeMetrics
 	metered    sync.Map // plan -> *atomic.Uint64
+	items      sync.Map // plan -> *atomic.Uint64: the items of the metered calls
 	refused    sync.Map // plan -> *atomic.Uint64
 	kdfWait    *promtext.Histogram
 	batchSize  *promtext.Histogram
@@ -131,9 +132,13 @@ func (m *Metrics) request(pattern string, status int, took time.Duration) {
 	rm.(*routeMetrics).latency.Observe(took.Seconds())
 }
 
-// meteredCall records a counted utility call; refusedCall one refused with
-// 429 because the plan's cap was used up.
-func (m *Metrics) meteredCall(plan string) { counter(&m.metered, plan).Add(1) }
+// meteredCall records a counted utility call of items items (a batch's,
+// or one); refusedCall one refused with 429 because the plan's cap was
+// used up, or had fewer items left than a batch has.
+func (m *Metrics) meteredCall(plan string, items int) {
+	counter(&m.metered, plan).Add(1)
+	counter(&m.items, plan).Add(uint64(items))
+}
 func (m *Metrics) refusedCall(plan string) { counter(&m.refused, plan).Add(1) }
 
 // The byte budgets (decode.go, respond.go), and the reasons they refuse
@@ -254,7 +259,11 @@ func (m *Metrics) write(ctx context.Context, e *promtext.Writer) {
 	for _, kv := range sortedEntries[string](&m.metered, strings.Compare) {
 		e.Sample("secutil_metered_calls_total", float64(kv.value.(*atomic.Uint64).Load()), "plan", kv.key)
 	}
-	e.Family("secutil_metered_refusals_total", "counter", "Utility calls refused with 429 because the plan's monthly cap was used up, by plan.")
+	e.Family("secutil_metered_items_total", "counter", "Items counted toward usage (a call is one item, a batch as many as it holds), by the caller's plan: the unit of the monthly caps.")
+	for _, kv := range sortedEntries[string](&m.items, strings.Compare) {
+		e.Sample("secutil_metered_items_total", float64(kv.value.(*atomic.Uint64).Load()), "plan", kv.key)
+	}
+	e.Family("secutil_metered_refusals_total", "counter", "Utility calls refused with 429 because the plan's monthly cap was used up, or had fewer items left than a batch holds, by plan.")
 	for _, kv := range sortedEntries[string](&m.refused, strings.Compare) {
 		e.Sample("secutil_metered_refusals_total", float64(kv.value.(*atomic.Uint64).Load()), "plan", kv.key)
 	}

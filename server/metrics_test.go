@@ -96,6 +96,7 @@ func TestMetricsExposition(t *testing.T) {
 	}
 	e.post("/api/v1/base64", map[string]string{"text": "hi", "option": "encode"}, "X-API-Key", proKey).want(200)
 	e.post("/api/v1/secure_encrypt", map[string]string{"text": "hi", "password": "a long enough password"}, "X-API-Key", proKey).want(200)
+	e.post("/api/v1/hash_identifier", map[string]any{"hashes": []string{"a", "b", "c", "d"}}, "X-API-Key", proKey).want(200) // 4 items
 	ann, err := e.store.AccountByEmail(t.Context(), "ann@example.com")
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +112,7 @@ func TestMetricsExposition(t *testing.T) {
 		"secutil_http_request_duration_seconds": dto.MetricType_HISTOGRAM,
 		"secutil_http_open_connections":         dto.MetricType_GAUGE,
 		"secutil_metered_calls_total":           dto.MetricType_COUNTER,
+		"secutil_metered_items_total":           dto.MetricType_COUNTER,
 		"secutil_metered_refusals_total":        dto.MetricType_COUNTER,
 		"secutil_kdf_wait_seconds":              dto.MetricType_HISTOGRAM,
 		"secutil_meter_batch_size":              dto.MetricType_HISTOGRAM,
@@ -165,8 +167,14 @@ func TestMetricsExposition(t *testing.T) {
 	if got := counterValue(t, families, "secutil_metered_calls_total", "plan", "starter"); got != 3 {
 		t.Fatalf("starter metered calls: got %v, want 3", got)
 	}
-	if got := counterValue(t, families, "secutil_metered_calls_total", "plan", "pro"); got != 2 {
-		t.Fatalf("pro metered calls: got %v, want 2", got)
+	if got := counterValue(t, families, "secutil_metered_calls_total", "plan", "pro"); got != 3 {
+		t.Fatalf("pro metered calls: got %v, want 3", got)
+	}
+	if got := counterValue(t, families, "secutil_metered_items_total", "plan", "pro"); got != 6 {
+		t.Fatalf("pro metered items: got %v, want 6 (two calls and a batch of 4)", got)
+	}
+	if got := counterValue(t, families, "secutil_metered_items_total", "plan", "starter"); got != 3 {
+		t.Fatalf("starter metered items: got %v, want 3", got)
 	}
 	if got := counterValue(t, families, "secutil_metered_refusals_total", "plan", "starter"); got != 1 {
 		t.Fatalf("starter refusals: got %v, want 1", got)
@@ -174,10 +182,10 @@ func TestMetricsExposition(t *testing.T) {
 	if n := series(t, families, "secutil_kdf_wait_seconds").GetHistogram().GetSampleCount(); n != 1 {
 		t.Fatalf("KDF waits: got %d, want 1 (one encryption)", n)
 	}
-	// 5 counted calls and 97 filled charges, each its own transaction here.
+	// 6 counted calls and 97 filled charges, each its own transaction here.
 	batches := series(t, families, "secutil_meter_batch_size").GetHistogram()
-	if batches.GetSampleSum() != 5+97 || batches.GetSampleCount() == 0 {
-		t.Fatalf("meter batches: %v, want 102 charges in all", batches)
+	if batches.GetSampleSum() != 6+97 || batches.GetSampleCount() == 0 {
+		t.Fatalf("meter batches: %v, want 103 charges in all", batches)
 	}
 	if n := series(t, families, "secutil_meter_commit_seconds").GetHistogram().GetSampleCount(); n != batches.GetSampleCount() {
 		t.Fatalf("commit times: %d, want one per batch (%d)", n, batches.GetSampleCount())

@@ -152,8 +152,8 @@ func TestOneCallIsSingular(t *testing.T) {
 		t.Errorf("/tools: no singular \"1 call\":\n%s", page)
 	}
 	dashboard := string(e.browse("GET", "/dashboard", nil, session).want(http.StatusOK).body)
-	if !strings.Contains(dashboard, ": 1 call</title>") || strings.Contains(dashboard, ": 1 calls</title>") {
-		t.Errorf("/dashboard: the chart's day says \"1 calls\":\n%s", dashboard)
+	if !strings.Contains(dashboard, ": 1 item</title>") || strings.Contains(dashboard, ": 1 items</title>") {
+		t.Errorf("/dashboard: the chart's day says \"1 items\":\n%s", dashboard)
 	}
 }
 

@@ -40,7 +40,8 @@ func panelOf(t testing.TB, page []byte, id string) string {
 
 // TestUtilitiesWorkWithoutJavaScript posts every utility's form as a browser
 // without JavaScript does and finds the answer in the utility's panel, with
-// the input kept, on an HTML page: never JSON. Each call counts once.
+// the input kept, on an HTML page: never JSON. Each call counts once, or
+// once per hash of a batch (the meter counts items).
 func TestUtilitiesWorkWithoutJavaScript(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -101,8 +102,9 @@ func TestUtilitiesWorkWithoutJavaScript(t *testing.T) {
 			if copyable := strings.Contains(panel, `data-copy="`); copyable == readOnly[tc.panel] {
 				t.Errorf("panel %s: copy button %v, want %v", tc.panel, copyable, !readOnly[tc.panel])
 			}
-			if got := e.usage(id); got != before+1 {
-				t.Errorf("usage went from %d to %d, want one call", before, got)
+			items := max(len(strings.Fields(tc.form.Get("hash")+"\n"+tc.form.Get("hashes"))), 1)
+			if got := e.usage(id); got != before+items {
+				t.Errorf("usage went from %d to %d, want %d items", before, got, items)
 			}
 		})
 	}
@@ -173,7 +175,7 @@ func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
 		e := e.in(t)
 		e.fill(id, store.StarterCap)
 		panel := panelOf(t, e.browse("POST", "/base64", url.Values{"text": {"x"}, "option": {"encode"}}, session).want(429).body, "tool-base64")
-		if !strings.Contains(panel, "Your plan&#39;s limit of 100 calls") {
+		if !strings.Contains(panel, "Your plan&#39;s limit of 100 items") {
 			t.Fatalf("panel:\n%s", panel)
 		}
 	})

@@ -55,6 +55,7 @@ func (s *Server) decodeAudit(w http.ResponseWriter, r *http.Request) (passwordAu
 func (s *Server) auditPassword(ctx context.Context, req passwordAuditRequest) (*audit.Report, error) {
 	a := audit.New(audit.Options{ShowPlaintext: bool(req.ShowPlaintext)})
 	sc := dump.NewScanner(strings.NewReader(req.Dump), dump.Options{})
+	accounts := 0
 	for sc.Scan() {
 		if err := sc.LineErr(); err != nil {
 			a.Refuse(err.(*dump.LineError))
@@ -63,8 +64,14 @@ func (s *Server) auditPassword(ctx context.Context, req passwordAuditRequest) (*
 		if err := a.Add(sc.Record()); err != nil {
 			return nil, err
 		}
+		accounts++
 	}
 	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	// An item per account, counted once the dump is read and before any
+	// lookup; refused lines are free.
+	if err := countItems(ctx, accounts); err != nil {
 		return nil, err
 	}
 	return a.Report(ctx, s.auditSources())

@@ -22,7 +22,7 @@ const maxIdentifyBatch = 500
 type hashIdentifierRequest struct {
 	_      struct{}  `doc:"exactly one of hash and hashes"`
 	Hash   string    `json:"hash" doc:"one hash, or a user:hash or /etc/shadow line"`
-	Hashes hashBatch `json:"hashes" doc:"up to 500 hashes: an array of strings, or one string separated by newlines, commas, semicolons or spaces (a hash some format parses whole, such as argon2's m=,t=,p=, is kept whole)"`
+	Hashes hashBatch `json:"hashes" doc:"up to 500 hashes, each an item of the monthly usage: an array of strings, or one string separated by newlines, commas, semicolons or spaces (a hash some format parses whole, such as argon2's m=,t=,p=, is kept whole)"`
 }
 
 // hashBatch is the "hashes" field, a string or an array of strings.
@@ -87,13 +87,16 @@ type hashIdentifierBatch struct {
 }
 
 // identifyHashes answers {"hash"} with a hashid.Result and {"hashes"}
-// with a hashIdentifierBatch.
-func identifyHashes(_ context.Context, req hashIdentifierRequest) (any, error) {
+// with a hashIdentifierBatch, which counts an item per hash.
+func identifyHashes(ctx context.Context, req hashIdentifierRequest) (any, error) {
 	if !req.Hashes.set {
 		return hashid.Identify(req.Hash), nil
 	}
 	tokens, err := req.tokens()
 	if err != nil {
+		return nil, err
+	}
+	if err := countItems(ctx, len(tokens)); err != nil {
 		return nil, err
 	}
 	return hashIdentifierBatch{Count: len(tokens), Groups: hashid.IdentifyBatch(tokens)}, nil

@@ -23,7 +23,7 @@ import (
 // hashLookupRequest is {"hashes"}: an array of strings, or one string of
 // hashes, as /hash_identifier takes them.
 type hashLookupRequest struct {
-	Hashes hashBatch `json:"hashes" required:"check" aka:"hash,digest,digests" doc:"up to 500 hashes (a setting of the server): an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces; a line with a colon is one user:hash or pwdump line, whose hash is looked up"`
+	Hashes hashBatch `json:"hashes" required:"check" aka:"hash,digest,digests" doc:"up to 500 hashes (a setting of the server), each looked up an item of the monthly usage (a skipped token is free): an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces; a line with a colon is one user:hash or pwdump line, whose hash is looked up"`
 }
 
 func (q *hashLookupRequest) check() error {
@@ -141,6 +141,9 @@ const upstreamWarning = "the upstream lookup service is unavailable: these resul
 func (s *Server) lookupHashes(ctx context.Context, req hashLookupRequest) (hashLookupOutput, error) {
 	tokens, skipped, err := req.tokens(s.HashLookupBatch)
 	if err != nil {
+		return hashLookupOutput{}, err
+	}
+	if err := countItems(ctx, len(tokens)); err != nil { // an item per hash looked up; skipped ones are free
 		return hashLookupOutput{}, err
 	}
 	var hits []hashindex.Hit

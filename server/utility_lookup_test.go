@@ -176,8 +176,8 @@ func TestHashLookupUpstreamFailureDegrades(t *testing.T) {
 					t.Fatalf("lookup %d: %+v", i, out)
 				}
 			}
-			if got := e.usage(a.ID); got != 5 {
-				t.Fatalf("usage %d after 5 answered lookups", got)
+			if got := e.usage(a.ID); got != 10 {
+				t.Fatalf("usage %d after 5 answered lookups of 2 hashes", got)
 			}
 			if got := calls.Load(); got != tc.calls {
 				t.Fatalf("the upstream was asked %d times, want %d (the breaker opens)", got, tc.calls)

@@ -273,15 +273,17 @@ func (m *meter) commit(charges []Charge, results []chargeResult) {
 	}
 }
 
-// reserve holds a call for the account when its committed calls (the
+// reserve holds items for the account when its committed items (the
 // floor, or the count as read when the meter has none) and this server's
-// reservations leave one under limit. Other servers' calls can only make
-// the true count higher: the grant at commit has the last word.
+// reservations leave that many under limit: in a new Reservation, or added
+// to grow. Other servers' calls can only make the true count higher: the
+// grant at commit has the last word. A single item is refused with
+// ErrQuotaExceeded, several with a *QuotaError telling how many are left.
 //
 // Only the first call of an account (in a period, or since the auth
 // generation moved) reads the database; it waits for a batch being
 // committed, the others never do.
-func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period string) (*Reservation, error) {
+func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period string, items int, grow *Reservation) (*Reservation, error) {
 	m.mu.Lock()
 	_, known := m.floor(accountID, period)
 	m.mu.Unlock()
@@ -314,11 +316,21 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 	// reservations that its raised floor now counts.
 	used, _ := m.floor(accountID, period)
 	used = max(used, read)
-	if used+m.reserved[accountID] >= limit {
-		return nil, ErrQuotaExceeded
+	if left := limit - used - m.reserved[accountID]; left < items {
+		if items == 1 {
+			return nil, ErrQuotaExceeded
+		}
+		return nil, &QuotaError{Left: max(left, 0)}
 	}
-	m.reserved[accountID]++
-	r := &Reservation{m: m, account: accountID}
+	if grow != nil && !grow.held.Load() {
+		return nil, errEndedReservation
+	}
+	m.reserved[accountID] += items
+	if grow != nil {
+		grow.items += items
+		return grow, nil
+	}
+	r := &Reservation{m: m, account: accountID, items: items}
 	r.held.Store(true)
 	return r, nil
 }
@@ -333,29 +345,37 @@ func (m *meter) floor(accountID int64, period string) (int, bool) {
 	return f.count, true
 }
 
+// errEndedReservation refuses to grow a reservation that was released or
+// committed: the items added could never be given back.
+var errEndedReservation = errors.New("the reservation has ended")
+
 // countSQL reads an account's count in a period.
 const countSQL = `SELECT count FROM usage WHERE account_id = $1 AND period = $2`
 
-// unreserve ends one of the account's reservations; m.mu is held.
-func (m *meter) unreserve(accountID int64) {
-	if m.reserved[accountID]--; m.reserved[accountID] <= 0 {
+// unreserve ends a reservation of the account's items; m.mu is held.
+func (m *meter) unreserve(accountID int64, items int) {
+	if m.reserved[accountID] -= items; m.reserved[accountID] <= 0 {
 		delete(m.reserved, accountID)
 	}
 }
 
-// grant is one conditional update of a usage row: the calls of one account
-// with one key (or session) and one cap in a batch, in arrival order. The
-// database grants the first of them that fit under the cap. Grouping by
-// key changes which calls of one batch get an account's last calls, never
-// how many.
+// grant is one conditional update of a usage row: the single-item calls of
+// one account with one key (or session) and one cap in a batch, in arrival
+// order, or one batch call of several items alone. The database grants as
+// many items as the cap leaves room for, at least least or none: the first
+// single-item calls that fit, or the batch call whole. Grouping by key
+// changes which calls of one batch get an account's last calls, never how
+// many.
 type grant struct {
 	account int64
 	key     int64 // 0 for calls with a session
 	cap     int64 // noCap when the plan has none
 	charges []int // indices into the batch, in arrival order
+	items   int64 // the items its charges count for
+	least   int64 // the fewest it may grant: 1, or a batch call's items
 	// Set by the database:
 	count   int // the account's count after the update
-	granted int // how many of charges it granted
+	granted int // how many of items it granted
 }
 
 // noCap stands for "no cap" in grantSQL.
@@ -371,22 +391,22 @@ const (
 	lastUsedStatement
 )
 
-// grantSQL adds up to $3 calls to the account's count in period $2, as many
-// as the cap $4 leaves room for, and returns the new count and how many it
-// added (granted): count - granted is the count before, which RETURNING
-// alone cannot tell. The update runs under the row's lock on the latest
-// committed count, so a concurrent transaction of another server waits and
-// then sees this one's calls. Both databases evaluate every SET expression
-// on the row as it was.
+// grantSQL adds up to $3 items to the account's count in period $2, as many
+// as the cap $4 leaves room for if that is at least $5, else none, and
+// returns the new count and how many it added (granted): count - granted is
+// the count before, which RETURNING alone cannot tell. The update runs
+// under the row's lock on the latest committed count, so a concurrent
+// transaction of another server waits and then sees this one's items. Both
+// databases evaluate every SET expression on the row as it was.
 const grantSQL = `INSERT INTO usage (account_id, period, count, granted)
-	VALUES ($1, $2, CASE WHEN CAST($4 AS BIGINT) < CAST($3 AS BIGINT) THEN $4 ELSE $3 END,
-	                CASE WHEN CAST($4 AS BIGINT) < CAST($3 AS BIGINT) THEN $4 ELSE $3 END)
+	VALUES ($1, $2, CASE WHEN CAST($4 AS BIGINT) < CAST($5 AS BIGINT) THEN 0 WHEN CAST($4 AS BIGINT) < CAST($3 AS BIGINT) THEN $4 ELSE $3 END,
+	                CASE WHEN CAST($4 AS BIGINT) < CAST($5 AS BIGINT) THEN 0 WHEN CAST($4 AS BIGINT) < CAST($3 AS BIGINT) THEN $4 ELSE $3 END)
 	ON CONFLICT (account_id, period) DO UPDATE SET
-		granted = CASE WHEN usage.count >= $4 THEN 0 WHEN $4 - usage.count < $3 THEN $4 - usage.count ELSE $3 END,
-		count = usage.count + CASE WHEN usage.count >= $4 THEN 0 WHEN $4 - usage.count < $3 THEN $4 - usage.count ELSE $3 END
+		granted = CASE WHEN $4 - usage.count < $5 THEN 0 WHEN $4 - usage.count < $3 THEN $4 - usage.count ELSE $3 END,
+		count = usage.count + CASE WHEN $4 - usage.count < $5 THEN 0 WHEN $4 - usage.count < $3 THEN $4 - usage.count ELSE $3 END
 	RETURNING count, granted`
 
-// daySQL adds the calls the grant just made on the account's row to the
+// daySQL adds the items the grant just made on the account's row to the
 // day's count of the account and key $3 (0: a session). The decision stays
 // in the database, so a batch's statements can go to it all at once.
 const daySQL = `INSERT INTO usage_days (account_id, day, key_id, count)
@@ -394,8 +414,8 @@ const daySQL = `INSERT INTO usage_days (account_id, day, key_id, count)
 	WHERE account_id = $1 AND period = $4 AND granted > 0
 	ON CONFLICT (account_id, day, key_id) DO UPDATE SET count = usage_days.count + excluded.count`
 
-// suggestionSQL stores the suggestion of the $7th call of the grant just
-// made on the account's row, if that grant reached it.
+// suggestionSQL stores the suggestion of the call whose items end at the
+// $7th of the grant just made on the account's row, if that grant reached it.
 const suggestionSQL = `INSERT INTO suggestions (account_id, email, message, created_at)
 	SELECT CAST($1 AS BIGINT), CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS BIGINT)
 	FROM usage WHERE account_id = $5 AND period = $6 AND granted >= $7`
@@ -436,18 +456,19 @@ func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		for _, g := range grants {
-			before := g.count - g.granted
-			for k, i := range g.charges {
-				if k < g.granted {
-					results[i] = chargeResult{count: before + k + 1}
+			before, through := g.count-g.granted, 0
+			for _, i := range g.charges {
+				c := &charges[i]
+				if through += c.items(); through <= g.granted {
+					results[i] = chargeResult{count: before + through}
 					// The counted call's reservation becomes part of the count
 					// in the same step, so committed plus reserved never dips
 					// and lets a reservation slip past the cap.
-					if r := charges[i].Reservation; r != nil && r.held.CompareAndSwap(true, false) {
-						m.unreserve(g.account)
+					if r := c.Reservation; r != nil && r.held.CompareAndSwap(true, false) {
+						m.unreserve(g.account, r.items)
 					}
 				} else {
-					results[i] = chargeResult{err: ErrQuotaExceeded}
+					results[i] = chargeResult{err: refusal(g)}
 				}
 			}
 			m.raiseFloor(g.account, period, g.count, seen)
@@ -473,6 +494,14 @@ func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 	return nil
 }
 
+// refusal is the error of a charge that g did not grant.
+func refusal(g *grant) error {
+	if g.least == 1 {
+		return ErrQuotaExceeded
+	}
+	return &QuotaError{Left: max(int(g.cap)-g.count, 0)}
+}
+
 // plan groups the charges into grants and lists the transaction's steps,
 // and the keys whose last_used_at they write.
 func (m *meter) plan(charges []Charge, now time.Time, period string) ([]*grant, []step, []int64) {
@@ -491,11 +520,14 @@ func (m *meter) plan(charges []Charge, now time.Time, period string) ([]*grant, 
 		if c.Cap != nil {
 			limit = int64(*c.Cap)
 		}
-		if n := len(grants); n == 0 || grants[n-1].account != c.AccountID || grants[n-1].key != c.KeyID || grants[n-1].cap != limit {
-			grants = append(grants, &grant{account: c.AccountID, key: c.KeyID, cap: limit})
+		items := int64(c.items())
+		if n := len(grants); n == 0 || items > 1 || grants[n-1].least > 1 ||
+			grants[n-1].account != c.AccountID || grants[n-1].key != c.KeyID || grants[n-1].cap != limit {
+			grants = append(grants, &grant{account: c.AccountID, key: c.KeyID, cap: limit, least: items})
 		}
 		g := grants[len(grants)-1]
 		g.charges = append(g.charges, i)
+		g.items += items
 		if c.KeyID != 0 && now.Sub(m.lastUsed[c.KeyID]) >= time.Minute {
 			keys = append(keys, c.KeyID)
 		}
@@ -508,16 +540,18 @@ func (m *meter) plan(charges []Charge, now time.Time, period string) ([]*grant, 
 	day := Day(now)
 	for _, g := range grants {
 		steps = append(steps,
-			step{statement: grantStatement, args: []any{g.account, period, int64(len(g.charges)), g.cap}, grant: g},
+			step{statement: grantStatement, args: []any{g.account, period, g.items, g.cap, g.least}, grant: g},
 			step{statement: dayStatement, args: []any{g.account, day, g.key, period}})
-		for k, i := range g.charges {
+		through := 0
+		for _, i := range g.charges {
+			through += charges[i].items()
 			if sg := charges[i].Suggestion; sg != nil {
 				var email any
 				if strings.TrimSpace(sg.Email) != "" {
 					email = sg.Email
 				}
 				steps = append(steps, step{statement: suggestionStatement,
-					args: []any{sg.AccountID, email, sg.Message, unix(now), g.account, period, int64(k + 1)}})
+					args: []any{sg.AccountID, email, sg.Message, unix(now), g.account, period, int64(through)}})
 			}
 		}
 	}

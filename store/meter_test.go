@@ -80,12 +80,13 @@ func TestCloseCommitsQueuedCharges(t *testing.T) {
 		var mu sync.Mutex
 		acked := 0
 		for i := 0; i < 100; i++ {
+			items := 1 + i%3 // batches among the single calls
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id}); err == nil {
+				if _, err := s.CommitUsage(ctx, store.Charge{AccountID: id, Items: items}); err == nil {
 					mu.Lock()
-					acked++
+					acked += items
 					mu.Unlock()
 				}
 			}()

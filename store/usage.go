@@ -9,7 +9,28 @@ import (
 )
 
 // ErrQuotaExceeded is returned when a charge would pass the account's cap.
+// A refused batch of several items answers a *QuotaError, which is
+// ErrQuotaExceeded too (errors.Is) and tells how many items were left.
 var ErrQuotaExceeded = errors.New("plan limit reached")
+
+// QuotaError refuses a batch larger than what is left of the account's
+// cap: Left items were left (ItemsLeft reads it from any error).
+type QuotaError struct{ Left int }
+
+func (e *QuotaError) Error() string { return ErrQuotaExceeded.Error() }
+
+// Is makes a QuotaError ErrQuotaExceeded for errors.Is.
+func (e *QuotaError) Is(target error) bool { return target == ErrQuotaExceeded }
+
+// ItemsLeft is how many items a refusal of the meter found left: a
+// QuotaError's Left, and 0 for a refused single item, which is refused only
+// when none is left.
+func ItemsLeft(err error) int {
+	if q, ok := errors.AsType[*QuotaError](err); ok {
+		return q.Left
+	}
+	return 0
+}
 
 // Period names the UTC calendar month that t falls in, e.g. "2026-11".
 func Period(t time.Time) string { return t.UTC().Format("2006-01") }
@@ -24,11 +45,14 @@ func PeriodEnd(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, time.UTC)
 }
 
-// Charge is one metered call to record.
+// Charge is one metered call to record: its items, one for a call of one
+// item, the size of the batch for a batch, counted all or none.
 type Charge struct {
 	AccountID int64
 	KeyID     int64 // 0 when the call was made with a session
 	Cap       *int  // nil: no cap
+	// Items is how many items the call counts for; 0 is one.
+	Items int
 	// Suggestion, when set, is stored in the same transaction, so a refused
 	// call leaves no suggestion behind and a stored one is always counted.
 	Suggestion *Suggestion
@@ -37,11 +61,16 @@ type Charge struct {
 	Reservation *Reservation
 }
 
-// Reservation holds one of an account's remaining calls for a call that is
-// doing its work. It ends when its charge commits, or with Release.
+// items is how many items the charge counts for.
+func (c *Charge) items() int { return max(c.Items, 1) }
+
+// Reservation holds some of an account's remaining items (one, unless it
+// grew) for a call that is doing its work. It ends when its charge
+// commits, or with Release.
 type Reservation struct {
 	m       *meter
 	account int64
+	items   int // guarded by m.mu
 	held    atomic.Bool
 }
 
@@ -51,9 +80,23 @@ type Reservation struct {
 func (r *Reservation) Release() {
 	if r != nil && r.held.CompareAndSwap(true, false) {
 		r.m.mu.Lock()
-		r.m.unreserve(r.account)
+		r.m.unreserve(r.account, r.items)
 		r.m.mu.Unlock()
 	}
+}
+
+// Grow holds extra more items under limit for the same call, once it knows
+// it is a batch: the batch's items are then all held before its work. It
+// fails with a *QuotaError, holding nothing more, when fewer than extra
+// are left besides the other calls' reservations; the reservation keeps
+// what it held. Its charge must carry the whole batch as Items.
+func (r *Reservation) Grow(ctx context.Context, limit, extra int) error {
+	m := r.m
+	_, err := m.reserve(ctx, r.account, limit, Period(m.s.now()), extra, r)
+	if err != nil && !errors.Is(err, ErrQuotaExceeded) {
+		return wrap("reserve", err)
+	}
+	return err
 }
 
 // Reserve holds one of the calls left under limit in the account's current
@@ -63,7 +106,7 @@ func (r *Reservation) Release() {
 // reservation reach limit. Every charge of a capped account should carry
 // one, or it may take a call another has reserved.
 func (s *Store) Reserve(ctx context.Context, accountID int64, limit int) (*Reservation, error) {
-	r, err := s.meter.reserve(ctx, accountID, limit, Period(s.now()))
+	r, err := s.meter.reserve(ctx, accountID, limit, Period(s.now()), 1, nil)
 	if err != nil && !errors.Is(err, ErrQuotaExceeded) {
 		return nil, wrap("reserve", err)
 	}
@@ -117,9 +160,10 @@ func (s *Store) usageByDay(ctx context.Context, accountID int64, from, to time.T
 	return counts, rows.Err()
 }
 
-// CommitUsage counts one call against the account's current period, unless
-// that would pass c.Cap, in which case it changes nothing and returns
-// ErrQuotaExceeded (a charge with a reservation does not, unless the cap
+// CommitUsage counts a call's items (c.Items, one at least) against the
+// account's current period, unless that would pass c.Cap, in which case it
+// changes nothing and returns ErrQuotaExceeded, a *QuotaError for a batch
+// (a charge with a reservation does not, unless the cap
 // was lowered meanwhile or, with several servers, another server's calls
 // took the account's last ones). The meter decides it with a conditional
 // update of the account's usage row, under the row's lock, so concurrent

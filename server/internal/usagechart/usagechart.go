@@ -1,4 +1,4 @@
-// Package usagechart lays out the dashboard's bar chart of metered calls
+// Package usagechart lays out the dashboard's bar chart of metered items
 // per day, this month beside the last, for the page to draw as SVG on the
 // server: no script, and the stylesheet colours it for light and dark.
 package usagechart
@@ -85,7 +85,7 @@ func Layout(lastMonth time.Time, last []int, thisMonth time.Time, this []int) Ch
 		for i, n := range counts {
 			c.Bars = append(c.Bars, Bar{
 				X: chartLeft + slot*(float64(i)+offset), Y: y(n), W: slot * 0.38, H: plotHeight - (y(n) - chartTop),
-				Class: class, Title: month.AddDate(0, 0, i).Format("2 Jan") + ": " + plural.Count(n, "call", "calls"),
+				Class: class, Title: month.AddDate(0, 0, i).Format("2 Jan") + ": " + plural.Count(n, "item", "items"),
 			})
 		}
 	}

@@ -38,7 +38,7 @@ func TestLayoutChart(t *testing.T) {
 	if seven.Class != "this" || math.Abs(seven.H-plotHeight*7/8) > 1e-9 || math.Abs(seven.Y+seven.H-(chartTop+plotHeight)) > 1e-9 {
 		t.Fatalf("the bar of 7 calls: %+v", seven)
 	}
-	if three := c.Bars[30]; three.Class != "last" || three.Title != "31 Oct: 3 calls" {
+	if three := c.Bars[30]; three.Class != "last" || three.Title != "31 Oct: 3 items" {
 		t.Fatalf("the bar of 31 October: %+v", three)
 	}
 	// Each day's slot holds last month's bar, then this month's.
