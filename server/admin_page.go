@@ -229,7 +229,7 @@ type planSet struct{ adminAccount }
 func (p planSet) flash() adminFlash {
 	msg := "The account " + p.Email + " is now on the " + p.Plan + " plan"
 	if p.UsageCap != nil {
-		msg += fmt.Sprintf(", capped at %d calls a month", *p.UsageCap)
+		msg += fmt.Sprintf(", capped at %d items a month", *p.UsageCap)
 	}
 	if p.PaidUntilTime != nil {
 		msg += ", paid until " + p.PaidUntilTime.UTC().Format(account.AuditTime)

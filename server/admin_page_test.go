@@ -253,7 +253,7 @@ func TestAdminPageSetsAPlanFromARow(t *testing.T) {
 
 	res := e.form("/admin/accounts/set_plan", url.Values{"email": {"ann@example.com"}, "plan": {"enterprise"}, "usage_cap": {"500"}, "paid_until": {"2030-01-31"}}, admin)
 	e.followAdmin(res, admin).want(200).
-		has(`<div class="alert notice" role="status">The account ann@example.com is now on the enterprise plan, capped at 500 calls a month, paid until 31 Jan 2030 23:59 UTC.</div>`)
+		has(`<div class="alert notice" role="status">The account ann@example.com is now on the enterprise plan, capped at 500 items a month, paid until 31 Jan 2030 23:59 UTC.</div>`)
 	form := string(e.request("GET", "/admin?offset=0&email=ann%40example.com", nil, "Cookie", admin).want(200).body)
 	form = form[strings.Index(form, `id="set-plan"`):]
 	form = form[:strings.Index(form, "</form>")]

@@ -165,9 +165,9 @@ func (e leavingUnconfirmed) Unwrap() error { return e.apiError }
 // whatLeavingDoes says what leaving a's paid plan for starter does.
 func whatLeavingDoes(a *store.Account, now time.Time) string {
 	if a.PaidUntil != nil && a.PaidUntil.After(now) {
-		return fmt.Sprintf("the %s plan stays until %s, then the account is on starter (%d calls a month)", a.Plan, a.PaidUntil.UTC().Format("2 Jan 2006"), store.StarterCap)
+		return fmt.Sprintf("the %s plan stays until %s, then the account is on starter (%d metered items a month)", a.Plan, a.PaidUntil.UTC().Format("2 Jan 2006"), store.StarterCap)
 	}
-	return fmt.Sprintf("the account moves to starter (%d calls a month) at once", store.StarterCap)
+	return fmt.Sprintf("the account moves to starter (%d metered items a month) at once", store.StarterCap)
 }
 
 // switchTier applies the user's choice of plan (account.SwitchOwnPlan): a

@@ -28,8 +28,8 @@ type planChoice struct {
 }
 
 var planBlurbs = []planChoice{
-	{Name: store.PlanStarter, Blurb: fmt.Sprintf("%d metered calls a month.", store.StarterCap)},
-	{Name: store.PlanPro, Blurb: "Unlimited calls.", Paid: true},
+	{Name: store.PlanStarter, Blurb: fmt.Sprintf("%d metered items a month.", store.StarterCap)},
+	{Name: store.PlanPro, Blurb: "Unlimited items.", Paid: true},
 	{Name: store.PlanEnterprise, Blurb: "A cap agreed with your administrator, none by default.", Paid: true},
 }
 
@@ -105,7 +105,7 @@ func capAdvice(a *store.Account, now time.Time, checkout bool) string {
 	switch {
 	case a.Admin:
 		return msg + "You are an administrator: give your account a larger plan on the admin page."
-	case a.PlanByAdmin && plan != store.PlanStarter:
+	case account.SetByAdmin(a, now):
 		return msg + "An administrator set this cap: ask an administrator of this server to raise it."
 	case checkout:
 		return msg + "To call more now, upgrade on the dashboard (pro has no cap), or ask an administrator of this server."
@@ -158,7 +158,7 @@ func (s *Server) dashboard(ctx context.Context, a *store.Account) (dashboardData
 	for _, p := range planBlurbs {
 		p.Current = p.Name == d.Plan
 		if p.Name == store.PlanEnterprise && a.UsageCap != nil {
-			p.Blurb = fmt.Sprintf("%d metered calls a month: the cap your administrator set.", *a.UsageCap)
+			p.Blurb = fmt.Sprintf("%d metered items a month: the cap your administrator set.", *a.UsageCap)
 		}
 		if p.Paid && d.Checkout {
 			product, err := s.Store.ProductForPlan(ctx, p.Name)

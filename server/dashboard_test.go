@@ -27,7 +27,7 @@ func TestDashboardAtTheCap(t *testing.T) {
 	if strings.Contains(string(page.body), `id="at-cap"`) {
 		t.Fatal("the cap message shows below the cap")
 	}
-	page.has("5 metered calls a month: the cap your administrator set.")
+	page.has("5 metered items a month: the cap your administrator set.")
 	e.fill(id, 1)
 	reset := store.PeriodEnd(time.Now()).UTC().Format("2 Jan 2006")
 	e.browse("GET", "/dashboard", nil, cookie).want(200).has(`id="at-cap"`).

@@ -221,7 +221,7 @@ var notices = map[string]string{
 	"logged_out":       "You are logged out.",
 	"password_changed": "Your password was changed and every session was logged out: log in with the new one.",
 	"key_revoked":      "The key was revoked: it stops working at once.",
-	"plan_starter":     "You are on the starter plan now: 100 metered calls a month.",
+	"plan_starter":     "You are on the starter plan now: 100 metered items a month.",
 	"plan_cancelled":   "Your paid plan is cancelled: it stays until its paid-until date, then you are on starter.",
 	"account_deleted":  "Your account was deleted and you are logged out.",
 

@@ -138,18 +138,18 @@ func TestOpenAPIServed(t *testing.T) {
 	}
 }
 
-// TestOneCallIsSingular: a count of one is written "1 call", on the
+// TestOneItemIsSingular: a count of one is written "1 item", on the
 // utilities page and in the dashboard chart's day titles (the rest of the
 // dashboard's wording is its template's).
-func TestOneCallIsSingular(t *testing.T) {
+func TestOneItemIsSingular(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	id := e.account("one@example.com", store.PlanEnterprise) // no cap
 	e.fill(id, 1)
 	session := &http.Cookie{Name: "auth_session", Value: e.login("one@example.com")}
 	page := string(e.browse("GET", "/tools", nil, session).want(http.StatusOK).body)
-	if !strings.Contains(page, "<strong>1 call</strong> this month") {
-		t.Errorf("/tools: no singular \"1 call\":\n%s", page)
+	if !strings.Contains(page, "<strong>1 item</strong> this month") {
+		t.Errorf("/tools: no singular \"1 item\":\n%s", page)
 	}
 	dashboard := string(e.browse("GET", "/dashboard", nil, session).want(http.StatusOK).body)
 	if !strings.Contains(dashboard, ": 1 item</title>") || strings.Contains(dashboard, ": 1 items</title>") {

@@ -47,7 +47,7 @@ type utilityPageData struct {
 	Error  string
 }
 
-// usageSummary is an account's metered calls this month against its cap.
+// usageSummary is an account's metered items this month against its cap.
 type usageSummary struct {
 	Used  int
 	Cap   *int
