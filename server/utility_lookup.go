@@ -128,9 +128,15 @@ type hashLookupOutput struct {
 	Warning string         `json:"warning,omitempty" doc:"Present when the configured upstream secutil could not be asked (it failed, or is resting after repeated failures): the results are this server's index alone, and misses may be found upstream later."`
 }
 
-// DefaultHashLookupBatch is the most hashes of one /hash_lookup call unless
-// Deps.HashLookupBatch says otherwise.
-const DefaultHashLookupBatch = 500
+const (
+	// DefaultHashLookupBatch is the most hashes of one /hash_lookup call
+	// unless Deps.HashLookupBatch says otherwise.
+	DefaultHashLookupBatch = 500
+	// MaxHashLookupBatch bounds Deps.HashLookupBatch: a call's work (one
+	// index lookup per hash) and its answer stay bounded, whereas the
+	// 1 MiB body alone would let through some 30,000 bare hashes.
+	MaxHashLookupBatch = 10000
+)
 
 // upstreamWarning is the warning of an answer given without the upstream.
 const upstreamWarning = "the upstream lookup service is unavailable: these results are from this server's index alone"
