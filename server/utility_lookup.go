@@ -23,7 +23,7 @@ import (
 // hashLookupRequest is {"hashes"}: an array of strings, or one string of
 // hashes, as /hash_identifier takes them.
 type hashLookupRequest struct {
-	Hashes hashBatch `json:"hashes" required:"check" aka:"hash,digest,digests" doc:"up to 500 hashes (a setting of the server): an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces; a line with a colon is one user:hash or pwdump line, whose hash is looked up"`
+	Hashes hashBatch `json:"hashes" required:"check" aka:"hash,digest,digests" doc:"up to 500 hashes by default, a setting of the server (serve -hash-lookup-batch, 1 to 10000; repeats and skipped tokens do not count): an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces; a line with a colon is one user:hash or pwdump line, whose hash is looked up"`
 }
 
 func (q *hashLookupRequest) check() error {
