@@ -166,6 +166,10 @@ func checkConfigurationTable(t *testing.T, file string, lines []string, flags ma
 // inside a name (SHA-1, argon2id, /api/v1).
 var readmeNumber = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
 
+// numericDefault matches a flag default that is a whole number, with a
+// unit or without: 5s, 500, 6MiB.
+var numericDefault = regexp.MustCompile(`^(\d+)[A-Za-z]*$`)
+
 // thousands matches a number written with thousands separators (1,200).
 var thousands = regexp.MustCompile(`^\d{1,3}(,\d{3})+$`)
 
@@ -202,8 +206,8 @@ func TestReadmeNumbersAreChecked(t *testing.T) {
 			checked[host] = "the host of serve's -addr default"
 			checked[port] = "the port of serve's -addr default"
 		}
-		if seconds, ok := strings.CutSuffix(f.def, "s"); ok && strings.Trim(seconds, "0123456789") == "" && seconds != "" {
-			checked[seconds] = "the seconds of serve's -" + f.name + " default"
+		if m := numericDefault.FindStringSubmatch(f.def); m != nil {
+			checked[m[1]] = "the number of serve's -" + f.name + " default"
 		}
 	}
 	readme := readReadme(t)

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"secutil/tools/closest"
@@ -82,4 +84,39 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 		}
 	}
 	return fs
+}
+
+// byteSize is a flag of a number of bytes, given as a whole number with an
+// optional unit: 6MiB, 512KiB, 1048576 (bytes). The units are binary, as
+// the limits they set are.
+type byteSize int64
+
+var byteUnits = []struct {
+	suffix string
+	bytes  int64
+}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
+
+func (s byteSize) String() string {
+	for _, u := range byteUnits {
+		if s != 0 && int64(s)%u.bytes == 0 {
+			return strconv.FormatInt(int64(s)/u.bytes, 10) + u.suffix
+		}
+	}
+	return "0"
+}
+
+func (s *byteSize) Set(v string) error {
+	number, unit := v, int64(1)
+	for _, u := range byteUnits {
+		if n, ok := strings.CutSuffix(v, u.suffix); ok {
+			number, unit = strings.TrimSpace(n), u.bytes
+			break
+		}
+	}
+	n, err := strconv.ParseInt(number, 10, 64)
+	if err != nil || n > math.MaxInt64/unit || n < math.MinInt64/unit {
+		return fmt.Errorf("%q is not a size: give a whole number of bytes, or one of KiB, MiB or GiB, such as 512KiB", v)
+	}
+	*s = byteSize(n * unit)
+	return nil
 }

@@ -32,6 +32,8 @@ type serveConfig struct {
 	registration                                             string
 	drain                                                    time.Duration
 	accessLog                                                string
+	hashLookupBatch                                          int
+	auditDumpSize                                            byteSize
 }
 
 // minSecretLen is the shortest -admin-token or -billing-secret accepted:
@@ -56,6 +58,9 @@ func newServeFlags(c *serveConfig, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.breachFile, "breach-file", "", "Pwned Passwords SHA-1 file (HASH:COUNT lines sorted by hash) for /data_breach and the account password policy; see docs/BREACH.md (default: the embedded common-password list)")
 	fs.StringVar(&c.breachFileNTLM, "breach-file-ntlm", "", "Pwned Passwords NTLM file, for /data_breach {\"ntlm\"} queries and GET /range/{prefix}?mode=ntlm")
 	fs.StringVar(&c.rangeAPI, "range-api", "key", "who may call GET /range/{prefix}, the Pwned Passwords range API: key (a secutil key in X-API-Key or hibp-api-key), public or off")
+	fs.IntVar(&c.hashLookupBatch, "hash-lookup-batch", server.DefaultHashLookupBatch, fmt.Sprintf("the most hashes one /hash_lookup or /hash_lookup_site call takes, 1 to %d; a larger batch is refused whole (400)", server.MaxHashLookupBatch))
+	c.auditDumpSize = server.DefaultAuditDumpBytes
+	fs.Var(&c.auditDumpSize, "audit-dump-size", fmt.Sprintf("the largest dump POST /password_audit takes, as a `size` in bytes, KiB or MiB, at most %s; a larger dump is refused (413)", byteSize(server.MaxAuditDumpBytes)))
 	fs.StringVar(&c.hashUpstream, "hash-upstream", "", "base URL of another secutil whose /api/v1/hash_lookup_site is asked for local misses")
 	fs.StringVar(&c.adminToken, "admin-token", "", "token that opens /boss/* as \"Authorization: Bearer <token>\" (default: admin accounts' sessions only; prefer SECUTIL_ADMIN_TOKEN)")
 	fs.StringVar(&c.billingSecret, "billing-secret", "", "HMAC secret of the billing webhook (default: webhook disabled; prefer SECUTIL_BILLING_SECRET)")
@@ -189,6 +194,12 @@ func (c *serveConfig) check() (serveOptions, error) {
 	if c.accessLog != "on" && c.accessLog != "off" {
 		return o, fmt.Errorf("%w: -access-log must be on or off", ErrUsage)
 	}
+	if c.hashLookupBatch < 1 || c.hashLookupBatch > server.MaxHashLookupBatch {
+		return o, fmt.Errorf("%w: -hash-lookup-batch must be 1 to %d hashes, not %d", ErrUsage, server.MaxHashLookupBatch, c.hashLookupBatch)
+	}
+	if c.auditDumpSize < 1 || c.auditDumpSize > server.MaxAuditDumpBytes {
+		return o, fmt.Errorf("%w: -audit-dump-size must be 1 byte to %s, not %s", ErrUsage, byteSize(server.MaxAuditDumpBytes), c.auditDumpSize)
+	}
 	if c.drain < 0 {
 		return o, fmt.Errorf("%w: -drain must be a duration of 0 or more, such as 5s", ErrUsage)
 	}
@@ -239,6 +250,8 @@ func (c serveConfig) serverDeps(o serveOptions, src *sources) server.Deps {
 		HashUpstream:     o.upstream,
 		Breach:           src.breaches.sha1,
 		BreachNTLM:       src.breaches.ntlm,
+		HashLookupBatch:  c.hashLookupBatch,
+		AuditDumpBytes:   int64(c.auditDumpSize),
 		Range:            server.RangeAPI{SHA1: src.breaches.sha1File, NTLM: src.breaches.ntlmFile, Access: o.rangeAccess},
 		Metrics:          server.NewMetrics(),
 		MetricsToken:     c.metricsToken,

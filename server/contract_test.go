@@ -268,6 +268,13 @@ func (c *contract) validate(t testing.TB, what, pointer string, res response) {
 	}
 }
 
+// The limits of /hash_lookup and /password_audit on the contract test's
+// server (serve's -hash-lookup-batch and -audit-dump-size).
+const (
+	contractLookupBatch = 5
+	contractDumpBytes   = 4096
+)
+
 // contractCase is one request of the contract test.
 type contractCase struct {
 	method, path string
@@ -286,6 +293,10 @@ func TestContract(t *testing.T) {
 		d.MetricsToken = "metrics-token"
 		d.AllowedHosts = []string{"example.com"}
 		d.Registration = server.RegistrationOpen
+		d.BreachNTLM = breach.NewFileSource(d.Range.NTLM)
+		// The batch limits low, so that a batch past them is small.
+		d.HashLookupBatch = contractLookupBatch
+		d.AuditDumpBytes = contractDumpBytes
 	})
 	key := e.key("ann@example.com", store.PlanPro)
 	session := e.login("ann@example.com")
@@ -397,7 +408,10 @@ func TestContract(t *testing.T) {
 		d.ServerKey = nil
 	})
 	bareSession := bare.adminSession("boss@example.com")
+	bareKey := []string{"X-API-Key", bare.key("ivy@example.com", store.PlanPro)}
 	for _, tc := range []contractCase{
+		{method: "POST", path: "/api/v1/data_breach", body: map[string]any{"ntlm": []string{ntlmPassword}}, headers: bareKey, want: 400},
+		{method: "POST", path: "/api/v1/password_audit", body: map[string]string{"dump": auditDump()}, headers: bareKey, want: 200},
 		{method: "GET", path: "/metrics", want: 404},
 		{method: "GET", path: "/range/5BAA6", want: 503},
 		{method: "POST", path: "/billing/create_checkout_session", body: map[string]string{"plan": "pro"}, headers: []string{"Cookie", bareSession}, want: 503},
@@ -478,11 +492,27 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 		"/password_check": {map[string]string{"password": "Tr0ub4dor&3"}},
 		"/entropy":        {map[string]string{"password": "Tr0ub4dor&3"}},
 		"/common_pwd":     {map[string]string{"password": "letmein"}},
-		"/data_breach":    {map[string]string{"password": "password"}, map[string]string{"prefix": "5BAA6"}, map[string]string{"ntlm": strings.Repeat("a", 32)}, map[string]string{}},
+		"/data_breach": {map[string]string{"password": "password"}, map[string]string{"prefix": "5BAA6"}, map[string]string{"ntlm": strings.Repeat("a", 32)}, map[string]string{},
+			map[string]any{"sha1": []string{strings.ToUpper(sha1Password), strings.Repeat("0", 40)}},
+			map[string]any{"ntlm": []string{ntlmPassword, strings.Repeat("a", 32)}},
+			expect{map[string]any{"sha1": []string{sha1Password, "zz"}}, http.StatusBadRequest},
+			expect{map[string]any{"ntlm": []string{}}, http.StatusBadRequest},
+			expect{map[string]any{"sha1": distinctHashes(1001, 40)}, http.StatusBadRequest}},
 		"/hash_generator": {map[string]string{"algorithm": "sha256", "plaintext": "abc"}, map[string]string{"algorithm": "rot13", "plaintext": "x"},
 			map[string]any{"algorithm": "bcrypt", "plaintext": "x", "cost": 4}, map[string]any{"algorithm": "md5", "plaintext": "x", "cost": 4}},
-		"/hash_identifier": {map[string]string{"hash": md5Password}, map[string]string{"hash": "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"}, map[string]any{"hashes": []string{md5Password, "abc"}}, map[string]string{"hash": "user@example.com"}},
-		"/hash_lookup":     {map[string]string{"hashes": md5Password + ",zz"}, map[string]string{"hashes": md5Password}},
+		"/hash_identifier": {map[string]string{"hash": md5Password}, map[string]string{"hash": "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"}, map[string]any{"hashes": []string{md5Password, "abc"}}, map[string]string{"hash": "user@example.com"},
+			map[string]string{"hashes": md5Password + "\n" + sha1Password + ", " + ntlmPassword + "; $1$saltstri$YMyguxXMBpd2TEZ.vS/3q1"},
+			map[string]string{"hash": emptyLM + ":" + ntlmPassword}, map[string]string{"hash": pwdumpLine}, map[string]string{"hash": "bob:" + sha1Password},
+			expect{map[string]string{"hashes": " ,; "}, http.StatusBadRequest},
+			expect{map[string]any{"hashes": distinctHashes(501, 32)}, http.StatusBadRequest}},
+		"/hash_lookup": {map[string]string{"hashes": md5Password + ",zz"}, map[string]string{"hashes": md5Password},
+			map[string]string{"hashes": "bob:" + md5Password}, map[string]string{"hashes": pwdumpLine},
+			map[string]any{"hashes": []string{md5Password, "bob:" + sha1Password, pwdumpLine, "nothex", "dave:$1$saltstri$YMyguxXMBpd2TEZ.vS/3q1", "abcd", "carol:"}},
+			expect{map[string]string{"hashes": "nothex, zz\nbob:$1$saltstri$YMyguxXMBpd2TEZ.vS/3q1"}, http.StatusBadRequest},
+			expect{map[string]any{"hashes": distinctHashes(contractLookupBatch+1, 32)}, http.StatusBadRequest}},
+		"/password_audit": {map[string]string{"dump": auditDump()}, map[string]any{"dump": auditDump(), "show_plaintext": true},
+			map[string]string{"dump": "no line here\nis an account"},
+			expect{map[string]string{"dump": strings.Repeat("#", contractDumpBytes+1)}, http.StatusRequestEntityTooLarge}},
 	}
 	utilities := map[string][]any{}
 	for _, op := range c.ops {
@@ -504,7 +534,14 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 	}
 	for path, bodies := range utilities {
 		for _, body := range bodies {
-			api(path, body, k...)
+			if e, ok := body.(expect); ok {
+				for _, scope := range []string{"/api", "/api/v1"} {
+					cases = append(cases, contractCase{method: "POST", path: scope + path, body: e.body, headers: k, want: e.status})
+				}
+				body = e.body
+			} else {
+				api(path, body, k...)
+			}
 			// The tools page's root variant: JSON, and a browser's form.
 			cases = append(cases, contractCase{method: "POST", path: path, body: body, headers: []string{"Cookie", session}})
 			if m, ok := body.(map[string]string); ok {
@@ -677,6 +714,29 @@ func contractCases(t testing.TB, c *contract, e *env, key, starter, session, adm
 	return cases
 }
 
+// expect is a body of a moreCases list with the status its API answer
+// must have: an error of the route's own, which a success would not show.
+type expect struct {
+	body   any
+	status int
+}
+
+// Dump lines of the contract cases: the empty LM half, and a pwdump line
+// of the NT hash of "password".
+const (
+	emptyLM    = "aad3b435b51404eeaad3b435b51404ee"
+	pwdumpLine = "CORP\\alice:1104:" + emptyLM + ":" + ntlmPassword + ":::"
+)
+
+// distinctHashes is n different hex strings of length digits.
+func distinctHashes(n, digits int) []string {
+	hashes := make([]string, n)
+	for i := range hashes {
+		hashes[i] = fmt.Sprintf("%0*x", digits, i+1)
+	}
+	return hashes
+}
+
 // stringFields is m as map[string]string when every value is a string
 // (so that a form can send it too), else m.
 func stringFields(m map[string]any) any {
@@ -799,5 +859,24 @@ func TestRequiredFieldsAreRequired(t *testing.T) {
 	}
 	if checked < 40 {
 		t.Errorf("only %d required fields checked", checked)
+	}
+}
+
+// TestDocumentedLimitsAreTheSettings holds what the document says of the
+// settable batch limits to the server's constants: the default, the bound
+// and the serve flag that sets each.
+func TestDocumentedLimitsAreTheSettings(t *testing.T) {
+	t.Parallel()
+	c := loadContract(t)
+	lookup := fmt.Sprintf("up to %d hashes by default, a setting of the server (serve -hash-lookup-batch, 1 to %d;", server.DefaultHashLookupBatch, server.MaxHashLookupBatch)
+	dump := fmt.Sprintf("At most %d MiB by default, a setting of the server (serve -audit-dump-size, at most %d MiB)", server.DefaultAuditDumpBytes>>20, server.MaxAuditDumpBytes>>20)
+	for _, d := range []struct{ pointer, want string }{
+		{"/components/schemas/HashLookupBody/properties/hashes/description", lookup},
+		{"/components/schemas/PasswordAuditRequest/properties/dump/description", dump},
+		{"/paths/~1api~1v1~1password_audit/post/description", fmt.Sprintf("%d MiB by default, a setting of the server (serve -audit-dump-size", server.DefaultAuditDumpBytes>>20)},
+	} {
+		if text, _ := c.at(d.pointer).(string); !strings.Contains(text, d.want) {
+			t.Errorf("%s is %q, want it to say %q", d.pointer, text, d.want)
+		}
 	}
 }

@@ -56,7 +56,7 @@ var (
 	codeTooDeeplyNested      = defineCode("too_deeply_nested", http.StatusBadRequest, "JSON (of <code>/json_format</code>, <code>/json_minify</code>, or a token's header or payload) nested deeper than 512 levels of arrays and objects")
 	codeOutputTooLarge       = defineCode("output_too_large", http.StatusBadRequest, "JSON whose formatted answer would pass 4 times the input or 1 MiB, whichever is larger")
 	codeInvalidIP            = defineCode("invalid_ip", http.StatusBadRequest, "an <code>ip_string</code> that is not one IPv4 or IPv6 address")
-	codeInvalidHashInput     = defineCode("invalid_hash_input", http.StatusBadRequest, "a hash lookup or identifier batch with no hashes or more than 500, or a lookup token that is not a hash it can look up (named)")
+	codeInvalidHashInput     = defineCode("invalid_hash_input", http.StatusBadRequest, "a hash lookup or identifier batch with no hashes or more than its limit (/hash_identifier: 500; /hash_lookup: 500 by default, serve -hash-lookup-batch), or a lookup token that is not a hash it can look up (named)")
 	codeUnknownAlgorithm     = defineCode("unknown_algorithm", http.StatusBadRequest, "a hash algorithm the generator does not know; the message lists the allowed ones")
 	codeUnsupportedHash      = defineCode("unsupported_hash", http.StatusBadRequest, "a <code>/hash_verify</code> hash in no scheme it can verify; the message lists the ones it can")
 	codeDecryptionFailed     = defineCode("decryption_failed", http.StatusBadRequest, "a wrong password or altered text (the same answer for both)")

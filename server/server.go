@@ -137,7 +137,7 @@ type Deps struct {
 	// BreachNTLM, when set, answers NTLM queries (-breach-file-ntlm).
 	BreachNTLM breach.Source
 	// HashLookupBatch is the most hashes one /hash_lookup call takes, 0
-	// meaning DefaultHashLookupBatch.
+	// meaning DefaultHashLookupBatch; at most MaxHashLookupBatch.
 	HashLookupBatch int
 	// AuditDumpBytes is the largest dump POST /password_audit takes, 0
 	// meaning DefaultAuditDumpBytes; at most MaxAuditDumpBytes.
@@ -288,8 +288,11 @@ func newServer(d Deps) (*Server, error) {
 	if d.Metrics == nil {
 		d.Metrics = NewMetrics()
 	}
-	if d.HashLookupBatch <= 0 {
+	if d.HashLookupBatch == 0 {
 		d.HashLookupBatch = DefaultHashLookupBatch
+	}
+	if d.HashLookupBatch < 0 || d.HashLookupBatch > MaxHashLookupBatch {
+		return nil, fmt.Errorf("server: the hash lookup batch must be 1 to %d hashes, not %d", MaxHashLookupBatch, d.HashLookupBatch)
 	}
 	if d.AuditDumpBytes == 0 {
 		d.AuditDumpBytes = DefaultAuditDumpBytes

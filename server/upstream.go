@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,13 +60,29 @@ func (u *Upstream) Lookup(ctx context.Context, hashes []string) ([]hashResult, e
 	if !u.circuit.Allow(time.Now()) {
 		return nil, &UpstreamError{Err: errCircuitOpen}
 	}
-	results, rest, err := u.lookup(ctx, hashes)
+	results, rest, err := u.lookupInCalls(ctx, hashes)
 	if err != nil && ctx.Err() != nil {
 		u.circuit.Release() // the caller left; the upstream may be fine
 	} else {
 		u.circuit.Record(err, rest, time.Now())
 	}
 	return results, err
+}
+
+// lookupInCalls asks for hashes in calls of DefaultHashLookupBatch, the
+// batch the upstream's /hash_lookup_site takes unless its operator raised
+// it: this server's own batch may be larger (Deps.HashLookupBatch), and a
+// call the upstream refused as too large would count as its failure.
+func (u *Upstream) lookupInCalls(ctx context.Context, hashes []string) ([]hashResult, time.Duration, error) {
+	var results []hashResult
+	for chunk := range slices.Chunk(hashes, DefaultHashLookupBatch) {
+		found, rest, err := u.lookup(ctx, chunk)
+		if err != nil {
+			return nil, rest, err
+		}
+		results = append(results, found...)
+	}
+	return results, 0, nil
 }
 
 // lookup makes one call. On a 429 it also returns the Retry-After asked for.

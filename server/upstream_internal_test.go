@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -95,4 +98,48 @@ func TestUpstreamFailures(t *testing.T) {
 			t.Fatalf("got %v, want *UpstreamError", err)
 		}
 	})
+}
+
+// TestUpstreamLookupInCalls: a batch larger than the upstream's default
+// limit (this server's -hash-lookup-batch raised) is asked in calls the
+// upstream takes, and the answers come back whole and in order.
+func TestUpstreamLookupInCalls(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var calls []int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct{ Hashes string }
+		json.NewDecoder(r.Body).Decode(&body)
+		hashes := strings.Split(body.Hashes, "\n")
+		mu.Lock()
+		calls = append(calls, len(hashes))
+		mu.Unlock()
+		if len(hashes) > DefaultHashLookupBatch {
+			http.Error(w, "too many", http.StatusBadRequest)
+			return
+		}
+		out := hashLookupOutput{Results: []hashResult{}}
+		for _, h := range hashes {
+			out.Results = append(out.Results, hashResult{Hash: h})
+		}
+		json.NewEncoder(w).Encode(out)
+	}))
+	defer srv.Close()
+	hashes := make([]string, 2*DefaultHashLookupBatch+1)
+	for i := range hashes {
+		hashes[i] = fmt.Sprintf("%032x", i)
+	}
+	u := &Upstream{BaseURL: srv.URL, Client: srv.Client()}
+	hits, err := u.Lookup(context.Background(), hashes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []int{DefaultHashLookupBatch, DefaultHashLookupBatch, 1}; !slices.Equal(calls, want) {
+		t.Errorf("calls of %v hashes, want %v", calls, want)
+	}
+	if len(hits) != len(hashes) || hits[0].Hash != hashes[0] || hits[len(hits)-1].Hash != hashes[len(hashes)-1] {
+		t.Errorf("%d results, want %d in the order asked", len(hits), len(hashes))
+	}
 }

@@ -30,7 +30,7 @@ const (
 )
 
 type passwordAuditRequest struct {
-	Dump          string   `json:"dump" required:"true" doc:"the dump, one account a line: pwdump or secretsdump lines ([domain\\]user:rid:lm:nt:::), user:hash lines with an unsalted hex hash (32 hex is an NT hash), /etc/shadow or passwd lines. At most 6 MiB unless the server says otherwise."`
+	Dump          string   `json:"dump" required:"true" doc:"the dump, one account a line: pwdump or secretsdump lines ([domain\\]user:rid:lm:nt:::), user:hash lines with an unsalted hex hash (32 hex is an NT hash), /etc/shadow or passwd lines. At most 6 MiB by default, a setting of the server (serve -audit-dump-size, at most 6 MiB); larger is a 413."`
 	ShowPlaintext formBool `json:"show_plaintext" doc:"true: each account whose password was found carries it as plaintext. Without it no password is ever in the answer."`
 }
 

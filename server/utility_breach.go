@@ -18,8 +18,8 @@ import (
 type breachRequest struct {
 	_        struct{}  `doc:"exactly one of password, sha1, ntlm or prefix"`
 	Password string    `json:"password"`
-	SHA1     hashBatch `json:"sha1" doc:"40 hex; an array of up to 1000 answers a BreachBatch and counts an item of the monthly usage per hash"`
-	NTLM     hashBatch `json:"ntlm" doc:"32 hex: needs -breach-file-ntlm; an array of up to 1000 answers a BreachBatch and counts an item of the monthly usage per hash"`
+	SHA1     hashBatch `json:"sha1" doc:"40 hex; an array of up to 1000 (fixed, not a setting) answers a BreachBatch and counts an item of the monthly usage per hash"`
+	NTLM     hashBatch `json:"ntlm" doc:"32 hex: needs -breach-file-ntlm; an array of up to 1000 (fixed, not a setting) answers a BreachBatch and counts an item of the monthly usage per hash"`
 	Prefix   string    `json:"prefix" doc:"5 hex: answers the range of suffixes"`
 }
 

@@ -22,7 +22,7 @@ const maxIdentifyBatch = 500
 type hashIdentifierRequest struct {
 	_      struct{}  `doc:"exactly one of hash and hashes"`
 	Hash   string    `json:"hash" doc:"one hash, or a user:hash or /etc/shadow line"`
-	Hashes hashBatch `json:"hashes" doc:"up to 500 hashes, each an item of the monthly usage: an array of strings, or one string separated by newlines, commas, semicolons or spaces (a hash some format parses whole, such as argon2's m=,t=,p=, is kept whole)"`
+	Hashes hashBatch `json:"hashes" doc:"up to 500 hashes (fixed, not a setting), each an item of the monthly usage: an array of strings, or one string separated by newlines, commas, semicolons or spaces (a hash some format parses whole, such as argon2's m=,t=,p=, is kept whole)"`
 }
 
 // hashBatch is the "hashes" field, a string or an array of strings.

@@ -23,7 +23,7 @@ import (
 // hashLookupRequest is {"hashes"}: an array of strings, or one string of
 // hashes, as /hash_identifier takes them.
 type hashLookupRequest struct {
-	Hashes hashBatch `json:"hashes" required:"check" aka:"hash,digest,digests" doc:"up to 500 hashes (a setting of the server), each looked up an item of the monthly usage (a skipped token is free): an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces; a line with a colon is one user:hash or pwdump line, whose hash is looked up"`
+	Hashes hashBatch `json:"hashes" required:"check" aka:"hash,digest,digests" doc:"up to 500 hashes by default, a setting of the server (serve -hash-lookup-batch, 1 to 10000; repeats and skipped tokens do not count toward it), each looked up an item of the monthly usage (a skipped token is free): an array of strings, or one string of hashes separated by newlines, commas, semicolons or spaces; a line with a colon is one user:hash or pwdump line, whose hash is looked up"`
 }
 
 func (q *hashLookupRequest) check() error {
@@ -128,9 +128,15 @@ type hashLookupOutput struct {
 	Warning string         `json:"warning,omitempty" doc:"Present when the configured upstream secutil could not be asked (it failed, or is resting after repeated failures): the results are this server's index alone, and misses may be found upstream later."`
 }
 
-// DefaultHashLookupBatch is the most hashes of one /hash_lookup call unless
-// Deps.HashLookupBatch says otherwise.
-const DefaultHashLookupBatch = 500
+const (
+	// DefaultHashLookupBatch is the most hashes of one /hash_lookup call
+	// unless Deps.HashLookupBatch says otherwise.
+	DefaultHashLookupBatch = 500
+	// MaxHashLookupBatch bounds Deps.HashLookupBatch: a call's work (one
+	// index lookup per hash) and its answer stay bounded, whereas the
+	// 1 MiB body alone would let through some 30,000 bare hashes.
+	MaxHashLookupBatch = 10000
+)
 
 // upstreamWarning is the warning of an answer given without the upstream.
 const upstreamWarning = "the upstream lookup service is unavailable: these results are from this server's index alone"
