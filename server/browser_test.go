@@ -629,7 +629,7 @@ func toolsJourney(t *testing.T) {
 			chromedp.Click(chromedp.CSS("#tool-audit button[type=submit]")))
 		b.waitText(t, "#audit-table", `CORP\alice`)
 		b.readableTables(t, "#audit-table")
-		b.do(t, "the audit", chromedp.ScrollIntoView(chromedp.ID("audit-summary")))
+		b.do(t, "the audit", chromedp.ScrollIntoView(chromedp.ID("audit-table")))
 		b.shot(t, "tools-file-phone", false)
 	})
 
