@@ -481,6 +481,10 @@ func toolsJourney(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dumpFile := filepath.Join(t.TempDir(), "ntds.txt")
+	if err := os.WriteFile(dumpFile, []byte(auditDump()), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	step("every tool", func(t *testing.T) {
 		b.open(t, "/tools")
 		before := e.usage(account.ID)
@@ -503,16 +507,16 @@ func toolsJourney(t *testing.T) {
 		}{
 			{"entropy", map[string]string{"#entropy-password": "abc"}, "#tool-entropy button", "#entropy-out", "14.1 bits"},
 			{"common password", map[string]string{"#common-password": "password"}, "#tool-common button", "#common-out", "On the common-password list"},
-			{"breach", map[string]string{"#breach-kind": "password", "#breach-query": "letmein"}, "#tool-breach button", "#breach-out", "Found in the common-password list"},
-			{"breach range", map[string]string{"#breach-kind": "prefix", "#breach-query": "5BAA6"}, "#tool-breach button", "#breach-out", "1 hash in this range"},
+			{"breach", map[string]string{"#breach-kind": "password", "#breach-query": "letmein"}, "#tool-breach button[type=submit]", "#breach-out", "Found in the common-password list"},
+			{"breach range", map[string]string{"#breach-kind": "prefix", "#breach-query": "5BAA6"}, "#tool-breach button[type=submit]", "#breach-out", "1 hash in this range"},
 			{"password generator", map[string]string{"#passgen-length": "24"}, "#tool-passgen button", "#passgen-entropy", "bits of entropy"},
 			{"passphrase", map[string]string{"#passgen-words": "4", "#passgen-case": "title"}, "#tool-passgen form:last-of-type button", "#passgen-entropy", "Words from EFF"},
 			{"hash generator", map[string]string{"#hash-algorithm": "md5", "#hash-plaintext": "abc"}, "#tool-hashgen button", "#hashgen-out", "900150983cd24fb0d6963f7d28e17f72"},
 			{"hash verifier", map[string]string{"#hashverify-password": "abc", "#hashverify-hash": "900150983cd24fb0d6963f7d28e17f72"}, "#tool-hashverify button", "#hashverify-out", "Match"},
-			{"hash identifier", map[string]string{"#hashid-hash": "5f4dcc3b5aa765d61d8327deb882cf99"}, "#tool-hashid button", "#hashid-hashcat-0", "hashcat -m 0 hash.txt wordlist.txt"},
+			{"hash identifier", map[string]string{"#hashid-hash": "5f4dcc3b5aa765d61d8327deb882cf99"}, "#tool-hashid button[type=submit]", "#hashid-hashcat-0", "hashcat -m 0 hash.txt wordlist.txt"},
 			{"hash identifier, a batch", map[string]string{"#hashid-hash": "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy\n5f4dcc3b5aa765d61d8327deb882cf99"},
-				"#tool-hashid button", "#tool-hashid [data-result]", "1 × bcrypt"},
-			{"hash lookup", map[string]string{"#lookup-hashes": "5f4dcc3b5aa765d61d8327deb882cf99\n0d107d09f5bbe40cade3de5c71e9e9b7"}, "#tool-lookup button", "#lookup-summary", "2 of 2 found"},
+				"#tool-hashid button[type=submit]", "#tool-hashid [data-result]", "1 × bcrypt"},
+			{"hash lookup", map[string]string{"#lookup-hashes": "5f4dcc3b5aa765d61d8327deb882cf99\n0d107d09f5bbe40cade3de5c71e9e9b7"}, "#tool-lookup button[type=submit]", "#lookup-summary", "2 of 2 found"},
 			{"IP lookup", map[string]string{"#ip": "2a02:ff0::1"}, "#tool-ip button", "#ip-out", "Paris, France"},
 			{"base64", map[string]string{"#base64-text": "hello", "#base64-option": "encode"}, "#tool-base64 button", "#base64-out", "aGVsbG8="},
 			{"random key", nil, "#tool-randomkey button", "#randomkey-out", ""},
@@ -556,6 +560,8 @@ func toolsJourney(t *testing.T) {
 		b.shot(t, "tools", false)
 	})
 
+	step("files: picked, dropped, refused; the tables and their CSV", func(t *testing.T) { filesOnTheToolsPage(t, b, dumpFile) })
+
 	step("a tool without JavaScript", func(t *testing.T) {
 		if _, err := chromedp.Call(b.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
 			t.Fatal(err)
@@ -572,6 +578,15 @@ func toolsJourney(t *testing.T) {
 		}
 		if got := eval[string](t, b, `document.getElementById("base64-text").value`); got != "no script" {
 			t.Fatalf("the input came back as %q", got)
+		}
+		b.open(t, "/tools")
+		b.do(t, "post a file", chromedp.SetUploadFiles(chromedp.ID("audit-file"), []string{dumpFile}), chromedp.Click(chromedp.CSS("#tool-audit button[type=submit]")),
+			chromedp.WaitVisible(chromedp.ID("audit-table")))
+		if got, want := b.location(t), "/password_audit#tool-audit"; got != want {
+			t.Fatalf("the form went to %s, want %s", got, want)
+		}
+		if got := b.text(t, "#audit-file-status"); !strings.Contains(got, "Sent: ntds.txt") {
+			t.Fatalf("the file input says %q", got)
 		}
 	})
 
@@ -612,6 +627,12 @@ func toolsJourney(t *testing.T) {
 		b.waitText(t, "#ip-out", "Paris")
 		b.do(t, "the answer", chromedp.ScrollIntoView(chromedp.ID("tool-ip")))
 		b.shot(t, "tools-phone", false)
+		b.do(t, "audit a dump from a file", chromedp.SetUploadFiles(chromedp.ID("audit-file"), []string{dumpFile}),
+			chromedp.Click(chromedp.CSS("#tool-audit button[type=submit]")))
+		b.waitText(t, "#audit-table", `CORP\alice`)
+		b.readableTables(t, "#audit-table")
+		b.do(t, "the audit", chromedp.ScrollIntoView(chromedp.ID("audit-table")))
+		b.shot(t, "tools-file-phone", false)
 	})
 
 	step("a 404 page", func(t *testing.T) {
@@ -622,6 +643,84 @@ func toolsJourney(t *testing.T) {
 		}
 		b.shot(t, "not-found", false)
 	})
+}
+
+// filesOnTheToolsPage chooses a file of hashes with the identifier's
+// picker and drops one on the lookup's form, checks each table and the
+// CSV its link downloads, has a file too large and a file that is not text
+// refused before they are sent, and takes the screenshot of an audit of a
+// dump file.
+func filesOnTheToolsPage(t *testing.T, b *browser, dumpFile string) {
+	dir := t.TempDir()
+	hashes := filepath.Join(dir, "hashes.txt")
+	if err := os.WriteFile(hashes, []byte("5f4dcc3b5aa765d61d8327deb882cf99\n$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b.open(t, "/tools")
+	b.do(t, "pick a file", chromedp.SetUploadFiles(chromedp.ID("hashid-file"), []string{hashes}))
+	b.waitText(t, "#hashid-file-status", "hashes.txt (")
+	b.do(t, "identify it", chromedp.Click(chromedp.CSS("#tool-hashid button[type=submit]")))
+	b.waitText(t, "#hashid-table", "bcrypt")
+	// The CSV links download into a directory of the test's.
+	downloads := t.TempDir()
+	if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads}); err != nil {
+		t.Fatal(err)
+	}
+	csv := func(table string) string {
+		t.Helper()
+		b.do(t, "download "+table, chromedp.Click(chromedp.CSS(`a[data-csv="`+table+`"]`)))
+		file := filepath.Join(downloads, table+".csv")
+		for deadline := time.Now().Add(stepTimeout); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if raw, err := os.ReadFile(file); err == nil {
+				os.Remove(file)
+				return string(raw)
+			}
+		}
+		t.Fatalf("no %s downloaded", file)
+		return ""
+	}
+	if got, want := csv("hashid-table"), "Hash,Likeliest,hashcat,John\r\n5f4dcc3b5aa765d61d8327deb882cf99,MD5,0,raw-md5\r\n"; !strings.HasPrefix(got, want) || !strings.Contains(got, "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy,bcrypt,3200,bcrypt\r\n") {
+		t.Errorf("the identifier's CSV:\n%q\nwant it to start %q, with the bcrypt row", got, want)
+	}
+
+	// A synthetic drop, as a file dragged from the desktop lands.
+	drop := func(form, name, js string) {
+		t.Helper()
+		b.do(t, "drop "+name, chromedp.Evaluate[chromedp.Void](`(() => {
+			const dt = new DataTransfer();
+			dt.items.add(new File([`+js+`], "`+name+`", { type: "text/plain" }));
+			const form = document.querySelector("`+form+`");
+			for (const type of ["dragenter", "dragover", "drop"]) form.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+		})()`))
+	}
+	drop("#tool-lookup form", "huge.txt", `"0".repeat(2 << 20)`)
+	b.waitText(t, "#lookup-file-status", "huge.txt is 2 MiB: this tool takes a file of at most 1 MiB.")
+	drop("#tool-lookup form", "hashes.gz", `new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0])`)
+	b.waitText(t, "#lookup-file-status", "hashes.gz is not text (UTF-8)")
+	if n := eval[int](t, b, `document.getElementById("lookup-file").files.length`); n != 0 {
+		t.Fatalf("a refused file stays chosen (%d)", n)
+	}
+	drop("#tool-lookup form", "dropped.txt", `"5f4dcc3b5aa765d61d8327deb882cf99\nnothex\n"`)
+	b.waitText(t, "#lookup-file-status", "dropped.txt (")
+	if got := eval[string](t, b, `document.getElementById("lookup-file").files[0].name`); got != "dropped.txt" {
+		t.Fatalf("the drop chose %q", got)
+	}
+	b.do(t, "look it up", chromedp.Click(chromedp.CSS("#tool-lookup button[type=submit]")))
+	b.waitText(t, "#lookup-table", "skipped: not hexadecimal")
+	if got, want := csv("lookup-table"), "Hash,Type,Plaintext\r\n5f4dcc3b5aa765d61d8327deb882cf99,md5,password\r\nnothex,–,skipped: not hexadecimal\r\n"; got != want {
+		t.Errorf("the lookup's CSV:\n%q\nwant\n%q", got, want)
+	}
+
+	b.do(t, "audit a dump from a file", chromedp.SetUploadFiles(chromedp.ID("audit-file"), []string{dumpFile}),
+		chromedp.Click(chromedp.CSS("#tool-audit button[type=submit]")))
+	b.waitText(t, "#audit-table", `CORP\alice`)
+	if got := csv("audit-table"); !strings.HasPrefix(got, "Line,Account,Format,Findings\r\n") || !strings.Contains(got, `CORP\alice`) {
+		t.Errorf("the audit's CSV:\n%q", got)
+	}
+	b.readableTables(t, "#hashid-table", "#lookup-table", "#audit-table")
+	b.do(t, "the audit", chromedp.ScrollIntoView(chromedp.ID("tool-audit")))
+	b.shot(t, "tools-file", false)
 }
 
 // usageAndAdminJourney shows an account's usage bar and chart, then an

@@ -210,11 +210,11 @@ func handlePanelForm[Q, R any](s *Server, panel string, body reflect.Type, decod
 // asJSON. request is the type the form is sent on to run as.
 func (s *Server) answerOnUtilityPage(panel string, request reflect.Type, asJSON http.Handler, run func(http.ResponseWriter, *http.Request) (any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !wantsHTML(r) {
+		if !wantsToolPage(r) {
 			asJSON.ServeHTTP(w, r)
 			return
 		}
-		form, err := resendForm(w, r, panel, request)
+		form, err := s.resendForm(w, r, panel, request)
 		var result any
 		if err == nil {
 			result, err = run(w, r)

@@ -24,6 +24,8 @@ var screenshotPages = map[string]string{
 	"tools-dark":         "tools",
 	"tools-phone":        "tools",
 	"tools-hashid-phone": "tools",
+	"tools-file":         "tools",
+	"tools-file-phone":   "tools",
 	"dashboard":          "dashboard",
 	"dashboard-new-key":  "dashboard",
 	"dashboard-phone":    "dashboard",

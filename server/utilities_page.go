@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -10,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -41,8 +41,12 @@ type utilityPageData struct {
 	// "ntlm"), each with what an administrator must do to add it.
 	Missing map[string]string
 
+	// FileBytes is the most a file may have, for each panel that takes
+	// one (panelFiles).
+	FileBytes map[string]int
+
 	Active string     // the panel just used
-	Form   url.Values // its input, shown again
+	Form   url.Values // its input, shown again (a file by its name only)
 	Result any        // its answer, shaped for the page by present
 	Error  string
 }
@@ -87,6 +91,18 @@ func (d utilityPageData) Failure(panel string) string {
 	return d.Error
 }
 
+// fileInput is what the file input of a panel shows: the most it takes,
+// and the name of the file just sent to it.
+type fileInput struct {
+	Panel, Limit, Sent string
+	Bytes              int
+}
+
+// File is the file input of panel.
+func (d utilityPageData) File(panel string) fileInput {
+	return fileInput{Panel: panel, Limit: sizeInWords(d.FileBytes[panel]), Sent: d.Value(panel, "file"), Bytes: d.FileBytes[panel]}
+}
+
 // handleUtilityPage serves the utilities page with no utility used yet.
 func (s *Server) handleUtilityPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -100,9 +116,52 @@ func (s *Server) handleUtilityPage() http.Handler {
 // then sends it on as JSON, which escapes far less.
 const toolFormBytes = 3 * maxBodyBytes
 
-// panelTextLimits are the panels whose tool takes less text than a
-// request body holds, with what it takes: the page says so in those terms.
-var panelTextLimits = map[string]int{"json": jsonfmt.MaxInputBytes}
+// fileTarget is how a panel that takes a file (the "file" field of a
+// multipart form) sends it on: as the text of field, as if typed, or as
+// an array of its lines when lines is set; an empty field is the one the
+// panel's "kind" select names.
+type fileTarget struct {
+	field string
+	lines bool
+}
+
+// panelFiles are the panels that take a file besides the text typed. A
+// file replaces the text typed.
+var panelFiles = map[string]fileTarget{
+	"hashid": {field: "hashes"},
+	"lookup": {field: "hashes"},
+	"breach": {lines: true}, // /data_breach takes arrays of sha1 or ntlm
+	"audit":  {field: "dump"},
+}
+
+// panelTextBytes is the most text a panel's tool takes, typed or in a
+// file: what its API request takes (a body, the JSON tool's input, the
+// audit's dump).
+func (s *Server) panelTextBytes(panel string) int {
+	switch panel {
+	case "json":
+		return jsonfmt.MaxInputBytes
+	case "audit":
+		return int(s.AuditDumpBytes)
+	}
+	return maxBodyBytes
+}
+
+// panelBodyBytes is the largest JSON body a panel's request may be sent
+// on as.
+func (s *Server) panelBodyBytes(panel string) int {
+	if panel == "audit" {
+		return int(auditBodyBytes(s.AuditDumpBytes))
+	}
+	return maxBodyBytes
+}
+
+// wantsToolPage reports whether r is a tools page form posted by a
+// browser: URL-encoded as every page's form, or multipart when it has a
+// file input.
+func wantsToolPage(r *http.Request) bool {
+	return wantsHTML(r) || mediaType(r.Header.Get("Content-Type")) == "multipart/form-data" && strings.Contains(r.Header.Get("Accept"), "text/html")
+}
 
 // resendForm reads a form post of panel and puts it back as the JSON body
 // of request the utility decodes, each of its fields' first value as the
@@ -111,19 +170,14 @@ var panelTextLimits = map[string]int{"json": jsonfmt.MaxInputBytes}
 // those terms. Two panels ask differently from their request: the breach
 // panel names its query's kind in a select ("kind" says which field of the
 // /data_breach request "query" fills), and the hash identifier's several
-// lines are a batch ("hashes").
-func resendForm(w http.ResponseWriter, r *http.Request, panel string, request reflect.Type) (url.Values, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, toolFormBytes))
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return nil, newError(codeRequestTooLarge, "the text is larger than %s, more than any tool takes", sizeInWords(maxBodyBytes))
-	}
+// lines are a batch ("hashes"). A file sent to a panel of panelFiles fills
+// its field (fileTarget); the form answered names the file ("file") but
+// holds none of its text, which is not shown again.
+func (s *Server) resendForm(w http.ResponseWriter, r *http.Request, panel string, request reflect.Type) (url.Values, error) {
+	limit := s.panelTextBytes(panel)
+	form, file, err := readToolForm(w, r, limit)
 	if err != nil {
 		return nil, err
-	}
-	form, err := url.ParseQuery(string(raw))
-	if err != nil {
-		return nil, badRequest("malformed form body")
 	}
 	fields := map[string]string{}
 	for name, values := range form {
@@ -138,7 +192,24 @@ func resendForm(w http.ResponseWriter, r *http.Request, panel string, request re
 	if hash := strings.TrimSpace(form.Get("hash")); strings.ContainsAny(hash, "\n") {
 		fields = map[string]string{"hashes": hash}
 	}
-	limit := cmp.Or(panelTextLimits[panel], maxBodyBytes)
+	var lines []string // a file's, sent on as an array
+	target, takesFile := panelFiles[panel]
+	if file != nil && takesFile {
+		form.Set("file", file.name)
+		if target.field == "" {
+			if target.field = form.Get("kind"); target.field != "sha1" && target.field != "ntlm" {
+				return nil, badRequest("a file is checked as SHA-1 or NTLM hashes, one a line: choose which under Check")
+			}
+		}
+		// The file replaces what the form typed into its field.
+		delete(fields, target.field)
+		delete(fields, "hash")
+		if target.lines {
+			lines = nonBlankLines(file.text)
+		} else {
+			fields[target.field] = file.text
+		}
+	}
 	for _, text := range fields {
 		if len(text) > limit {
 			return nil, newError(codeRequestTooLarge, "the text is %s; this tool takes at most %s", sizeInWords(len(text)), sizeInWords(limit))
@@ -154,19 +225,143 @@ func resendForm(w http.ResponseWriter, r *http.Request, panel string, request re
 			values.Set(name, value)
 		}
 	}
-	raw, err = formJSON(values, reflect.New(request).Interface())
+	raw, err := formJSON(values, reflect.New(request).Interface())
+	if err == nil && lines != nil {
+		raw, err = withArray(raw, target.field, lines)
+	}
 	if err != nil {
 		return nil, err
 	}
 	body := bytes.NewBuffer(raw)
-	if body.Len() > maxBodyBytes {
+	if bodyLimit := s.panelBodyBytes(panel); body.Len() > bodyLimit {
 		return nil, newError(codeRequestTooLarge, "the text, its quotes, backslashes and line breaks escaped, is larger than the %s a tool takes",
-			sizeInWords(maxBodyBytes))
+			sizeInWords(bodyLimit))
 	}
 	r.Body = io.NopCloser(body)
 	r.ContentLength = int64(body.Len())
 	r.Header.Set("Content-Type", "application/json")
 	return form, nil
+}
+
+// uploadedFile is a file sent with a tools page form, held in memory.
+type uploadedFile struct{ name, text string }
+
+// readToolForm reads a tools page form, URL-encoded or multipart, within
+// toolFormBytes; a multipart form may carry a file ("file") of at most
+// fileLimit bytes. The parts are read into memory as they
+// arrive, never spooled to disk as http.Request.ParseMultipartForm does
+// with a large one: a file can be a credential dump.
+func readToolForm(w http.ResponseWriter, r *http.Request, fileLimit int) (url.Values, *uploadedFile, error) {
+	// tooLarge is err, or refusal when the body passed its bound.
+	tooLarge := func(err error, refusal string) error {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return newError(codeRequestTooLarge, "%s", refusal)
+		}
+		return err
+	}
+	if mediaType(r.Header.Get("Content-Type")) != "multipart/form-data" {
+		raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, toolFormBytes))
+		if err != nil {
+			return nil, nil, tooLarge(err, "the text is larger than "+sizeInWords(maxBodyBytes)+", more than any tool takes")
+		}
+		form, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return nil, nil, badRequest("malformed form body")
+		}
+		return form, nil, nil
+	}
+	// Multipart sends text as it is: a body of the file and as much text
+	// again as a JSON client's holds.
+	r.Body = http.MaxBytesReader(w, r.Body, int64(maxBodyBytes+fileLimit))
+	refusal := "the form is larger than " + sizeInWords(maxBodyBytes+fileLimit) + ", more than this tool takes"
+	parts, err := r.MultipartReader()
+	if err != nil {
+		return nil, nil, badRequest("malformed form body")
+	}
+	form := url.Values{}
+	var file *uploadedFile
+	for {
+		part, err := parts.NextPart()
+		if err == io.EOF {
+			return form, file, nil
+		}
+		if err != nil {
+			return nil, nil, tooLarge(badRequestOr(err), refusal)
+		}
+		name := part.FormName()
+		if name == "file" {
+			if part.FileName() == "" {
+				continue // no file chosen
+			}
+			text, err := readFilePart(part, fileLimit)
+			if err != nil {
+				return nil, nil, tooLarge(err, refusal)
+			}
+			file = &uploadedFile{name: part.FileName(), text: text}
+			continue
+		}
+		value, err := io.ReadAll(part)
+		if err != nil {
+			return nil, nil, tooLarge(badRequestOr(err), refusal)
+		}
+		form.Add(name, string(value))
+	}
+}
+
+// badRequestOr is err as the client's fault: a multipart body that cannot
+// be read is malformed, unless the server refused it (its size, its pace).
+func badRequestOr(err error) error {
+	var known *apiError
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &known) || errors.As(err, &tooBig) {
+		return err
+	}
+	return badRequest("malformed form body")
+}
+
+// readFilePart reads a file of a tools page form: text of at most limit
+// bytes, a byte order mark dropped. A file larger than that is refused as
+// soon as it is, unread past its limit.
+func readFilePart(part *multipart.Part, limit int) (string, error) {
+	raw, err := io.ReadAll(io.LimitReader(part, int64(limit)+1))
+	switch {
+	case err != nil:
+		return "", badRequestOr(err)
+	case len(raw) > limit:
+		return "", newError(codeRequestTooLarge, "the file %q is larger than %s, the most this tool takes", part.FileName(), sizeInWords(limit))
+	case len(raw) == 0:
+		return "", badRequest("the file %q is empty", part.FileName())
+	case bytes.IndexByte(raw, 0) >= 0 || !utf8.Valid(raw):
+		return "", badRequest("the file %q is not text (UTF-8): choose a text file, one item a line (a compressed file must be decompressed first)", part.FileName())
+	}
+	return strings.TrimPrefix(string(raw), "\uFEFF"), nil
+}
+
+// nonBlankLines is text's lines with their spaces trimmed, blank ones left
+// out.
+func nonBlankLines(text string) []string {
+	var lines []string
+	for line := range strings.Lines(text) {
+		if line = strings.TrimSpace(line); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// withArray sets the member name of the JSON object raw to items.
+func withArray(raw []byte, name string, items []string) ([]byte, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return nil, err
+	}
+	array, err := json.Marshal(items)
+	if err != nil {
+		return nil, err
+	}
+	members[name] = array
+	return json.Marshal(members)
 }
 
 // sizeInWords is n bytes as people read a size: "957 KiB", "1 MiB".
@@ -233,7 +428,10 @@ func (s *Server) previewStrength(_ context.Context, req sessionRequest[passwordR
 // the utility just used with its form, its result, or its error (and the
 // error's status).
 func (s *Server) renderUtilityPage(w http.ResponseWriter, r *http.Request, panel string, form url.Values, result any, failure error) {
-	d := utilityPageData{Algorithms: hashgen.Algorithms(), Missing: s.missingData(r), Active: panel, Form: form}
+	d := utilityPageData{Algorithms: hashgen.Algorithms(), Missing: s.missingData(r), Active: panel, Form: form, FileBytes: map[string]int{}}
+	for p := range panelFiles {
+		d.FileBytes[p] = s.panelTextBytes(p)
+	}
 	status := http.StatusOK
 	if failure != nil {
 		ae := s.publicError(r, failure)
@@ -318,12 +516,28 @@ func (s *Server) present(result any, q asked) any {
 			group := newHashIDGroup(g.Estimate, g.Note, g.Count, g.Candidates)
 			group.Hashes = g.Hashes
 			view.Groups = append(view.Groups, group)
+			best := hashIDRow{Estimate: g.Estimate}
+			if len(g.Candidates) > 0 && g.Estimate != hashid.NotHash {
+				best.HashcatMode, best.JohnFormat = g.Candidates[0].HashcatMode, g.Candidates[0].JohnFormat
+			}
+			for _, h := range g.Hashes {
+				best.Hash = h
+				view.Rows = append(view.Rows, best)
+			}
 		}
 		return view
 	case geo.Info:
 		return newIPView(v, s.hasCityData())
 	case breachResponse:
 		return breachView{Breached: v.Breached, Count: v.Count, Source: v.Source}
+	case breachBatchResponse:
+		view := breachView{Batch: v.Results, Source: v.Source, Total: len(v.Results)}
+		for _, res := range v.Results {
+			if res.Breached {
+				view.Found++
+			}
+		}
+		return view
 	case breachRangeResponse:
 		shown := v.Suffixes[:min(len(v.Suffixes), rangeShown)]
 		return breachView{Range: true, Suffixes: shown, Total: len(v.Suffixes), Source: v.Source}
@@ -379,14 +593,17 @@ func newStrengthView(res strengthResponse) strengthView {
 // rangeShown is how many entries of a range query the page lists.
 const rangeShown = 20
 
-// breachView is a breach check's answer: one password or hash, or a range.
+// breachView is a breach check's answer: one password or hash, a range,
+// or a batch of hashes (a file's).
 type breachView struct {
 	Range    bool
 	Breached bool
 	Count    int64
 	Source   string
 	Suffixes []breach.RangeEntry
-	Total    int
+	Total    int // the range's entries, or the batch's hashes
+	Batch    []breachBatchResult
+	Found    int // of the batch
 }
 
 // jwtView is a decoded token's three parts and the dates it claims.
@@ -434,6 +651,14 @@ func indentJSON(raw json.RawMessage) string {
 type hashIDView struct {
 	Count  int // hashes identified
 	Groups []hashIDGroup
+	Rows   []hashIDRow // a batch's hashes, one a row, group by group
+}
+
+// hashIDRow is a hash of a batch and its group's best candidate.
+type hashIDRow struct {
+	Hash, Estimate string
+	HashcatMode    *int
+	JohnFormat     string
 }
 
 type hashIDGroup struct {

@@ -25,6 +25,10 @@ const indexOnlyPassword = "Winter2026!corp"
 
 func ntHex(password string) string { return hex.EncodeToString(breach.NTLM(password)) }
 
+// auditAccounts is how many accounts auditDump holds: the items an audit
+// of it counts.
+const auditAccounts = 7
+
 // auditDump has one account for each finding of the audit, plus a line no
 // format fits.
 func auditDump() string {

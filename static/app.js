@@ -22,16 +22,18 @@
     return data;
   }
 
-  // postForm sends a form's fields as the browser would without this file,
-  // and returns the page the server answers: the tools page with the
-  // tool's answer or error in its panel. The server renders every answer;
-  // this file only moves it into the page already shown.
-  async function postForm(url, fields) {
+  // postForm sends a form's fields as the browser would without this file
+  // (multipart when the form has a file input, so its file goes too), and
+  // returns the page the server answers: the tools page with the tool's
+  // answer or error in its panel. The server renders every answer; this
+  // file only moves it into the page already shown.
+  async function postForm(url, fields, multipart) {
     const res = await fetch(url, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html" },
-      body: new URLSearchParams(fields),
+      // fetch writes a FormData's own multipart Content-Type, boundary included.
+      headers: multipart ? { "Accept": "text/html" } : { "Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html" },
+      body: multipart ? fields : new URLSearchParams(fields),
     });
     const text = await res.text();
     if (!(res.headers.get("Content-Type") || "").startsWith("text/html")) {
@@ -59,9 +61,12 @@
     const fresh = page.getElementById(panel.id);
     if (fresh) {
       const box = fresh.querySelector("[data-result]");
-      panel.querySelector("[data-result]").replaceWith(box);
+      const old = panel.querySelector("[data-result]");
+      old.querySelectorAll("a[data-csv]").forEach(function (a) { URL.revokeObjectURL(a.href); });
+      old.replaceWith(box);
       enableCopy(box);
       labelCells(box);
+      enableCSV(box);
     }
     const usage = page.getElementById("tools-usage");
     const shown = document.getElementById("tools-usage");
@@ -77,7 +82,7 @@
       const url = (submitter && submitter.hasAttribute("formaction")) ? submitter.formAction : form.action;
       box.setAttribute("aria-busy", "true");
       try {
-        adopt(form, await postForm(url, new FormData(form, submitter)));
+        adopt(form, await postForm(url, new FormData(form, submitter), form.enctype === "multipart/form-data"));
       } catch (err) {
         showError(box, err);
       } finally {
@@ -107,6 +112,102 @@
       }, 300);
     });
   });
+
+  // A tool's file input: a file dropped on its form goes into it, and a
+  // file chosen either way is checked before it is sent (its size against
+  // the tool's limit, its first bytes for text), with a message read out
+  // by screen readers. The server checks both again.
+  const textSample = 64 << 10;
+  function sizeInWords(n) {
+    if (n >= 1 << 20) return (Math.round(n / (1 << 20) * 10) / 10) + " MiB";
+    if (n >= 1 << 10) return Math.round(n / (1 << 10)) + " KiB";
+    return n + (n === 1 ? " byte" : " bytes");
+  }
+  async function fileProblem(file, max) {
+    if (file.size > max) return file.name + " is " + sizeInWords(file.size) + ": this tool takes a file of at most " + sizeInWords(max) + ".";
+    if (file.size === 0) return file.name + " is empty.";
+    const head = new Uint8Array(await file.slice(0, textSample).arrayBuffer());
+    let text = head.indexOf(0) < 0;
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: file.size > textSample });
+    } catch (e) {
+      text = false;
+    }
+    if (!text) return file.name + " is not text (UTF-8): choose a text file, one item a line (a compressed file must be decompressed first).";
+    return "";
+  }
+  document.querySelectorAll("form[data-tool] input[type=file]").forEach(function (input) {
+    const form = input.form;
+    const status = document.getElementById(input.getAttribute("aria-describedby"));
+    const clear = form.querySelector("[data-clear-file='" + input.id + "']");
+    const say = function (msg, bad) {
+      status.textContent = msg;
+      status.classList.toggle("bad", !!bad);
+      input.setAttribute("aria-invalid", bad ? "true" : "false");
+    };
+    const check = async function () {
+      const file = input.files[0];
+      clear.classList.toggle("hidden", !file);
+      if (!file) { say("", false); return; }
+      const problem = await fileProblem(file, Number(input.dataset.maxBytes));
+      if (problem) {
+        input.value = "";
+        clear.classList.add("hidden");
+        say(problem, true);
+        return;
+      }
+      say(file.name + " (" + sizeInWords(file.size) + ") is sent instead of the text typed.", false);
+    };
+    input.addEventListener("change", check);
+    clear.addEventListener("click", function () {
+      input.value = "";
+      check();
+      input.focus();
+    });
+    // Dropping a file on the form chooses it, as the picker would.
+    form.querySelector("[data-drop-hint]").classList.remove("hidden");
+    form.addEventListener("dragover", function (ev) {
+      if (!ev.dataTransfer || !Array.from(ev.dataTransfer.types).includes("Files")) return;
+      ev.preventDefault();
+      ev.dataTransfer.dropEffect = "copy";
+      form.classList.add("dropping");
+    });
+    form.addEventListener("dragleave", function (ev) {
+      if (!form.contains(ev.relatedTarget)) form.classList.remove("dropping");
+    });
+    form.addEventListener("drop", function (ev) {
+      form.classList.remove("dropping");
+      if (!ev.dataTransfer || ev.dataTransfer.files.length === 0) return;
+      ev.preventDefault();
+      if (ev.dataTransfer.files.length > 1) {
+        say("Drop one file at a time.", true);
+        return;
+      }
+      input.files = ev.dataTransfer.files;
+      check();
+    });
+  });
+
+  // A results table's "Download CSV" link saves the table as shown, made
+  // here from its cells: no second call, nothing kept on the server. A
+  // cell's data-csv, when it has one, is its value (a count without its
+  // thousands separators); a cell a spreadsheet would run as a formula is
+  // prefixed with a quote, as the server's CSV does.
+  function csvCell(cell) {
+    let text = (cell.dataset.csv !== undefined ? cell.dataset.csv : cell.textContent).replace(/\s+/g, " ").trim();
+    if (/^[=+\-@\t\r]/.test(text)) text = "'" + text;
+    return /[",\r\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+  }
+  function enableCSV(root) {
+    root.querySelectorAll("a[data-csv]").forEach(function (link) {
+      const table = document.getElementById(link.dataset.csv);
+      if (!table) return;
+      const lines = Array.from(table.rows, function (row) { return Array.from(row.cells, csvCell).join(","); });
+      link.href = URL.createObjectURL(new Blob([lines.join("\r\n") + "\r\n"], { type: "text/csv;charset=utf-8" }));
+      link.classList.remove("hidden");
+    });
+  }
+  enableCSV(document);
 
   // The breach check hides what it is given only when it is a password.
   document.querySelectorAll("select[data-secret-when]").forEach(function (select) {
