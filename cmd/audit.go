@@ -67,7 +67,7 @@ func (Program) audit(ctx context.Context, args []string, getenv func(string) str
 	files := map[dump.Algorithm]*breach.File{dump.NTLM: breaches.ntlmFile, dump.SHA1: breaches.sha1File}
 	for alg, f := range files {
 		if f != nil {
-			src.Breached[alg] = breachCounts(f)
+			src.Breached[alg] = audit.BreachCounts(f)
 		}
 	}
 	if breaches.ntlmFile == nil {
@@ -293,21 +293,6 @@ func lookupProgress(progress io.Writer) func(done, total int) {
 			fmt.Fprintf(progress, "\rlooking up: %d of %d distinct hashes\x1b[K", done, total)
 			shown = now
 		}
-	}
-}
-
-// breachCounts asks a Pwned Passwords file about each batch of the audit.
-func breachCounts(f *breach.File) audit.CountLookup {
-	return func(ctx context.Context, digests [][]byte) ([]int64, error) {
-		hits, err := f.CountMany(ctx, digests, nil)
-		if err != nil {
-			return nil, err
-		}
-		counts := make([]int64, len(hits))
-		for i, h := range hits {
-			counts[i] = h.Count
-		}
-		return counts, nil
 	}
 }
 

@@ -83,10 +83,10 @@ func (s *Server) auditPassword(ctx context.Context, req passwordAuditRequest) (*
 func (s *Server) auditSources() audit.Sources {
 	src := audit.Sources{Breached: map[dump.Algorithm]audit.CountLookup{}, Common: commonWordList(), Index: s.indexPlaintexts}
 	if breach.HasCounts(s.Breach) && s.Breach.Kind() == breach.KindSHA1 {
-		src.Breached[dump.SHA1] = countIn(s.Breach)
+		src.Breached[dump.SHA1] = audit.BreachCounts(s.Breach)
 	}
 	if s.BreachNTLM != nil && breach.HasCounts(s.BreachNTLM) {
-		src.Breached[dump.NTLM] = countIn(s.BreachNTLM)
+		src.Breached[dump.NTLM] = audit.BreachCounts(s.BreachNTLM)
 	}
 	return src
 }
@@ -96,21 +96,6 @@ func (s *Server) auditSources() audit.Sources {
 var commonWordList = sync.OnceValue(func() audit.PlaintextLookup {
 	return audit.WordList(strength.CommonPasswords())
 })
-
-// countIn is a breach source as an audit's count lookup.
-func countIn(src breach.Source) audit.CountLookup {
-	return func(ctx context.Context, digests [][]byte) ([]int64, error) {
-		hits, err := src.CountMany(ctx, digests, nil)
-		if err != nil {
-			return nil, err
-		}
-		counts := make([]int64, len(hits))
-		for i, h := range hits {
-			counts[i] = h.Count
-		}
-		return counts, nil
-	}
-}
 
 // indexPlaintexts looks digests of alg up in the reverse index (never the
 // upstream: a dump's hashes do not leave the server). A digest the index

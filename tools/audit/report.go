@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 
+	"secutil/tools/breach"
 	"secutil/tools/dump"
 )
 
@@ -17,6 +18,27 @@ import (
 // the order given, 0 for one it does not hold. The digests of one call are
 // distinct and ascending, and each call continues where the last ended.
 type CountLookup func(ctx context.Context, digests [][]byte) ([]int64, error)
+
+// BatchCounter answers many digests of a breach corpus at once: a
+// Pwned Passwords file, or any breach.Source.
+type BatchCounter interface {
+	CountMany(ctx context.Context, digests [][]byte, progress breach.Progress) ([]breach.Hit, error)
+}
+
+// BreachCounts is a breach corpus as an audit's count lookup.
+func BreachCounts(src BatchCounter) CountLookup {
+	return func(ctx context.Context, digests [][]byte) ([]int64, error) {
+		hits, err := src.CountMany(ctx, digests, nil)
+		if err != nil {
+			return nil, err
+		}
+		counts := make([]int64, len(hits))
+		for i, h := range hits {
+			counts[i] = h.Count
+		}
+		return counts, nil
+	}
+}
 
 // PlaintextLookup returns, in the order given, the password each digest of
 // alg is the hash of, "" where it knows none. The digests come as
