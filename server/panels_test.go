@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"secutil/server"
 	"secutil/store"
 )
 
@@ -101,5 +102,17 @@ func TestToolsPageCreditsAndPointsOn(t *testing.T) {
 	}
 	if jwt := panelOf(t, page, "tool-jwt"); !strings.Contains(jwt, `<a href="#tool-jwtverify">JWT verify</a> checks it`) {
 		t.Errorf("the JWT decoder does not point to JWT verify:\n%s", jwt)
+	}
+}
+
+// TestLookupPanelSaysTheServersBatch: the lookup form names the batch this
+// server takes (serve -hash-lookup-batch), not the default.
+func TestLookupPanelSaysTheServersBatch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(d *server.Deps) { d.HashLookupBatch = 3 })
+	e.account("batch@example.com", store.PlanPro)
+	page := e.browse("GET", "/tools", nil, &http.Cookie{Name: "auth_session", Value: e.login("batch@example.com")}).want(200).body
+	if lookup := panelOf(t, page, "tool-lookup"); !strings.Contains(lookup, `<span class="hint">up to 3 MD5, NTLM`) {
+		t.Errorf("the lookup form does not say the server's batch of 3:\n%s", lookup)
 	}
 }

@@ -44,6 +44,9 @@ type utilityPageData struct {
 	// FileBytes is the most a file may have, for each panel that takes
 	// one (panelFiles).
 	FileBytes map[string]int
+	// LookupBatch is the most hashes one lookup takes (serve
+	// -hash-lookup-batch).
+	LookupBatch int
 
 	Active string     // the panel just used
 	Form   url.Values // its input, shown again (a file by its name only)
@@ -428,7 +431,7 @@ func (s *Server) previewStrength(_ context.Context, req sessionRequest[passwordR
 // the utility just used with its form, its result, or its error (and the
 // error's status).
 func (s *Server) renderUtilityPage(w http.ResponseWriter, r *http.Request, panel string, form url.Values, result any, failure error) {
-	d := utilityPageData{Algorithms: hashgen.Algorithms(), Missing: s.missingData(r), Active: panel, Form: form, FileBytes: map[string]int{}}
+	d := utilityPageData{Algorithms: hashgen.Algorithms(), Missing: s.missingData(r), Active: panel, Form: form, FileBytes: map[string]int{}, LookupBatch: s.HashLookupBatch}
 	for p := range panelFiles {
 		d.FileBytes[p] = s.panelTextBytes(p)
 	}
