@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -316,6 +317,13 @@ var (
 // but 200.
 func wrk(t *testing.T, dir string, tg loadTarget, connections, seconds int) wrkResult {
 	t.Helper()
+	return wrkUntil(context.Background(), t, dir, tg, connections, seconds)
+}
+
+// wrkUntil is wrk, cut short when ctx ends: wrk stops at SIGINT and
+// reports the run so far.
+func wrkUntil(ctx context.Context, t *testing.T, dir string, tg loadTarget, connections, seconds int) wrkResult {
+	t.Helper()
 	script := filepath.Join(dir, tg.name+".lua")
 	lua := fmt.Sprintf("wrk.method = \"POST\"\nwrk.body = %q\nwrk.headers[\"Content-Type\"] = \"application/json\"\n", loadBody)
 	if tg.key != "" {
@@ -325,9 +333,11 @@ func wrk(t *testing.T, dir string, tg loadTarget, connections, seconds int) wrkR
 		t.Fatal(err)
 	}
 	cpuBefore, machineBefore := processCPU(t, tg.pid), readMachineCPU()
-	out, err := exec.Command("wrk", "-t2", fmt.Sprintf("-c%d", connections), fmt.Sprintf("-d%ds", seconds), "--latency", "-s", script, tg.url).CombinedOutput()
+	cmd := exec.CommandContext(ctx, "wrk", "-t2", fmt.Sprintf("-c%d", connections), fmt.Sprintf("-d%ds", seconds), "--latency", "-s", script, tg.url)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	out, err := cmd.CombinedOutput()
 	cpu, machineAfter := processCPU(t, tg.pid)-cpuBefore, readMachineCPU()
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		t.Fatalf("wrk: %v\n%s", err, out)
 	}
 	text := string(out)
