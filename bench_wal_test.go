@@ -120,15 +120,8 @@ func startWALServer(t *testing.T, name, bin string) *walServer {
 	t.Helper()
 	dir := t.TempDir()
 	s := &walServer{name: name, db: filepath.Join(dir, "wal.db")}
-	// The previous release's user add creates the database; this one's
-	// opens only a database that exists.
-	if bin == buildBinary(t) {
-		cmdtest.NewDatabase(t, s.db)
-	}
 	const email = "wal@example.com"
-	if out, err := runCommand(bin, "user", "add", "-db", s.db, "-email", email, "-password", cmdtest.Password, "-plan", "pro"); err != nil {
-		t.Fatalf("%s: user add: %v\n%s", name, err, out)
-	}
+	addProAccount(t, bin, s.db, email)
 	serve := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-db", s.db, "-hash-db", filepath.Join(dir, "hashes.db"))
 	base, pid := startLoadServer(t, serve, filepath.Join(dir, "access.log"))
 	status, m := cmdtest.PostJSON(t, base+"/api/get_api_key", "", map[string]string{"email": email, "password": cmdtest.Password})
