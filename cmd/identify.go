@@ -41,9 +41,14 @@ func (Program) identify(ctx context.Context, args []string, getenv func(string) 
 }
 
 // identifyWorker renders lines in the format with a LineIdentifier of its
-// own: a line's answer is written before the next is identified.
+// own: a line's answer is written before the next is identified. Text and
+// CSV show the best candidate only, so they ask for that alone.
 func identifyWorker(format string) listWorker {
 	var id hashid.LineIdentifier
+	identify := id.IdentifyBest
+	if format == formatJSON {
+		identify = id.Identify
+	}
 	return func(_ context.Context, c *lineChunk) {
 		w := newChunkWriter(c, format, len(identifyCSVHeader))
 		defer w.flush()
@@ -52,7 +57,7 @@ func identifyWorker(format string) listWorker {
 				w.fail(l.n, lineTooLong(hashid.MaxInputBytes))
 				continue
 			}
-			line := id.Identify(l.text)
+			line := identify(l.text)
 			if !identified(line) {
 				c.failed++
 			}

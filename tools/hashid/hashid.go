@@ -139,7 +139,7 @@ func Identify(s string) Result {
 	var room [24]match // on the stack: build copies what it keeps
 	var conf [24]float64
 	s, ms, note := identify(s, room[:0])
-	return build(s, ms, rank(ms, conf[:0]), note)
+	return build(s, ms, rank(ms, conf[:0], len(ms)), note)
 }
 
 // identify returns the trimmed input and its matches, or a note on what it
@@ -342,9 +342,10 @@ const (
 
 // rank sorts ms best first: by exactness, then by weight times likelihood
 // (prevalence, with the narrower alphabet ahead when prevalence is equal),
-// then by table order. It returns their confidences, non-increasing, in
-// conf's storage when it has room.
-func rank(ms []match, conf []float64) []float64 {
+// then by table order. It returns the confidences of the first shown,
+// non-increasing, in conf's storage when it has room: every match shares
+// out the confidence, but only those shown need theirs rounded.
+func rank(ms []match, conf []float64, shown int) []float64 {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -403,6 +404,7 @@ func rank(ms []match, conf []float64) []float64 {
 		residual += residualUser
 	}
 	total *= 1 + residual
+	conf = conf[:shown]
 	for i := range conf {
 		c := math.Round(100*conf[i]/total) / 100
 		if i > 0 && c > conf[i-1] {

@@ -151,6 +151,38 @@ func TestLineIdentifier(t *testing.T) {
 	}
 }
 
+// TestIdentifyBest: IdentifyBest answers as Identify does, less the
+// candidates after the best and the best one's Params, on a mixed file and
+// on the example of every hashcat mode and real tool.
+func TestIdentifyBest(t *testing.T) {
+	t.Parallel()
+	lines := mixedLines(3000)
+	for _, ex := range hashid.FixtureExamples(t) {
+		lines = append(lines, ex, "user:"+ex, "  "+ex+"\r")
+	}
+	var full, best hashid.LineIdentifier
+	for _, line := range lines {
+		checkBest(t, line, full.Identify(line), best.IdentifyBest(line))
+	}
+}
+
+// checkBest fails t unless got is want with its best candidate only,
+// without Params.
+func checkBest(t *testing.T, line string, want, got hashid.Line) {
+	t.Helper()
+	if len(want.Candidates) > 1 {
+		want.Candidates = want.Candidates[:1]
+	}
+	if len(want.Candidates) == 1 {
+		c := want.Candidates[0]
+		c.Params = nil
+		want.Candidates = []hashid.Candidate{c}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\n IdentifyBest %+v\n Identify     %+v", line, got, want)
+	}
+}
+
 func FuzzIdentifyLine(f *testing.F) {
 	for _, s := range []string{emptyLM + ":" + ntPassword, "Administrator:500:" + emptyLM + ":" + emptyNT + ":::",
 		"bob:1104:" + realLM + ":" + ntPassword + "::: (status=Enabled)", "root:" + sha512c + ":19000:0:99999:7:::",
@@ -168,6 +200,8 @@ func FuzzIdentifyLine(f *testing.F) {
 		if len(got.Candidates) > hashid.LineCandidates || got.Candidates == nil {
 			t.Fatalf("%q: %d candidates", line, len(got.Candidates))
 		}
+		var best hashid.LineIdentifier
+		checkBest(t, line, got, best.IdentifyBest(line))
 		whole := hashid.Identify(line)
 		if got.Estimate != whole.Estimate || got.Note != whole.Note {
 			t.Fatalf("%q: line estimate %q, Identify %q", line, got.Estimate, whole.Estimate)
