@@ -231,11 +231,12 @@ const maxFormats = 1024
 func (fs *formatSet) add(f int32)      { fs[f/64] |= 1 << (f % 64) }
 func (fs *formatSet) has(f int32) bool { return fs[f/64]&(1<<(f%64)) != 0 }
 
-// patternMemo remembers the last patterns matched against one string: many
-// rows share a pattern (twenty formats are "<hex:32>").
+// patternMemo remembers the patterns matched against one string: many rows
+// share a pattern (twenty formats are "<hex:32>"). A pattern has one slot,
+// chosen by its number, so a lookup is one comparison; two patterns that
+// share a slot take turns, matching again what the other evicted.
 type patternMemo struct {
-	n    int
-	last [16]struct {
+	slots [16]struct {
 		p    *pattern
 		bits float64
 		ok   bool
@@ -243,16 +244,12 @@ type patternMemo struct {
 }
 
 func (pm *patternMemo) match(p *pattern, s string) (float64, bool) {
-	for i := range min(pm.n, len(pm.last)) {
-		if e := &pm.last[i]; e.p == p {
-			return e.bits, e.ok
-		}
+	e := &pm.slots[p.id%len(pm.slots)]
+	if e.p != p {
+		bits, ok := p.match(s, nil)
+		e.p, e.bits, e.ok = p, bits, ok
 	}
-	bits, ok := p.match(s, nil)
-	e := &pm.last[pm.n%len(pm.last)]
-	e.p, e.bits, e.ok = p, bits, ok
-	pm.n++
-	return bits, ok
+	return e.bits, e.ok
 }
 
 func merge(ms []match, m match) []match {

@@ -56,7 +56,7 @@ var (
 	byName    = map[string]*format{}
 	prefixes  = &trieNode{}
 	fixedAt   []sepEntries // by width, then separator
-	byLength  = map[int][]entry{}
+	byLength  [][]entry // by the input's length: a slice, not a map, as every input looks here
 	varBefore = map[byte][]entry{} // leading variable field, then this separator
 	variable  []entry              // variable-length fields only, no literal
 	sepBytes  []byte               // the separators varBefore is keyed on
@@ -135,6 +135,7 @@ func register(r *row) {
 			// Rows that share a written form share one pattern, which
 			// Identify then matches once per input.
 			p = compilePattern(src)
+			p.id = len(compiled)
 			compiled[src] = p
 		}
 		f.patterns = append(f.patterns, p)
@@ -162,6 +163,9 @@ func index(e entry) {
 	}
 	switch {
 	case width >= 0 && i == len(toks):
+		if width >= len(byLength) {
+			byLength = slices.Grow(byLength, width+1-len(byLength))[:width+1]
+		}
 		byLength[width] = append(byLength[width], e)
 	case width >= 0:
 		sep := toks[i].lit[0]
@@ -210,7 +214,9 @@ func reachable(s string, visit func(entry)) {
 			visitFitting(se.entries, len(s), visit)
 		}
 	}
-	visitFitting(byLength[len(s)], len(s), visit)
+	if len(s) < len(byLength) {
+		visitFitting(byLength[len(s)], len(s), visit)
+	}
 	head := s
 	if len(head) > maxSeparatorScan {
 		head = head[:maxSeparatorScan]
