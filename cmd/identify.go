@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"math"
 	"strconv"
 
 	"secutil/tools/hashid"
@@ -127,7 +128,7 @@ func appendIdentifyText(dst []byte, n int, line hashid.Line) []byte {
 		}
 		dst = appendCell(dst, john, identifyJohnColumn)
 		dst = append(dst, "  "...)
-		dst = strconv.AppendFloat(dst, best.Confidence, 'f', 2, 64)
+		dst = appendConfidence(dst, best.Confidence)
 		dst = append(dst, "  "...)
 	}
 	dst, _ = appendShown(dst, line.Hash, identifyHashColumn)
@@ -149,6 +150,17 @@ func appendIdentifyText(dst []byte, n int, line hashid.Line) []byte {
 		dst = append(dst, ')')
 	}
 	return append(dst, '\n')
+}
+
+// appendConfidence appends a confidence as strconv.AppendFloat(dst, c, 'f',
+// 2, 64) does, for a fraction of its work (every line shows one): a
+// confidence is a number of hundredths in [0,1], written digit by digit.
+func appendConfidence(dst []byte, c float64) []byte {
+	k := int(math.Round(c * 100))
+	if k < 0 || k > 100 || float64(k)/100 != c {
+		return strconv.AppendFloat(dst, c, 'f', 2, 64)
+	}
+	return append(dst, '0'+byte(k/100), '.', '0'+byte(k/10%10), '0'+byte(k%10))
 }
 
 var identifyCSVHeader = []string{"line", "layout", "user", "hash", "estimate", "hashcat_mode", "john_format", "confidence", "lm", "hashcat", "error"}
