@@ -185,10 +185,11 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 		seen.add(ms[i].f)
 	}
 	hex := 0 // whether part is all hex: 0 not known yet, 1 yes, -1 no
-	reachable(part, func(e entry) {
+	var room [64]entry
+	for _, e := range reachable(part, room[:0]) {
 		bits, ok := memo.match(e.p, part)
 		if !ok {
-			return
+			continue
 		}
 		exact := e.p.exact
 		if e.p.wideOnly {
@@ -207,7 +208,7 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 		if check := formats[e.f].check; check != nil {
 			bonus := check(part)
 			if bonus < 0 {
-				return
+				continue
 			}
 			exact += bonus
 		}
@@ -215,10 +216,10 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 		if !seen.has(e.f) {
 			seen.add(e.f)
 			ms = append(ms, m)
-			return
+			continue
 		}
 		ms = merge(ms, m)
-	})
+	}
 	return ms
 }
 

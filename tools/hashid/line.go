@@ -132,7 +132,7 @@ func (id *LineIdentifier) identify(line string, keep, withParams int) Line {
 // lmHash names the LM hash h.
 func (id *LineIdentifier) lmHash(h string) *LMHash {
 	id.lm = LMHash{Hash: h, Name: "empty LM"}
-	if !strings.EqualFold(h, emptyLM) {
+	if !isEmptyLM(h) {
 		id.mode = 3000
 		id.lm.Name, id.lm.HashcatMode = "LM", &id.mode
 	}
