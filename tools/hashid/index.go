@@ -56,7 +56,7 @@ var (
 	byName    = map[string]*format{}
 	prefixes  = &trieNode{}
 	fixedAt   []sepEntries // by width, then separator
-	byLength  [][]entry // by the input's length: a slice, not a map, as every input looks here
+	byLength  [][]entry    // by the input's length: a slice, not a map, as every input looks here
 	varBefore []sepEntries // leading variable field, then the separator sep (width unused)
 	variable  []entry      // variable-length fields only, no literal
 	compiled  = map[string]*pattern{}
