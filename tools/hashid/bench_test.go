@@ -54,7 +54,6 @@ func BenchmarkIdentifyBatch(b *testing.B) {
 	}
 }
 
-
 // BenchmarkIdentifyBatchDump measures a 500-hash batch as dumps usually are:
 // one shape (500 distinct 32-hex-digit hashes).
 func BenchmarkIdentifyBatchDump(b *testing.B) {
