@@ -6,8 +6,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -207,6 +209,37 @@ func TestIdentifyEveryLine(t *testing.T) {
 	for i, w := range want {
 		if got := records[i+1][0] + "," + records[i+1][4]; got != w {
 			t.Fatalf("record %d: %q, want %q", i+1, got, w)
+		}
+	}
+}
+
+// TestAppendConfidence: a confidence is written as strconv writes it with
+// two decimals, every hundredth from 0 to 1 and values between.
+func TestAppendConfidence(t *testing.T) {
+	t.Parallel()
+	values := []float64{0.125, 0.005, 1.0 / 3, -0.01, 1.5, 1e-9}
+	for k := range 101 {
+		values = append(values, float64(k)/100, math.Round(100*(float64(k)/100+1e-4))/100)
+	}
+	for _, c := range values {
+		if got, want := string(appendConfidence(nil, c)), strconv.FormatFloat(c, 'f', 2, 64); got != want {
+			t.Errorf("%v: %q, want %q", c, got, want)
+		}
+	}
+}
+
+// TestIdentifyTextOfBest: the text and CSV of a line, rendered from
+// IdentifyBest, are those rendered from the whole answer.
+func TestIdentifyTextOfBest(t *testing.T) {
+	t.Parallel()
+	var full, best hashid.LineIdentifier
+	for n, l := range hashLines {
+		whole, top := full.Identify(l[0]), best.IdentifyBest(l[0])
+		if got, want := string(appendIdentifyText(nil, n, top)), string(appendIdentifyText(nil, n, whole)); got != want {
+			t.Errorf("text of %q:\n%s\nwant\n%s", l[0], got, want)
+		}
+		if got, want := identifyCSVRow(n, top), identifyCSVRow(n, whole); !slices.Equal(got, want) {
+			t.Errorf("CSV of %q: %q, want %q", l[0], got, want)
 		}
 	}
 }

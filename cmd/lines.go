@@ -199,10 +199,12 @@ feed:
 				break feed
 			}
 			c.seq = seq
+			// A chunk read before an interrupt is finished and written,
+			// however soon the interrupt follows: only a failed run
+			// drops it.
 			select {
 			case todo <- c:
 				continue
-			case <-ctx.Done():
 			case <-workCtx.Done():
 			}
 		case <-ctx.Done():
@@ -417,8 +419,11 @@ const lineColumn = 7
 // (control characters, escapes, invalid UTF-8) written as '?'. It returns
 // the characters it wrote.
 func appendShown(dst []byte, s string, width int) ([]byte, int) {
-	if len(s) <= width && printableASCII(s) { // most text: hashes, names
-		return append(dst, s...), len(s)
+	if printableASCII(s) { // most text: hashes, names
+		if len(s) <= width {
+			return append(dst, s...), len(s)
+		}
+		return append(append(dst, s[:width-1]...), "…"...), width
 	}
 	cut := utf8.RuneCountInString(s) > width
 	n := 0

@@ -35,7 +35,7 @@ func IdentifyBatch(hashes []string) []Group {
 		if cap(ms) > cap(buf) {
 			buf = ms
 		}
-		conf = rank(ms, conf)
+		conf = rank(ms, conf, len(ms))
 		key = shapeKey(key[:0], note, ms)
 		i, ok := index[string(key)]
 		if !ok {

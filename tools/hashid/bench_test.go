@@ -13,7 +13,7 @@ import (
 // reports the median and 90th percentile time per format (ns/median, ns/p90):
 // each string is timed over many calls, and the median is taken over strings.
 func BenchmarkIdentify(b *testing.B) {
-	inputs := benchInputs(b)
+	inputs := FixtureExamples(b)
 	perInput := make([]time.Duration, len(inputs))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -40,7 +40,7 @@ func BenchmarkIdentify(b *testing.B) {
 // strings of every format (as many shapes as there are formats), through
 // Tokens on the text of the dump, then IdentifyBatch.
 func BenchmarkIdentifyBatch(b *testing.B) {
-	inputs := benchInputs(b)
+	inputs := FixtureExamples(b)
 	var dump []string
 	for i := 0; len(dump) < 500; i++ {
 		if s := inputs[i%len(inputs)]; len(s) < 1000 {
@@ -52,17 +52,6 @@ func BenchmarkIdentifyBatch(b *testing.B) {
 	for b.Loop() {
 		IdentifyBatch(Tokens(text))
 	}
-}
-
-func benchInputs(b *testing.B) []string {
-	var out []string
-	for _, ex := range hashcatExamples(b) {
-		out = append(out, ex.example)
-	}
-	for _, ex := range realTools(b) {
-		out = append(out, ex.example)
-	}
-	return out
 }
 
 // BenchmarkIdentifyBatchDump measures a 500-hash batch as dumps usually are:

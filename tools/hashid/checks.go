@@ -197,24 +197,33 @@ func base58Address(s string) int {
 // base58CheckValid reports whether s decodes to a payload followed by the
 // first four bytes of its double SHA-256.
 func base58CheckValid(s string) bool {
-	var b []byte // big-endian value of s, built digit by digit
+	// The big-endian value of s, built digit by digit at the end of buf:
+	// an address is at most 35 digits, 26 bytes.
+	var buf [64]byte
+	if len(s) > len(buf) {
+		return false
+	}
+	start := len(buf) // b is buf[start:]
 	for i := 0; i < len(s); i++ {
 		carry := strings.IndexByte(base58Alphabet, s[i])
 		if carry < 0 {
 			return false
 		}
-		for j := len(b) - 1; j >= 0; j-- {
-			carry += int(b[j]) * 58
-			b[j] = byte(carry)
+		for j := len(buf) - 1; j >= start; j-- {
+			carry += int(buf[j]) * 58
+			buf[j] = byte(carry)
 			carry >>= 8
 		}
 		for ; carry > 0; carry >>= 8 {
-			b = append([]byte{byte(carry)}, b...)
+			start--
+			buf[start] = byte(carry)
 		}
 	}
 	for i := 0; i < len(s) && s[i] == '1'; i++ {
-		b = append([]byte{0}, b...)
+		start-- // a leading '1' is a leading zero byte
+		buf[start] = 0
 	}
+	b := buf[start:]
 	if len(b) < 5 {
 		return false
 	}
@@ -268,6 +277,12 @@ const (
 	emptyLMHalf = "aad3b435b51404ee"
 )
 
+// isEmptyLM reports whether h is the empty LM in either case. Dumps write
+// it in lower case, which one comparison of bytes tells.
+func isEmptyLM(h string) bool {
+	return h == emptyLM || strings.EqualFold(h, emptyLM)
+}
+
 // emptyLMBonus lifts an LM:NT pair whose LM half is the empty LM: every
 // dump of a Windows account since Vista writes the pair so.
 const emptyLMBonus = 4
@@ -311,7 +326,7 @@ func ntlmCheck(s string) int {
 	if !hasHexLetter(lm) || !hasHexLetter(s[33:]) {
 		return -1
 	}
-	if strings.EqualFold(lm, emptyLM) {
+	if isEmptyLM(lm) {
 		return emptyLMBonus
 	}
 	return 0
@@ -324,11 +339,11 @@ func lmCheck(s string) int {
 	lm, ok := lmField(s)
 	switch {
 	case !ok:
-		if strings.EqualFold(s, emptyLM) || strings.EqualFold(s, emptyLMHalf) {
+		if isEmptyLM(s) || strings.EqualFold(s, emptyLMHalf) {
 			return emptyLMBonus
 		}
 		return 0
-	case strings.EqualFold(lm, emptyLM) || !hasHexLetter(lm):
+	case isEmptyLM(lm) || !hasHexLetter(lm):
 		return -1
 	case len(s) == 65 && !hasHexLetter(s[33:]):
 		return -1

@@ -139,7 +139,7 @@ func Identify(s string) Result {
 	var room [24]match // on the stack: build copies what it keeps
 	var conf [24]float64
 	s, ms, note := identify(s, room[:0])
-	return build(s, ms, rank(ms, conf[:0]), note)
+	return build(s, ms, rank(ms, conf[:0], len(ms)), note)
 }
 
 // identify returns the trimmed input and its matches, or a note on what it
@@ -185,10 +185,11 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 		seen.add(ms[i].f)
 	}
 	hex := 0 // whether part is all hex: 0 not known yet, 1 yes, -1 no
-	reachable(part, func(e entry) {
+	var room [64]entry
+	for _, e := range reachable(part, room[:0]) {
 		bits, ok := memo.match(e.p, part)
 		if !ok {
-			return
+			continue
 		}
 		exact := e.p.exact
 		if e.p.wideOnly {
@@ -207,7 +208,7 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 		if check := formats[e.f].check; check != nil {
 			bonus := check(part)
 			if bonus < 0 {
-				return
+				continue
 			}
 			exact += bonus
 		}
@@ -215,10 +216,10 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 		if !seen.has(e.f) {
 			seen.add(e.f)
 			ms = append(ms, m)
-			return
+			continue
 		}
 		ms = merge(ms, m)
-	})
+	}
 	return ms
 }
 
@@ -231,11 +232,12 @@ const maxFormats = 1024
 func (fs *formatSet) add(f int32)      { fs[f/64] |= 1 << (f % 64) }
 func (fs *formatSet) has(f int32) bool { return fs[f/64]&(1<<(f%64)) != 0 }
 
-// patternMemo remembers the last patterns matched against one string: many
-// rows share a pattern (twenty formats are "<hex:32>").
+// patternMemo remembers the patterns matched against one string: many rows
+// share a pattern (twenty formats are "<hex:32>"). A pattern has one slot,
+// chosen by its number, so a lookup is one comparison; two patterns that
+// share a slot take turns, matching again what the other evicted.
 type patternMemo struct {
-	n    int
-	last [16]struct {
+	slots [16]struct {
 		p    *pattern
 		bits float64
 		ok   bool
@@ -243,16 +245,12 @@ type patternMemo struct {
 }
 
 func (pm *patternMemo) match(p *pattern, s string) (float64, bool) {
-	for i := range min(pm.n, len(pm.last)) {
-		if e := &pm.last[i]; e.p == p {
-			return e.bits, e.ok
-		}
+	e := &pm.slots[p.id%len(pm.slots)]
+	if e.p != p {
+		bits, ok := p.match(s, nil)
+		e.p, e.bits, e.ok = p, bits, ok
 	}
-	bits, ok := p.match(s, nil)
-	e := &pm.last[pm.n%len(pm.last)]
-	e.p, e.bits, e.ok = p, bits, ok
-	pm.n++
-	return bits, ok
+	return e.bits, e.ok
 }
 
 func merge(ms []match, m match) []match {
@@ -342,9 +340,10 @@ const (
 
 // rank sorts ms best first: by exactness, then by weight times likelihood
 // (prevalence, with the narrower alphabet ahead when prevalence is equal),
-// then by table order. It returns their confidences, non-increasing, in
-// conf's storage when it has room.
-func rank(ms []match, conf []float64) []float64 {
+// then by table order. It returns the confidences of the first shown,
+// non-increasing, in conf's storage when it has room: every match shares
+// out the confidence, but only those shown need theirs rounded.
+func rank(ms []match, conf []float64, shown int) []float64 {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -403,6 +402,7 @@ func rank(ms []match, conf []float64) []float64 {
 		residual += residualUser
 	}
 	total *= 1 + residual
+	conf = conf[:shown]
 	for i := range conf {
 		c := math.Round(100*conf[i]/total) / 100
 		if i > 0 && c > conf[i-1] {

@@ -56,10 +56,9 @@ var (
 	byName    = map[string]*format{}
 	prefixes  = &trieNode{}
 	fixedAt   []sepEntries // by width, then separator
-	byLength  = map[int][]entry{}
-	varBefore = map[byte][]entry{} // leading variable field, then this separator
-	variable  []entry              // variable-length fields only, no literal
-	sepBytes  []byte               // the separators varBefore is keyed on
+	byLength  [][]entry    // by the input's length: a slice, not a map, as every input looks here
+	varBefore []sepEntries // leading variable field, then the separator sep (width unused)
+	variable  []entry      // variable-length fields only, no literal
 	compiled  = map[string]*pattern{}
 )
 
@@ -135,6 +134,7 @@ func register(r *row) {
 			// Rows that share a written form share one pattern, which
 			// Identify then matches once per input.
 			p = compilePattern(src)
+			p.id = len(compiled)
 			compiled[src] = p
 		}
 		f.patterns = append(f.patterns, p)
@@ -162,6 +162,9 @@ func index(e entry) {
 	}
 	switch {
 	case width >= 0 && i == len(toks):
+		if width >= len(byLength) {
+			byLength = slices.Grow(byLength, width+1-len(byLength))[:width+1]
+		}
 		byLength[width] = append(byLength[width], e)
 	case width >= 0:
 		sep := toks[i].lit[0]
@@ -181,10 +184,12 @@ func index(e entry) {
 			return
 		}
 		sep := toks[i].lit[0]
-		if varBefore[sep] == nil {
-			sepBytes = append(sepBytes, sep)
+		k := slices.IndexFunc(varBefore, func(se sepEntries) bool { return se.sep == sep })
+		if k < 0 {
+			k = len(varBefore)
+			varBefore = append(varBefore, sepEntries{sep: sep})
 		}
-		varBefore[sep] = append(varBefore[sep], e)
+		varBefore[k].entries = append(varBefore[k].entries, e)
 	}
 }
 
@@ -192,14 +197,16 @@ func index(e entry) {
 // separator that ends a leading variable field (a user or domain name).
 const maxSeparatorScan = 512
 
-// reachable calls visit for every index entry s can match, skipping those
+// reachable appends to out every index entry s can match, skipping those
 // whose length bounds s does not fit (pattern.walk would reject them first
-// thing). The order of the calls is the index's, whatever is skipped.
-func reachable(s string, visit func(entry)) {
+// thing). The order is the index's, whatever is skipped. (A list, not a
+// call per entry: an input reaches a few dozen, which the caller's array on
+// the stack holds.)
+func reachable(s string, out []entry) []entry {
 	n := prefixes
 	for i := 0; i < len(s) && n != nil; i++ {
 		if n = n.child(s[i], false); n != nil {
-			visitFitting(n.entries, len(s), visit)
+			out = appendFitting(out, n.entries, len(s))
 		}
 	}
 	for _, se := range fixedAt {
@@ -207,35 +214,38 @@ func reachable(s string, visit func(entry)) {
 			break
 		}
 		if se.sep == s[se.width] {
-			visitFitting(se.entries, len(s), visit)
+			out = appendFitting(out, se.entries, len(s))
 		}
 	}
-	visitFitting(byLength[len(s)], len(s), visit)
+	if len(s) < len(byLength) {
+		out = appendFitting(out, byLength[len(s)], len(s))
+	}
 	head := s
 	if len(head) > maxSeparatorScan {
 		head = head[:maxSeparatorScan]
 	}
-	for _, sep := range sepBytes {
-		at := strings.IndexByte(head, sep)
+	for _, se := range varBefore {
+		at := strings.IndexByte(head, se.sep)
 		if at < 0 {
 			continue
 		}
-		for _, e := range varBefore[sep] {
+		for _, e := range se.entries {
 			// The leading field ends at the first separator, so a
 			// fixed tail after it puts that separator at one offset.
 			if e.p.fits(len(s)) && (e.p.sepTail == 0 || at == len(s)-e.p.sepTail) {
-				visit(e)
+				out = append(out, e)
 			}
 		}
 	}
-	visitFitting(variable, len(s), visit)
+	return appendFitting(out, variable, len(s))
 }
 
-// visitFitting calls visit for the entries whose length bounds admit n.
-func visitFitting(entries []entry, n int, visit func(entry)) {
+// appendFitting appends to out the entries whose length bounds admit n.
+func appendFitting(out, entries []entry, n int) []entry {
 	for _, e := range entries {
 		if e.p.fits(n) {
-			visit(e)
+			out = append(out, e)
 		}
 	}
+	return out
 }

@@ -78,13 +78,28 @@ type LineIdentifier struct {
 
 // Identify is IdentifyLine in the identifier's storage.
 func (id *LineIdentifier) Identify(line string) Line {
+	return id.identify(line, LineCandidates, 1)
+}
+
+// IdentifyBest is Identify with the best candidate only, without its
+// Params: all a one-line summary shows (secutil identify's text and CSV).
+// Its confidence and the rest of the Line are Identify's; the candidates
+// below it are still ranked, since they share out the confidence, but not
+// built.
+func (id *LineIdentifier) IdentifyBest(line string) Line {
+	return id.identify(line, 1, 0)
+}
+
+// identify answers with the best keep candidates, the first withParams of
+// them with their Params.
+func (id *LineIdentifier) identify(line string, keep, withParams int) Line {
 	var room [24]match
 	s, ms, note := identify(line, room[:0])
+	n := min(len(ms), keep)
 	var confRoom [24]float64
-	conf := rank(ms, confRoom[:0])
-	n := min(len(ms), LineCandidates)
+	conf := rank(ms, confRoom[:0], n)
 	lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
-	res := buildInto(id.cands[:n], id.modes[:n], s, ms[:n], conf[:n], note, 1)
+	res := buildInto(id.cands[:n], id.modes[:n], s, ms[:n], conf, note, withParams)
 	out := Line{Layout: LayoutHash, Hash: s, HashOffset: lead, Result: res}
 	if n == 0 || note != "" || ms[0].p < 0 {
 		return out
@@ -117,7 +132,7 @@ func (id *LineIdentifier) Identify(line string) Line {
 // lmHash names the LM hash h.
 func (id *LineIdentifier) lmHash(h string) *LMHash {
 	id.lm = LMHash{Hash: h, Name: "empty LM"}
-	if !strings.EqualFold(h, emptyLM) {
+	if !isEmptyLM(h) {
 		id.mode = 3000
 		id.lm.Name, id.lm.HashcatMode = "LM", &id.mode
 	}

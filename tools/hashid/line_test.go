@@ -151,6 +151,38 @@ func TestLineIdentifier(t *testing.T) {
 	}
 }
 
+// TestIdentifyBest: IdentifyBest answers as Identify does, less the
+// candidates after the best and the best one's Params, on a mixed file and
+// on the example of every hashcat mode and real tool.
+func TestIdentifyBest(t *testing.T) {
+	t.Parallel()
+	lines := mixedLines(3000)
+	for _, ex := range hashid.FixtureExamples(t) {
+		lines = append(lines, ex, "user:"+ex, "  "+ex+"\r")
+	}
+	var full, best hashid.LineIdentifier
+	for _, line := range lines {
+		checkBest(t, line, full.Identify(line), best.IdentifyBest(line))
+	}
+}
+
+// checkBest fails t unless got is want with its best candidate only,
+// without Params.
+func checkBest(t *testing.T, line string, want, got hashid.Line) {
+	t.Helper()
+	if len(want.Candidates) > 1 {
+		want.Candidates = want.Candidates[:1]
+	}
+	if len(want.Candidates) == 1 {
+		c := want.Candidates[0]
+		c.Params = nil
+		want.Candidates = []hashid.Candidate{c}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\n IdentifyBest %+v\n Identify     %+v", line, got, want)
+	}
+}
+
 func FuzzIdentifyLine(f *testing.F) {
 	for _, s := range []string{emptyLM + ":" + ntPassword, "Administrator:500:" + emptyLM + ":" + emptyNT + ":::",
 		"bob:1104:" + realLM + ":" + ntPassword + "::: (status=Enabled)", "root:" + sha512c + ":19000:0:99999:7:::",
@@ -168,6 +200,8 @@ func FuzzIdentifyLine(f *testing.F) {
 		if len(got.Candidates) > hashid.LineCandidates || got.Candidates == nil {
 			t.Fatalf("%q: %d candidates", line, len(got.Candidates))
 		}
+		var best hashid.LineIdentifier
+		checkBest(t, line, got, best.IdentifyBest(line))
 		whole := hashid.Identify(line)
 		if got.Estimate != whole.Estimate || got.Note != whole.Note {
 			t.Fatalf("%q: line estimate %q, Identify %q", line, got.Estimate, whole.Estimate)
@@ -249,19 +283,30 @@ func mixedLines(n int) []string {
 
 // BenchmarkIdentifyLine measures a LineIdentifier, as a command reading a
 // file uses one, over a mixed file of 10,000 lines (mixedLines), reporting
-// the time per line and lines per second on one core.
+// the time per line and lines per second on one core: Identify (what JSON
+// output shows) and IdentifyBest (text and CSV).
 func BenchmarkIdentifyLine(b *testing.B) {
 	lines := mixedLines(10000)
-	var id hashid.LineIdentifier
-	id.Identify(lines[0]) // the tables are built on first use
-	b.ReportAllocs()
-	b.ResetTimer()
-	i := 0
-	for b.Loop() {
-		id.Identify(lines[i%len(lines)])
-		i++
+	for _, bb := range []struct {
+		name     string
+		identify func(*hashid.LineIdentifier, string) hashid.Line
+	}{
+		{"Identify", (*hashid.LineIdentifier).Identify},
+		{"IdentifyBest", (*hashid.LineIdentifier).IdentifyBest},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			var id hashid.LineIdentifier
+			bb.identify(&id, lines[0]) // the tables are built on first use
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				bb.identify(&id, lines[i%len(lines)])
+				i++
+			}
+			perLine := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			b.ReportMetric(perLine, "ns/line")
+			b.ReportMetric(1e9/perLine, "lines/s")
+		})
 	}
-	perLine := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	b.ReportMetric(perLine, "ns/line")
-	b.ReportMetric(1e9/perLine, "lines/s")
 }

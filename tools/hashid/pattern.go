@@ -23,6 +23,7 @@ import (
 // one linear scan, and a field cannot contain the literal that ends it.
 type pattern struct {
 	src    string
+	id     int // the order of its compilation, for patternMemo
 	tokens []token
 	// exact scores how much of the string the pattern pins down: one point
 	// per literal byte plus runScores for its fields. Candidates sort on it
@@ -194,6 +195,7 @@ func compilePattern(src string) *pattern {
 		rest = rest[j+1:]
 	}
 	p.wideOnly = true
+	fields := 0
 	for i := range p.tokens {
 		t := &p.tokens[i]
 		if t.f == nil {
@@ -203,6 +205,7 @@ func compilePattern(src string) *pattern {
 			p.wideOnly = false
 			continue
 		}
+		fields++
 		p.minLen += t.f.min
 		p.maxLen = addLen(p.maxLen, t.f.max)
 		p.named = p.named || t.f.param != ""
@@ -220,6 +223,9 @@ func compilePattern(src string) *pattern {
 		}
 	}
 	p.exact += runScores(p.tokens)
+	if fields > maxFields {
+		panic(fmt.Sprintf("pattern %q: %d fields, more than maxFields", src, fields))
+	}
 	if p.tokens == nil {
 		panic("empty pattern")
 	}
@@ -316,18 +322,21 @@ func (p *pattern) match(s string, spans *[]span) (float64, bool) {
 // fields (for params, after match said yes: a LUKS hash is not scanned
 // twice).
 func (p *pattern) walk(s string, spans *[]span, check bool) (float64, bool) {
-	if !p.fits(len(s)) || check && !p.frame(s) {
+	var lens [maxFields]int
+	if !p.fits(len(s)) || !p.frame(s, &lens) {
 		return 0, false
 	}
-	pos, bits := 0, 0.0
+	pos, k, bits := 0, 0, 0.0
 	for i := range p.tokens {
 		t := &p.tokens[i]
 		if t.f == nil {
 			pos += len(t.lit) // frame checked it
 			continue
 		}
-		n, _ := p.extent(s, pos, i)
-		if check && !inClass(t.f.cls, s[pos:pos+n]) {
+		n := lens[k]
+		k++
+		// frame checked the first character.
+		if check && n > 1 && !inClass(t.f.cls, s[pos+1:pos+n]) {
 			return 0, false
 		}
 		if spans != nil {
@@ -339,13 +348,20 @@ func (p *pattern) walk(s string, spans *[]span, check bool) (float64, bool) {
 	return bits, true
 }
 
+// maxFields bounds the fields of a pattern (compilePattern checks it), so
+// that frame hands their lengths to walk in an array on the stack rather
+// than walk finding them again.
+const maxFields = 16
+
 // frame reports whether s has p's structure: its literals where the fields
 // before them end, each field of a length it allows and starting with a
-// character of its class, nothing left over.
+// character of its class, nothing left over. It writes the length of each
+// field, in order, into lens.
 // Most patterns an input reaches fail here, before a field's characters
-// are read.
-func (p *pattern) frame(s string) bool {
-	pos := 0
+// are read; most of those on a field's first character, which is looked at
+// before the field's end is searched for.
+func (p *pattern) frame(s string, lens *[maxFields]int) bool {
+	pos, k := 0, 0
 	for i := range p.tokens {
 		t := &p.tokens[i]
 		if t.f == nil {
@@ -355,10 +371,15 @@ func (p *pattern) frame(s string) bool {
 			pos += len(t.lit)
 			continue
 		}
+		if t.f.min > 0 && (pos == len(s) || !t.f.cls.in[s[pos]]) {
+			return false // a field that cannot be empty starts with a character of its class
+		}
 		n, ok := p.extent(s, pos, i)
 		if !ok || n < t.f.min || t.f.max >= 0 && n > t.f.max || n > 0 && !t.f.cls.in[s[pos]] {
-			return false // its first character tells most fields that do not fit
+			return false
 		}
+		lens[k] = n
+		k++
 		pos += n
 	}
 	return pos == len(s)
