@@ -360,7 +360,7 @@ func wrk(t *testing.T, dir string, tg loadTarget, connections, seconds int) wrkR
 
 // processCPU is the user and system CPU time process pid has used, from
 // /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux).
-func processCPU(t *testing.T, pid int) time.Duration {
+func processCPU(t testing.TB, pid int) time.Duration {
 	t.Helper()
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
