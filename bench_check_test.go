@@ -94,4 +94,3 @@ func BenchmarkCheckCommand(b *testing.B) {
 	}
 	b.ReportMetric(float64((processCPU(b, os.Getpid())-cpu).Nanoseconds())/float64(b.N*len(mix)), "cpu-ns/line")
 }
-
