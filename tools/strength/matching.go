@@ -533,11 +533,14 @@ func (d dmy) match(i, j int, separator rune) match {
 func (a *analysis) dateMatches(ms []match) []match {
 	pw := a.pw
 	// Every date has at least 4 digits (a separated one is 6 characters
-	// or more with two separators), and most passwords have fewer.
-	digits := 0
+	// or more with two separators), and most passwords have fewer; most
+	// have no separator either.
+	digits, separators := 0, false
 	for _, r := range pw {
 		if isDigit(r) {
 			digits++
+		} else if isDateSeparator(r) {
+			separators = true
 		}
 	}
 	if digits < 4 {
@@ -573,7 +576,7 @@ func (a *analysis) dateMatches(ms []match) []match {
 	}
 	// With separators: 6 to 10 characters, e.g. 1/1/91 or 11-11-1991,
 	// starting with a digit.
-	for i := 0; i+6 <= len(pw); i++ {
+	for i := 0; separators && i+6 <= len(pw); i++ {
 		if !isDigit(pw[i]) {
 			continue
 		}
