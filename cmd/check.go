@@ -98,20 +98,30 @@ type checkedLine struct {
 }
 
 // worker rates a chunk's passwords, then looks them all up in the breach
-// file in one batch, then writes them.
+// file in one batch, then writes them. A password met earlier in the chunk
+// takes that line's rating: the rating depends on the password alone, and
+// real lists repeat a lot (a leaked list such as RockYou's holds each
+// distinct password about twice on average, the most common ones
+// thousands of times), while the estimate is most of a line's cost.
 func (o checkOptions) worker() listWorker {
 	var results []passcheck.Result
 	var refused []error
 	var passwords []string
+	seen := map[string]int{} // a password's first line in the chunk
 	return func(ctx context.Context, c *lineChunk) {
 		n := len(c.lines)
 		results, refused, passwords = resize(results, n), resize(refused, n), resize(passwords, n)
+		clear(seen)
 		for i, l := range c.lines {
 			passwords[i] = l.text
-			if l.tooLong {
+			switch first, met := seen[l.text]; {
+			case l.tooLong:
 				results[i], refused[i] = passcheck.Result{}, passcheck.ErrTooLong
-			} else {
+			case met:
+				results[i], refused[i] = results[first], refused[first]
+			default:
 				results[i], refused[i] = passcheck.Check(l.text)
+				seen[l.text] = i
 			}
 		}
 		if o.breach != nil {
