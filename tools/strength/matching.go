@@ -112,6 +112,7 @@ type scratch struct {
 	runes, lower, reversedLower []rune
 	matches, dates, seq         []match
 	opt                         [][]dpEntry
+	matchEnds                   []bool  // see mostGuessableSequence
 	byJ                         []int32 // match indices grouped by j
 	jStart                      []int32 // byJ[jStart[k]:jStart[k+1]] end at k
 	l33t                        l33tSearch
@@ -138,7 +139,7 @@ func (s *scratch) bytes() int {
 	total := 0
 	for ; s != nil; s = s.base {
 		const matchSize, entrySize = int(unsafe.Sizeof(match{})), int(unsafe.Sizeof(dpEntry{}))
-		total += 4*(cap(s.runes)+cap(s.lower)+cap(s.reversedLower)+cap(s.byJ)+cap(s.jStart)+cap(s.l33t.nextL33t)) +
+		total += cap(s.matchEnds) + 4*(cap(s.runes)+cap(s.lower)+cap(s.reversedLower)+cap(s.byJ)+cap(s.jStart)+cap(s.l33t.nextL33t)) +
 			matchSize*(cap(s.matches)+cap(s.dates)+cap(s.seq)) +
 			8*(cap(s.l33t.subs)+cap(s.l33t.tmp)+cap(s.l33t.agree)+cap(s.l33t.all)+cap(s.l33t.sets))
 		for _, entries := range s.opt[:cap(s.opt)] {
