@@ -382,7 +382,7 @@ func wrkUntil(ctx context.Context, t *testing.T, dir string, tg loadTarget, conn
 
 // processCPU is the user and system CPU time process pid has used, from
 // /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux).
-func processCPU(t *testing.T, pid int) time.Duration {
+func processCPU(t testing.TB, pid int) time.Duration {
 	t.Helper()
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {

@@ -180,3 +180,29 @@ func TestCheckManyPasswords(t *testing.T) {
 		t.Errorf("%d lines, want %d", line, lines)
 	}
 }
+
+// TestCheckRepeatedPasswords: a password met again in the chunk, refused
+// ones too, gets the same answer as where it was first met, breach count
+// included.
+func TestCheckRepeatedPasswords(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 300)
+	in := strings.Join([]string{"password", "Tr0ub4dor&3", "caf\xe9", long, "password", "caf\xe9", long, "Tr0ub4dor&3"}, "\n") + "\n"
+	out, _, err := cli(t, "", in, nil, "check", "-format", "json", "-breach-file", breachFixturePath)
+	if err == nil || err.Error() != "4 of 8 lines are refused (too long, or not UTF-8)" {
+		t.Errorf("error %v", err)
+	}
+	objects := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(objects) != 8 {
+		t.Fatalf("%d objects, want 8:\n%s", len(objects), out)
+	}
+	for k, first := range []int{0, 1, 2, 3, 0, 2, 3, 1} {
+		want := strings.Replace(objects[first], fmt.Sprintf(`"line":%d,`, first+1), fmt.Sprintf(`"line":%d,`, k+1), 1)
+		if objects[k] != want {
+			t.Errorf("line %d: %s, want %s", k+1, objects[k], want)
+		}
+	}
+	if !strings.Contains(objects[4], `"breached":424242`) {
+		t.Errorf("line 5: %s, want the breach count of line 1", objects[4])
+	}
+}

@@ -49,11 +49,12 @@ func Check(password string) (Result, error) {
 	case utf8.RuneCountInString(password) > strength.MaxPasswordLength:
 		return Result{}, ErrTooLong
 	}
-	est := strength.Estimate(password)
+	score := strength.Score(password)
+	entropy, _ := strength.Entropy(password)
 	return Result{
-		Score:   est.Score,
-		Label:   est.Label,
-		Entropy: est.Entropy,
+		Score:   score,
+		Label:   strength.Label(score),
+		Entropy: entropy,
 		Common:  strength.IsCommon(password),
 	}, nil
 }

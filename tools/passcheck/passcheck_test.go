@@ -122,8 +122,9 @@ func TestAddBreachedMismatch(t *testing.T) {
 }
 
 // FuzzCheck: any input is rated or refused, never a panic; a rated one
-// has a score in 0..4 with its label, and is refused exactly when it is
-// not UTF-8 or too long.
+// has a score in 0..4 with its label, the estimate's score and entropy and
+// IsCommon's answer, and is refused exactly when it is not UTF-8 or too
+// long.
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{"", "password", "Tr0ub4dor&3", "\xff", strings.Repeat("x", 300)} {
 		f.Add(s)
@@ -136,6 +137,13 @@ func FuzzCheck(f *testing.F) {
 		}
 		if err == nil && (r.Score < 0 || r.Score > 4 || r.Label != strength.Label(r.Score) || r.Breached != nil) {
 			t.Fatalf("%q: %+v", password, r)
+		}
+		// A rated password gets exactly what the API's own calls answer.
+		if err == nil {
+			est := strength.Estimate(password)
+			if want := (passcheck.Result{Score: est.Score, Label: est.Label, Entropy: est.Entropy, Common: strength.IsCommon(password)}); r != want {
+				t.Fatalf("%q: %+v, want %+v", password, r, want)
+			}
 		}
 	})
 }

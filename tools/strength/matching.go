@@ -112,10 +112,12 @@ type scratch struct {
 	runes, lower, reversedLower []rune
 	matches, dates, seq         []match
 	opt                         [][]dpEntry
+	matchEnds                   []bool  // see mostGuessableSequence
 	byJ                         []int32 // match indices grouped by j
 	jStart                      []int32 // byJ[jStart[k]:jStart[k+1]] end at k
 	l33t                        l33tSearch
 	base                        *scratch // for repeat base tokens, analysed inside this analysis
+	analysed                    analysis // the analysis this scratch holds, reused so as not to allocate it
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -137,7 +139,7 @@ func (s *scratch) bytes() int {
 	total := 0
 	for ; s != nil; s = s.base {
 		const matchSize, entrySize = int(unsafe.Sizeof(match{})), int(unsafe.Sizeof(dpEntry{}))
-		total += 4*(cap(s.runes)+cap(s.lower)+cap(s.reversedLower)+cap(s.byJ)+cap(s.jStart)+cap(s.l33t.nextL33t)) +
+		total += cap(s.matchEnds) + 4*(cap(s.runes)+cap(s.lower)+cap(s.reversedLower)+cap(s.byJ)+cap(s.jStart)+cap(s.l33t.nextL33t)) +
 			matchSize*(cap(s.matches)+cap(s.dates)+cap(s.seq)) +
 			8*(cap(s.l33t.subs)+cap(s.l33t.tmp)+cap(s.l33t.agree)+cap(s.l33t.all)+cap(s.l33t.sets))
 		for _, entries := range s.opt[:cap(s.opt)] {
@@ -152,7 +154,8 @@ func (s *scratch) analysis(pw []rune, user *trie) *analysis {
 	for _, r := range pw {
 		s.lower = append(s.lower, unicode.ToLower(r))
 	}
-	return &analysis{pw: pw, lower: s.lower, user: user, s: s}
+	s.analysed = analysis{pw: pw, lower: s.lower, user: user, s: s}
+	return &s.analysed
 }
 
 func (a *analysis) token(i, j int) string { return string(a.pw[i : j+1]) }
@@ -530,14 +533,31 @@ func (d dmy) match(i, j int, separator rune) match {
 
 func (a *analysis) dateMatches(ms []match) []match {
 	pw := a.pw
+	// Every date has at least 4 digits (a separated one is 6 characters
+	// or more with two separators), and most passwords have fewer; most
+	// have no separator either.
+	digits, separators := 0, false
+	for _, r := range pw {
+		if isDigit(r) {
+			digits++
+		} else if isDateSeparator(r) {
+			separators = true
+		}
+	}
+	if digits < 4 {
+		return ms
+	}
 	found := a.s.dates[:0]
-	// Without separators: 4 to 8 digits, e.g. 1191 or 11111991.
+	// Without separators: 4 to 8 digits, e.g. 1191 or 11111991. runEnd is
+	// where the run of digits holding i ends.
+	runEnd := 0
 	for i := 0; i+4 <= len(pw); i++ {
-		for j := i + 3; j <= i+7 && j < len(pw); j++ {
-			tok := pw[i : j+1]
-			if !allRunes(tok, isDigit) {
-				break
+		if runEnd <= i {
+			for runEnd = i; runEnd < len(pw) && isDigit(pw[runEnd]); runEnd++ {
 			}
+		}
+		for j := i + 3; j <= i+7 && j < runEnd; j++ {
+			tok := pw[i : j+1]
 			best, ok := dmy{}, false
 			bestDistance := 0
 			for _, s := range dateSplits[len(tok)] {
@@ -555,8 +575,12 @@ func (a *analysis) dateMatches(ms []match) []match {
 			}
 		}
 	}
-	// With separators: 6 to 10 characters, e.g. 1/1/91 or 11-11-1991.
-	for i := 0; i+6 <= len(pw); i++ {
+	// With separators: 6 to 10 characters, e.g. 1/1/91 or 11-11-1991,
+	// starting with a digit.
+	for i := 0; separators && i+6 <= len(pw); i++ {
+		if !isDigit(pw[i]) {
+			continue
+		}
 		for j := i + 5; j <= i+9 && j < len(pw); j++ {
 			first, sep, second, third, ok := splitSeparatedDate(pw[i : j+1])
 			if !ok {

@@ -62,3 +62,14 @@ func TestAgreesWithZxcvbn(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreIsEstimates: Score, the bulk checks' shortcut, gives the score
+// Estimate gives, on every password of the reference corpus.
+func TestScoreIsEstimates(t *testing.T) {
+	t.Parallel()
+	for _, row := range loadReference(t) {
+		if got, want := strength.Score(row.password), strength.Estimate(row.password).Score; got != want {
+			t.Errorf("%q: Score %d, Estimate's %d", row.password, got, want)
+		}
+	}
+}

@@ -318,6 +318,9 @@ func (a *analysis) mostGuessableSequence(matches []match) (float64, []match) {
 		opt[k] = append(opt[k], entry)
 	}
 
+	// matchEnds[k]: some sequence of opt[k] ends in a match.
+	matchEnds := slices.Grow(s.matchEnds[:0], n)[:n]
+	s.matchEnds = matchEnds
 	for k := range n {
 		for _, mi := range byJ[jStart[k]:jStart[k+1]] {
 			m := &matches[mi]
@@ -332,9 +335,13 @@ func (a *analysis) mostGuessableSequence(matches []match) (float64, []match) {
 		// Bruteforce from the start, or after a sequence not ending in
 		// bruteforce (two adjacent bruteforce runs are never optimal).
 		// Bruteforce guesses always exceed the submatch minimum that
-		// estimateGuesses would apply.
+		// estimateGuesses would apply. Most prefixes have only sequences
+		// ending in bruteforce, which matchEnds skips at once.
 		update(k, 1, bruteforceRef(0), bruteforceGuesses(k+1))
 		for i := 1; i <= k; i++ {
+			if !matchEnds[i-1] {
+				continue
+			}
 			g := bruteforceGuesses(k - i + 1)
 			for _, e := range opt[i-1] {
 				if !isBruteforceRef(e.m) {
@@ -342,6 +349,7 @@ func (a *analysis) mostGuessableSequence(matches []match) (float64, []match) {
 				}
 			}
 		}
+		matchEnds[k] = slices.ContainsFunc(opt[k], func(e dpEntry) bool { return !isBruteforceRef(e.m) })
 	}
 
 	best := opt[n-1][0]

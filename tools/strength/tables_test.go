@@ -86,6 +86,36 @@ func TestTrieRoundTrip(t *testing.T) {
 	}
 }
 
+// TestChildFindsEveryChild: in the word trie, the child lookup (eight
+// labels at a time) finds every node's every child, and no child over a
+// byte none of them has, whatever the node's width.
+func TestChildFindsEveryChild(t *testing.T) {
+	t.Parallel()
+	words := data().words
+	for node := range words.nodes {
+		n := words.nodes[node]
+		first, count := int(n.children>>childCountBits), int(n.children&(1<<childCountBits-1))
+		has := [256]bool{}
+		for k := first; k < first+count; k++ {
+			label := words.nodes[k].label()
+			has[label] = true
+			if got := words.childByte(int32(node), label); got != int32(k) {
+				t.Fatalf("node %d, byte %q: child %d, want %d", node, label, got, k)
+			}
+		}
+		if count < 8 && node%16 != 0 {
+			continue // every byte is tried on the wide nodes and a sixteenth of the others
+		}
+		for b := range 256 {
+			if !has[b] {
+				if got := words.childByte(int32(node), byte(b)); got != -1 {
+					t.Fatalf("node %d (%d children), byte %#x: child %d, want none", node, count, b, got)
+				}
+			}
+		}
+	}
+}
+
 func TestBuildTrieRejectsAWordInTwoLists(t *testing.T) {
 	t.Parallel()
 	defer func() {
