@@ -17,7 +17,7 @@ import (
 func (Program) userSet(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user set", stderr)
 	plan := fs.String("plan", "", "the new plan: starter, pro or enterprise (a paid plan set by hand never expires, unless -paid-until says when)")
-	usageCap := fs.Int("usage-cap", 0, "the enterprise plan's monthly cap of metered calls; 0 removes it")
+	usageCap := fs.Int("usage-cap", 0, "the enterprise plan's monthly cap of metered items; 0 removes it")
 	paidUntil := fs.String("paid-until", "", "when the paid plan ends: a date (2027-01-31, to its end, UTC), an RFC 3339 time, or never")
 	admin := fs.Bool("admin", false, "-admin=true makes the account an administrator, -admin=false no longer")
 	verified := fs.Bool("verified", false, "-verified=true marks the email verified, as the code would")
