@@ -34,6 +34,14 @@ func (k Kind) DigestLen() int {
 // hexLen is the number of hex digits of the kind's digest.
 func (k Kind) hexLen() int { return 2 * k.DigestLen() }
 
+// Hash returns the kind's digest of password: SHA1 or NTLM.
+func (k Kind) Hash(password string) []byte {
+	if k == KindNTLM {
+		return NTLM(password)
+	}
+	return SHA1(password)
+}
+
 func (k Kind) String() string {
 	if k == KindNTLM {
 		return "NTLM"

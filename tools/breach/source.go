@@ -70,13 +70,7 @@ func hashWords(words []string, kind Kind) []string {
 	all.Grow(len(words) * width)
 	var hexDigest [2 * sha1.Size]byte
 	for _, w := range words {
-		var digest []byte
-		if kind == KindNTLM {
-			digest = NTLM(w)
-		} else {
-			digest = SHA1(w)
-		}
-		all.Write(appendUpperHex(hexDigest[:0], digest))
+		all.Write(appendUpperHex(hexDigest[:0], kind.Hash(w)))
 	}
 	hashes := make([]string, len(words))
 	for i, text := 0, all.String(); i < len(hashes); i++ {

@@ -6,11 +6,10 @@ import (
 	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/sha512"
+	_ "crypto/sha256" // registers SHA-256 for crypto.Hash.New
+	_ "crypto/sha512" // registers SHA-384 and SHA-512
 	"encoding/json"
 	"fmt"
-	"hash"
 	"math/big"
 	"strings"
 	"time"
@@ -101,17 +100,6 @@ func hashOfSuffix(alg string) crypto.Hash {
 }
 
 const supportedAlgorithms = "HS256/384/512, RS256/384/512, PS256/384/512, ES256/384/512 and EdDSA (Ed25519)"
-
-// newHash returns the constructor of a JWS hash.
-func newHash(h crypto.Hash) func() hash.Hash {
-	switch h {
-	case crypto.SHA384:
-		return sha512.New384
-	case crypto.SHA512:
-		return sha512.New
-	}
-	return sha256.New
-}
 
 // fits reports whether k can verify a under RFC 7518: the kind of key of
 // the algorithm, the curve of ES*, and the alg a JWK names, if any.
@@ -268,14 +256,14 @@ func checkSignature(a algorithm, k key, input string, sig []byte) string {
 		return ""
 	}
 	if a.kind == kindHMAC {
-		mac := hmac.New(newHash(a.hash), k.secret)
+		mac := hmac.New(a.hash.New, k.secret)
 		mac.Write([]byte(input))
 		if !hmac.Equal(mac.Sum(nil), sig) { // constant time
 			return "the HMAC differs (another secret, or a changed header or payload)"
 		}
 		return ""
 	}
-	h := newHash(a.hash)()
+	h := a.hash.New()
 	h.Write([]byte(input))
 	digest := h.Sum(nil)
 	switch a.kind {

@@ -69,17 +69,14 @@ func AddBreached(ctx context.Context, src breach.Source, passwords []string, res
 	if len(results) != len(passwords) {
 		return fmt.Errorf("passcheck: %d results for %d passwords", len(results), len(passwords))
 	}
-	hash := breach.SHA1
-	if src.Kind() == breach.KindNTLM {
-		hash = breach.NTLM
-	}
-	size := src.Kind().DigestLen()
+	kind := src.Kind()
+	size := kind.DigestLen()
 	all := make([]byte, 0, size*len(passwords)) // the batch's digests, one allocation
 	digests := make([][]byte, 0, len(passwords))
 	asked := make([]int, 0, len(passwords))
 	for i, p := range passwords {
 		if skip == nil || !skip(i) {
-			all = append(all, hash(p)...)
+			all = append(all, kind.Hash(p)...)
 			digests = append(digests, all[len(all)-size:])
 			asked = append(asked, i)
 		}
