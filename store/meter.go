@@ -317,10 +317,7 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 	used, _ := m.floor(accountID, period)
 	used = max(used, read)
 	if left := limit - used - m.reserved[accountID]; left < items {
-		if items == 1 {
-			return nil, ErrQuotaExceeded
-		}
-		return nil, &QuotaError{Left: max(left, 0)}
+		return nil, quotaRefusal(items, left)
 	}
 	if grow != nil && !grow.held.Load() {
 		return nil, errEndedReservation
@@ -468,7 +465,7 @@ func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 						m.unreserve(g.account, r.items)
 					}
 				} else {
-					results[i] = chargeResult{err: refusal(g)}
+					results[i] = chargeResult{err: quotaRefusal(int(g.least), int(g.cap)-g.count)}
 				}
 			}
 			m.raiseFloor(g.account, period, g.count, seen)
@@ -494,12 +491,14 @@ func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 	return nil
 }
 
-// refusal is the error of a charge that g did not grant.
-func refusal(g *grant) error {
-	if g.least == 1 {
+// quotaRefusal refuses a call of items when left are left (less than
+// items, perhaps less than none): ErrQuotaExceeded for a single item, a
+// *QuotaError for several.
+func quotaRefusal(items, left int) error {
+	if items == 1 {
 		return ErrQuotaExceeded
 	}
-	return &QuotaError{Left: max(int(g.cap)-g.count, 0)}
+	return &QuotaError{Left: max(left, 0)}
 }
 
 // plan groups the charges into grants and lists the transaction's steps,
