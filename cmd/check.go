@@ -46,7 +46,7 @@ func (Program) check(ctx context.Context, args []string, getenv func(string) str
 		if err != nil {
 			return err
 		}
-		o.breach = breach.NewFileSource(sources.sha1File)
+		o.breach = sources.sha1
 	}
 	out := newListOutput(stdout)
 	switch o.format {

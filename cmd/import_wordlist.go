@@ -24,8 +24,9 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return err
 	}
+	const usage = "secutil import-wordlist [-algorithms md5,sha1,...] FILE (or - for standard input)"
 	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: secutil import-wordlist [-algorithms md5,sha1,...] FILE (or - for standard input)", ErrUsage)
+		return fmt.Errorf("%w: %s", ErrUsage, usage)
 	}
 	names := strings.Split(*algorithms, ",")
 	for _, name := range names {
@@ -44,15 +45,11 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 	if err := checkCreatable("the hash index", index, "secutil-hashes.db"); err != nil {
 		return err
 	}
-	in := stdin
-	if name := fs.Arg(0); name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		in = f
+	in, err := openListInput(fs.Args(), stdin, usage)
+	if err != nil {
+		return err
 	}
+	defer in.close()
 	ix, err := hashindex.Open(index)
 	if err != nil {
 		return err
@@ -63,22 +60,16 @@ func (Program) importWordlist(ctx context.Context, args []string, getenv func(st
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(importMemoryLimit)
 	}
-	size := int64(-1) // of the input, for the ETA, when it is a regular file
-	if f, ok := in.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
-		}
-	}
 	// On a terminal the progress line is rewritten in place after every batch; into a
 	// file or pipe, a line every 10 seconds.
 	terminal := isTerminal(stderr)
 	var printed time.Time
-	stats, err := ix.Import(ctx, in, names, func(p hashindex.Progress) {
+	stats, err := ix.Import(ctx, in.r, names, func(p hashindex.Progress) {
 		switch {
 		case terminal:
-			fmt.Fprintf(stderr, "\r%s\x1b[K", progressLine(p, size))
+			fmt.Fprintf(stderr, "\r%s\x1b[K", progressLine(p, in.size))
 		case time.Since(printed) >= 10*time.Second:
-			fmt.Fprintln(stderr, progressLine(p, size))
+			fmt.Fprintln(stderr, progressLine(p, in.size))
 			printed = time.Now()
 		}
 	})

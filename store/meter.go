@@ -273,17 +273,19 @@ func (m *meter) commit(charges []Charge, results []chargeResult) {
 	}
 }
 
-// reserve holds items for the account when its committed items (the
-// floor, or the count as read when the meter has none) and this server's
-// reservations leave that many under limit: in a new Reservation, or added
-// to grow. Other servers' calls can only make the true count higher: the
-// grant at commit has the last word. A single item is refused with
-// ErrQuotaExceeded, several with a *QuotaError telling how many are left.
+// reserve holds items for the account when its committed items in the
+// current period (the floor, or the count as read when the meter has none)
+// and this server's reservations leave that many under limit: in a new
+// Reservation, or added to grow. Other servers' calls can only make the
+// true count higher: the grant at commit has the last word. A single item
+// is refused with ErrQuotaExceeded, several with a *QuotaError telling how
+// many are left; any other error is wrapped as the store's are.
 //
 // Only the first call of an account (in a period, or since the auth
 // generation moved) reads the database; it waits for a batch being
 // committed, the others never do.
-func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period string, items int, grow *Reservation) (*Reservation, error) {
+func (m *meter) reserve(ctx context.Context, accountID int64, limit, items int, grow *Reservation) (*Reservation, error) {
+	period := Period(m.s.now())
 	m.mu.Lock()
 	_, known := m.floor(accountID, period)
 	m.mu.Unlock()
@@ -307,7 +309,7 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return nil, wrap("reserve", err)
 		}
 	}
 	m.mu.Lock()
@@ -317,13 +319,10 @@ func (m *meter) reserve(ctx context.Context, accountID int64, limit int, period 
 	used, _ := m.floor(accountID, period)
 	used = max(used, read)
 	if left := limit - used - m.reserved[accountID]; left < items {
-		if items == 1 {
-			return nil, ErrQuotaExceeded
-		}
-		return nil, &QuotaError{Left: max(left, 0)}
+		return nil, quotaRefusal(items, left)
 	}
 	if grow != nil && !grow.held.Load() {
-		return nil, errEndedReservation
+		return nil, wrap("reserve", errEndedReservation)
 	}
 	m.reserved[accountID] += items
 	if grow != nil {
@@ -468,7 +467,7 @@ func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 						m.unreserve(g.account, r.items)
 					}
 				} else {
-					results[i] = chargeResult{err: refusal(g)}
+					results[i] = chargeResult{err: quotaRefusal(int(g.least), int(g.cap)-g.count)}
 				}
 			}
 			m.raiseFloor(g.account, period, g.count, seen)
@@ -494,12 +493,14 @@ func (m *meter) commitTx(charges []Charge, results []chargeResult) error {
 	return nil
 }
 
-// refusal is the error of a charge that g did not grant.
-func refusal(g *grant) error {
-	if g.least == 1 {
+// quotaRefusal refuses a call of items when left are left (less than
+// items, perhaps less than none): ErrQuotaExceeded for a single item, a
+// *QuotaError for several.
+func quotaRefusal(items, left int) error {
+	if items == 1 {
 		return ErrQuotaExceeded
 	}
-	return &QuotaError{Left: max(int(g.cap)-g.count, 0)}
+	return &QuotaError{Left: max(left, 0)}
 }
 
 // plan groups the charges into grants and lists the transaction's steps,

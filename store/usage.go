@@ -91,11 +91,7 @@ func (r *Reservation) Release() {
 // are left besides the other calls' reservations; the reservation keeps
 // what it held. Its charge must carry the whole batch as Items.
 func (r *Reservation) Grow(ctx context.Context, limit, extra int) error {
-	m := r.m
-	_, err := m.reserve(ctx, r.account, limit, Period(m.s.now()), extra, r)
-	if err != nil && !errors.Is(err, ErrQuotaExceeded) {
-		return wrap("reserve", err)
-	}
+	_, err := r.m.reserve(ctx, r.account, limit, extra, r)
 	return err
 }
 
@@ -106,11 +102,7 @@ func (r *Reservation) Grow(ctx context.Context, limit, extra int) error {
 // reservation reach limit. Every charge of a capped account should carry
 // one, or it may take a call another has reserved.
 func (s *Store) Reserve(ctx context.Context, accountID int64, limit int) (*Reservation, error) {
-	r, err := s.meter.reserve(ctx, accountID, limit, Period(s.now()), 1, nil)
-	if err != nil && !errors.Is(err, ErrQuotaExceeded) {
-		return nil, wrap("reserve", err)
-	}
-	return r, err
+	return s.meter.reserve(ctx, accountID, limit, 1, nil)
 }
 
 // Usage returns the account's metered calls in the period containing now,
