@@ -122,9 +122,7 @@ func lookupWorker(ix *hashindex.Index, format string) listWorker {
 // isDigest reports whether the hash a line holds is a hex digest of a
 // length the index holds.
 func isDigest(line hashid.Line) bool {
-	switch len(line.Hash) {
-	case 32, 40, 64, 128:
-	default:
+	if len(line.Hash)%2 != 0 || !hashindex.HoldsDigestsOf(len(line.Hash)/2) {
 		return false
 	}
 	_, err := hex.DecodeString(line.Hash)

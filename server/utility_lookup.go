@@ -101,8 +101,7 @@ func lookupDigest(token string) (digest, reason string) {
 	if _, err := hex.DecodeString(token); err != nil {
 		return "", "not hexadecimal"
 	}
-	switch len(token) {
-	case 32, 40, 64, 128:
+	if hashindex.HoldsDigestsOf(len(token) / 2) {
 		return token, ""
 	}
 	return "", strconv.Itoa(len(token)) + " hex digits: the index holds MD5 and NTLM (32), SHA-1 (40), SHA-256 (64) and SHA-512 (128)"

@@ -238,8 +238,15 @@ func parseQuery(hexDigest string, names []string) (query, error) {
 			q.algorithms = append(q.algorithms, a)
 		}
 	}
-	if !slices.ContainsFunc(algorithmList, func(a *algorithm) bool { return a.size == len(digest) }) {
+	if !HoldsDigestsOf(len(digest)) {
 		return query{}, &InvalidDigestError{Digest: hexDigest}
 	}
 	return q, nil
+}
+
+// HoldsDigestsOf reports whether an indexed algorithm makes digests of
+// size bytes (16, 20, 32 or 64): whether a digest of that size can be
+// looked up at all.
+func HoldsDigestsOf(size int) bool {
+	return slices.ContainsFunc(algorithmList, func(a *algorithm) bool { return a.size == size })
 }

@@ -331,3 +331,15 @@ func TestReimportFindsStoredWordsByScanAndSeek(t *testing.T) {
 }
 
 func sumSHA1(w string) []byte { d := sha1.Sum([]byte(w)); return d[:] }
+
+// TestHoldsDigestsOf: the digest sizes of MD5 and NTLM, SHA-1, SHA-256 and
+// SHA-512 can be looked up, and no other.
+func TestHoldsDigestsOf(t *testing.T) {
+	t.Parallel()
+	for size := range 100 {
+		want := size == 16 || size == 20 || size == 32 || size == 64
+		if got := hashindex.HoldsDigestsOf(size); got != want {
+			t.Errorf("HoldsDigestsOf(%d) = %v, want %v", size, got, want)
+		}
+	}
+}
