@@ -422,8 +422,7 @@ type strengthPreview struct {
 // previewStrength estimates the password as /password_check does, and
 // answers its score and label.
 func (s *Server) previewStrength(_ context.Context, req sessionRequest[passwordRequest]) (strengthPreview, error) {
-	local, _, _ := strings.Cut(req.account.Email, "@")
-	res := strength.Estimate(req.body.Password, local, req.account.Email)
+	res := estimateFor(req.body.Password, req.account.Email)
 	return strengthPreview{Score: res.Score, Label: res.Label, Feedback: []string{}}, nil
 }
 
@@ -487,8 +486,7 @@ func (q asked) estimate() strength.Result {
 	if q.account != nil {
 		email = q.account.Email
 	}
-	local, _, _ := strings.Cut(email, "@")
-	return strength.Estimate(q.form.Get("password"), local, email)
+	return estimateFor(q.form.Get("password"), email)
 }
 
 // present shapes a utility's answer for the page: the JSON types of the
