@@ -445,7 +445,7 @@ func (s *Server) renderUtilityPage(w http.ResponseWriter, r *http.Request, panel
 		v.Data.Result = s.present(result, asked{form: form, path: r.URL.Path, account: v.Account})
 	}
 	if v.Account != nil {
-		usage, err := s.usageOf(r, v.Account)
+		usage, err := s.usageOf(r.Context(), v.Account, s.Store.Now())
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -837,10 +837,10 @@ func spreadsheetSafe(cell string) string {
 	return cell
 }
 
-// usageOf is the account's usage this month against its cap.
-func (s *Server) usageOf(r *http.Request, a *store.Account) (usageSummary, error) {
-	used, err := s.Store.Usage(r.Context(), a.ID)
-	now := s.Store.Now()
+// usageOf is the account's usage this month against its cap at now. The
+// utilities page and the dashboard show it.
+func (s *Server) usageOf(ctx context.Context, a *store.Account, now time.Time) (usageSummary, error) {
+	used, err := s.Store.Usage(ctx, a.ID)
 	sum := usageSummary{Used: used, Cap: a.Cap(now)}
 	if sum.Cap != nil && used >= *sum.Cap {
 		sum.AtCap = capAdvice(a, now, s.Checkout != nil)
