@@ -393,7 +393,7 @@ func (s *Server) decodePreview() decoder[sessionRequest[passwordRequest]] {
 			return sessionRequest[passwordRequest]{}, err
 		}
 		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), s.Store.Now()); !ok {
-			secs := max(int(math.Ceil(wait.Seconds())), 1)
+			secs := ceilSeconds(wait)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			return sessionRequest[passwordRequest]{}, newError(codeRateLimited, "the free preview pauses for %s after %s a minute: press Check for a counted answer", plural.Count(secs, "second", "seconds"), plural.Count(previewRate.Burst, "answer", "answers"))
 		}
