@@ -125,7 +125,8 @@ func usagePercent(used, limit int) int {
 
 // dashboard gathers what a's dashboard shows.
 func (s *Server) dashboard(ctx context.Context, a *store.Account) (dashboardData, error) {
-	used, err := s.Store.Usage(ctx, a.ID)
+	now := s.Store.Now()
+	usage, err := s.usageOf(ctx, a, now)
 	if err != nil {
 		return dashboardData{}, err
 	}
@@ -133,13 +134,12 @@ func (s *Server) dashboard(ctx context.Context, a *store.Account) (dashboardData
 	if err != nil {
 		return dashboardData{}, err
 	}
-	now := s.Store.Now()
 	chart, err := s.usageChart(ctx, a.ID, now)
 	if err != nil {
 		return dashboardData{}, err
 	}
 	d := dashboardData{
-		Plan: a.EffectivePlan(now), Used: used, Cap: a.Cap(now), ResetAt: store.PeriodEnd(now),
+		Plan: a.EffectivePlan(now), Used: usage.Used, Cap: usage.Cap, AtCap: usage.AtCap, ResetAt: store.PeriodEnd(now),
 		PaidUntil: a.PaidUntil, Chart: chart, Keys: keys, Checkout: s.Checkout != nil,
 	}
 	d.PlanByAdmin = account.SetByAdmin(a, now)
@@ -149,11 +149,8 @@ func (s *Server) dashboard(ctx context.Context, a *store.Account) (dashboardData
 		d.LeaveDoes = whatLeavingDoes(a, now)
 	}
 	if d.Cap != nil {
-		d.Percent = usagePercent(used, *d.Cap)
-		d.Full = used >= *d.Cap
-	}
-	if d.Full {
-		d.AtCap = capAdvice(a, now, d.Checkout)
+		d.Percent = usagePercent(d.Used, *d.Cap)
+		d.Full = d.Used >= *d.Cap
 	}
 	for _, p := range planBlurbs {
 		p.Current = p.Name == d.Plan

@@ -393,7 +393,7 @@ func (s *Server) decodePreview() decoder[sessionRequest[passwordRequest]] {
 			return sessionRequest[passwordRequest]{}, err
 		}
 		if ok, wait := limits.allow(strconv.FormatInt(a.ID, 10), s.Store.Now()); !ok {
-			secs := max(int(math.Ceil(wait.Seconds())), 1)
+			secs := ceilSeconds(wait)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			return sessionRequest[passwordRequest]{}, newError(codeRateLimited, "the free preview pauses for %s after %s a minute: press Check for a counted answer", plural.Count(secs, "second", "seconds"), plural.Count(previewRate.Burst, "answer", "answers"))
 		}
@@ -422,8 +422,7 @@ type strengthPreview struct {
 // previewStrength estimates the password as /password_check does, and
 // answers its score and label.
 func (s *Server) previewStrength(_ context.Context, req sessionRequest[passwordRequest]) (strengthPreview, error) {
-	local, _, _ := strings.Cut(req.account.Email, "@")
-	res := strength.Estimate(req.body.Password, local, req.account.Email)
+	res := estimateFor(req.body.Password, req.account.Email)
 	return strengthPreview{Score: res.Score, Label: res.Label, Feedback: []string{}}, nil
 }
 
@@ -446,7 +445,7 @@ func (s *Server) renderUtilityPage(w http.ResponseWriter, r *http.Request, panel
 		v.Data.Result = s.present(result, asked{form: form, path: r.URL.Path, account: v.Account})
 	}
 	if v.Account != nil {
-		usage, err := s.usageOf(r, v.Account)
+		usage, err := s.usageOf(r.Context(), v.Account, s.Store.Now())
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -487,8 +486,7 @@ func (q asked) estimate() strength.Result {
 	if q.account != nil {
 		email = q.account.Email
 	}
-	local, _, _ := strings.Cut(email, "@")
-	return strength.Estimate(q.form.Get("password"), local, email)
+	return estimateFor(q.form.Get("password"), email)
 }
 
 // present shapes a utility's answer for the page: the JSON types of the
@@ -839,10 +837,10 @@ func spreadsheetSafe(cell string) string {
 	return cell
 }
 
-// usageOf is the account's usage this month against its cap.
-func (s *Server) usageOf(r *http.Request, a *store.Account) (usageSummary, error) {
-	used, err := s.Store.Usage(r.Context(), a.ID)
-	now := s.Store.Now()
+// usageOf is the account's usage this month against its cap at now. The
+// utilities page and the dashboard show it.
+func (s *Server) usageOf(ctx context.Context, a *store.Account, now time.Time) (usageSummary, error) {
+	used, err := s.Store.Usage(ctx, a.ID)
 	sum := usageSummary{Used: used, Cap: a.Cap(now)}
 	if sum.Cap != nil && used >= *sum.Cap {
 		sum.AtCap = capAdvice(a, now, s.Checkout != nil)

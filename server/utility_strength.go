@@ -43,13 +43,19 @@ type strengthResponse struct {
 	Breached *int64 `json:"breached" minimum:"0" doc:"how often the server's Pwned Passwords file (-breach-file) saw the password, 0 for never; null on a server without a breach file. A breached password scores 0."`
 }
 
+// estimateFor estimates password as the account of email would be
+// attacked: its email, and the email's local part, count as words an
+// attacker tries first. email is "" for no account.
+func estimateFor(password, email string) strength.Result {
+	local, _, _ := strings.Cut(email, "@")
+	return strength.Estimate(password, local, email)
+}
+
 // rateStrength estimates strength. The caller's email local part is
 // a word an attacker would try first, so it counts as a dictionary word.
 // A password the breach file holds is tried first of all: it scores 0.
 func (s *Server) rateStrength(ctx context.Context, req passwordRequest) (strengthResponse, error) {
-	c := callOf(ctx)
-	local, _, _ := strings.Cut(c.account.Email, "@")
-	res := strength.Estimate(req.Password, local, c.account.Email)
+	res := estimateFor(req.Password, callOf(ctx).account.Email)
 	feedback := make([]string, 0, len(res.Suggestions)+1)
 	if res.Warning != "" {
 		feedback = append(feedback, res.Warning)
