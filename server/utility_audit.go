@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"secutil/store/hashindex"
 	"secutil/tools/audit"
 	"secutil/tools/breach"
 	"secutil/tools/dump"
@@ -53,7 +54,7 @@ func (s *Server) decodeAudit(w http.ResponseWriter, r *http.Request) (passwordAu
 // auditPassword audits req's dump against the breach files, the reverse
 // index and the embedded common-password list.
 func (s *Server) auditPassword(ctx context.Context, req passwordAuditRequest) (*audit.Report, error) {
-	a := audit.New(audit.Options{ShowPlaintext: bool(req.ShowPlaintext)})
+	a := audit.New(audit.Options{ShowPlaintext: bool(req.ShowPlaintext), LookupBatch: hashindex.MaxLookupBatch})
 	sc := dump.NewScanner(strings.NewReader(req.Dump), dump.Options{})
 	accounts := 0
 	for sc.Scan() {
@@ -98,8 +99,10 @@ var commonWordList = sync.OnceValue(func() audit.PlaintextLookup {
 })
 
 // indexPlaintexts looks digests of alg up in the reverse index (never the
-// upstream: a dump's hashes do not leave the server). A digest the index
-// holds under another algorithm of the same length is not a find.
+// upstream: a dump's hashes do not leave the server), in one call: the
+// audit asks at most hashindex.MaxLookupBatch at a time (its LookupBatch).
+// A digest the index holds under another algorithm of the same length is
+// not a find.
 func (s *Server) indexPlaintexts(ctx context.Context, alg dump.Algorithm, digests [][]byte) ([]string, error) {
 	hexes := make([]string, len(digests))
 	for i, d := range digests {
