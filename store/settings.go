@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"time"
 )
 
 // Setting returns the setting called name, nil when there is none.
@@ -40,10 +42,39 @@ func (s *Store) DeleteSetting(ctx context.Context, name string) error {
 		_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = OFF`)
 	}
 	if err == nil {
-		_, err = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		err = truncateWAL(ctx, conn)
 	}
 	if err != nil {
 		return wrap("delete setting "+name, err)
 	}
 	return nil
 }
+
+// truncateWAL copies the whole write-ahead log into the database file and
+// empties it. A checkpoint another connection is running (the store's
+// checkpointer) or a read holding an old snapshot makes SQLite answer busy,
+// with nothing truncated, so it tries again until it is done, for at most
+// truncateWait: a deleted secret must not stay behind in the log.
+func truncateWAL(ctx context.Context, conn *sql.Conn) error {
+	deadline := time.Now().Add(truncateWait)
+	for {
+		var busy, frames, copied int64
+		err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &frames, &copied)
+		switch {
+		case err != nil:
+			return err
+		case busy == 0:
+			return nil
+		case time.Now().After(deadline):
+			return fmt.Errorf("the write-ahead log stayed busy for %s: the deleted value may remain in it", truncateWait)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// truncateWait bounds truncateWAL's retries.
+const truncateWait = 10 * time.Second
