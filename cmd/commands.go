@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"secutil/tools/passhash"
 )
 
 // Program is the command line, with what package main builds into the
@@ -41,6 +43,18 @@ type Program struct {
 	// empty, version and serve give the module version Go recorded, or the
 	// API version + "-dev".
 	Version string
+	// PasswordParams are the argon2id costs of the account passwords that
+	// user add, user passwd, user set and serve hash; passhash.Default
+	// when zero. Tests make them cheap: the cost changes no logic.
+	PasswordParams passhash.Params
+}
+
+// passwordParams are p.PasswordParams, or passhash.Default.
+func (p Program) passwordParams() passhash.Params {
+	if p.PasswordParams == (passhash.Params{}) {
+		return passhash.Default
+	}
+	return p.PasswordParams
 }
 
 // ErrUsage marks a mistake in the invocation, which exits with status 2.

@@ -11,6 +11,7 @@ import (
 
 	"secutil/cmd/cmdtest"
 	"secutil/store"
+	"secutil/tools/passhash"
 )
 
 // The in-process harness of the command's tests: run drives Program.Run
@@ -26,8 +27,14 @@ func TestMain(m *testing.M) {
 }
 
 // testProgram is the program main builds, with the assets read from the
-// checkout: go:embed cannot reach them from this folder.
-var testProgram = Program{Assets: os.DirFS("..")}
+// checkout (go:embed cannot reach them from this folder) and cheap account
+// passwords.
+var testProgram = Program{Assets: os.DirFS(".."), PasswordParams: cheapPasswords}
+
+// cheapPasswords are argon2id costs that keep the user commands and the
+// logins quick: the cost changes no logic, and the built binary's tests
+// use the real ones.
+var cheapPasswords = passhash.Params{MemoryKiB: 64, Time: 1, Parallelism: 1}
 
 // run is testProgram.Run.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -162,8 +162,8 @@ func passwordPolicy(breachFile string) (passpolicy.Lists, func(), error) {
 }
 
 // newPasswordHash reads a new password for email (from prompt or standard
-// input, see readPassword), applies the policy and hashes it.
-func newPasswordHash(email, given, breachFile string, stdin io.Reader, stderr io.Writer) (string, error) {
+// input, see readPassword), applies the policy and hashes it with params.
+func newPasswordHash(params passhash.Params, email, given, breachFile string, stdin io.Reader, stderr io.Writer) (string, error) {
 	password := given
 	if given == "" || given == "-" {
 		var err error
@@ -179,5 +179,5 @@ func newPasswordHash(email, given, breachFile string, stdin io.Reader, stderr io
 	if err := passpolicy.Check(password, email, lists); err != nil {
 		return "", err
 	}
-	return passhash.Hash(password, passhash.Default)
+	return passhash.Hash(password, params)
 }

@@ -11,7 +11,7 @@ import (
 
 // userAdd is `secutil user add EMAIL`: it creates a verified account in
 // the existing database.
-func (Program) userAdd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+func (p Program) userAdd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user add", stderr)
 	password := fs.String("password", "", `the account's password; "-" or nothing reads it from a prompt or one line of standard input, which keeps it out of the process list`)
 	plan := fs.String("plan", "", "starter, pro or enterprise (default starter, and pro with -admin, as the setup link gives)")
@@ -34,7 +34,7 @@ func (Program) userAdd(ctx context.Context, args []string, getenv func(string) s
 	if err := checkExisting(*db); err != nil {
 		return err
 	}
-	hash, err := newPasswordHash(address, *password, *breachFile, stdin, stderr)
+	hash, err := newPasswordHash(p.passwordParams(), address, *password, *breachFile, stdin, stderr)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 
 // userPasswd is `secutil user passwd EMAIL`: it sets an account's
 // password, read from a prompt or standard input, never an argument.
-func (Program) userPasswd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+func (p Program) userPasswd(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user passwd", stderr)
 	breachFile := fs.String("breach-file", "", "Pwned Passwords SHA-1 file whose passwords are refused, as serve -breach-file")
 	revokeKeys := fs.Bool("revoke-keys", false, "also revoke every API key of the account, as after a leak")
@@ -17,7 +17,7 @@ func (Program) userPasswd(ctx context.Context, args []string, getenv func(string
 		return err
 	}
 	defer st.Close()
-	hash, err := newPasswordHash(a.Email, "", *breachFile, stdin, stderr)
+	hash, err := newPasswordHash(p.passwordParams(), a.Email, "", *breachFile, stdin, stderr)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 
 // userSet is `secutil user set EMAIL`: it changes an account, each change
 // audited on its own.
-func (Program) userSet(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+func (p Program) userSet(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := userFlags("user set", stderr)
 	plan := fs.String("plan", "", "the new plan: starter, pro or enterprise (a paid plan set by hand never expires, unless -paid-until says when)")
 	usageCap := fs.Int("usage-cap", 0, "the enterprise plan's monthly cap of metered items; 0 removes it")
@@ -57,7 +57,7 @@ func (Program) userSet(ctx context.Context, args []string, getenv func(string) s
 	}
 	var hash string
 	if given["password"] {
-		if hash, err = newPasswordHash(a.Email, *password, *breachFile, stdin, stderr); err != nil {
+		if hash, err = newPasswordHash(p.passwordParams(), a.Email, *password, *breachFile, stdin, stderr); err != nil {
 			return err
 		}
 	}
