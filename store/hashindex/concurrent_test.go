@@ -60,7 +60,7 @@ func openLoop(path string, stop <-chan struct{}) (opens int, err error) {
 			return opens, fmt.Errorf("open %d: %s not found", opens, openLoopWord(0))
 		}
 		opens++
-		time.Sleep(2 * time.Millisecond) // a start-up now and then, not a busy loop
+		time.Sleep(10 * time.Millisecond) // a start-up now and then, not a busy loop
 	}
 }
 
