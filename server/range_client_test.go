@@ -19,22 +19,19 @@ const hibpClientDir = "testdata/hibpclient"
 // TestRangeWithHIBPClient points a client written for Have I Been Pwned at
 // secutil's range API through its baseUrl option alone: hibp hashes the
 // password itself, sends mode=sha1 or mode=ntlm and Add-Padding as it does
-// to api.pwnedpasswords.com, and parses the answer its own way. Outside CI
-// it skips when Node.js or the client is missing, so `go test ./...` passes
-// on a machine with only Go; .ci/run installs both and fails if it skips.
+// to api.pwnedpasswords.com, and parses the answer its own way. Like the
+// generated clients' tests, it needs Node.js and runs only when
+// SECUTIL_TEST_CLIENTS is set (two seconds of CPU, an offline `npm ci`
+// and a Node process that `go test ./...` need not pay each time):
+// .ci/run installs Node and the client, sets it and requires it to pass.
 func TestRangeWithHIBPClient(t *testing.T) {
 	t.Parallel()
+	requireClientTools(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed; CI installs it and runs this test")
+		t.Fatalf("%s is set but node is not installed", clientsGate)
 	}
-	modules, err := npmInstall(t, hibpClientDir)
-	if err != nil {
-		if os.Getenv("CI") == "" {
-			t.Skipf("the hibp client is not installed (run `npm ci` in server/%s to run this test)", hibpClientDir)
-		}
-		t.Fatalf("the hibp client is not installed: run `npm ci` in server/%s (.ci/run does)\n%v", hibpClientDir, err)
-	}
+	modules := npmModules(t, hibpClientDir)
 	clientDir := t.TempDir()
 	copyFiles(t, hibpClientDir, clientDir, "check.mjs")
 	if err := os.Symlink(modules, filepath.Join(clientDir, "node_modules")); err != nil {
