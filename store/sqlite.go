@@ -10,6 +10,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"secutil/store/internal/walmode"
 )
 
 // busyTimeout is how long a statement on SQLite waits for a lock another
@@ -21,6 +23,9 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	// held by another process (a running server during `secutil backup`).
 	pragmas := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)", busyTimeout.Milliseconds())
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
+	if err := walmode.Enable(ctx, dsn, busyTimeout); err != nil {
+		return nil, err
+	}
 	// The checkpointer, not the writer's commits, runs the checkpoints; the
 	// writer cuts the WAL's file to walSizeLimit when the log restarts.
 	write, err := sql.Open("sqlite", fmt.Sprintf("%s&_txlock=immediate&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)", dsn, walSizeLimit))

@@ -15,10 +15,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"secutil/store/internal/migrate"
+	"secutil/store/internal/walmode"
 )
 
 // Limits on user input.
@@ -107,6 +109,9 @@ func Open(path string) (*Index, error) {
 	// replaced, which must not come back in the table after a power loss. A commit is a
 	// batch of 250,000 words or a merge, so the fsync costs little.
 	const pragmas = "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
+	if err := walmode.Enable(context.Background(), path+pragmas, 10*time.Second); err != nil {
+		return nil, fmt.Errorf("hashindex: open %s: %w", path, err)
+	}
 	writer, err := sql.Open("sqlite", path+pragmas+"&_pragma=synchronous(FULL)&_pragma=cache_size(-65536)&_txlock=immediate")
 	if err != nil {
 		return nil, err
