@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -82,6 +83,8 @@ func (f *File) CountMany(ctx context.Context, digests [][]byte, progress Progres
 	if f.unsorted {
 		err = f.scanBatch(ctx, b)
 	} else {
+		f.mapMu.RLock()
+		defer f.mapMu.RUnlock()
 		err = f.searchBatch(ctx, b, progress)
 	}
 	if err != nil {
@@ -165,6 +168,12 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 	parts := int(min(int64(batchWorkers*partsPerWorker), max(1, f.size/minPartBytes)))
 	partLen := (distinct + parts - 1) / parts
 	parts = (distinct + partLen - 1) / partLen
+	workers := batchWorkers
+	if f.warm(b) {
+		// Nothing to wait for: one worker a core. More would each keep
+		// the folio they read in mapped, for nothing (see reader.release).
+		workers = runtime.GOMAXPROCS(0)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -174,17 +183,21 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 		done     int
 		wg       sync.WaitGroup
 	)
-	for range min(batchWorkers, parts) {
+	for range min(workers, parts) {
 		wg.Go(func() {
 			bp := bufPool.Get().(*[]byte)
 			defer bufPool.Put(bp)
+			r := &reader{f: f, buf: *bp, mapped: f.mapped}
 			for {
 				p := int(next.Add(1) - 1)
 				if p >= parts {
 					return
 				}
 				from, to := p*partLen, min((p+1)*partLen, distinct)
-				err := f.searchPart(ctx, b, from, to, *bp)
+				err := f.readsMapped(func() error {
+					defer r.done()
+					return f.searchPart(ctx, b, from, to, r)
+				})
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -205,9 +218,31 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 	return firstErr
 }
 
+// warmProbes is how many places of the file warm looks at.
+const warmProbes = 64
+
+// warm reports whether the batch will likely find the file's pages in
+// memory, read through the mapping: the pages where up to warmProbes of
+// its digests, spread over it, are expected are all in the page cache.
+func (f *File) warm(b *batch) bool {
+	if f.mapped == nil {
+		return false
+	}
+	var pages [1]byte
+	distinct := b.distinct()
+	for k := range min(warmProbes, distinct) {
+		key := binary.BigEndian.Uint64(b.digest(k * distinct / min(warmProbes, distinct)))
+		at := int64(float64(key)/0x1p64*float64(f.size)) &^ (pageSize - 1)
+		if !resident(f.mapped[at:min(at+pageSize, f.size)], pages[:]) {
+			return false
+		}
+	}
+	return true
+}
+
 // searchPart answers the distinct digests [from, to) of b, in order.
-func (f *File) searchPart(ctx context.Context, b *batch, from, to int, buf []byte) error {
-	c := cursor{f: f, buf: buf}
+func (f *File) searchPart(ctx context.Context, b *batch, from, to int, r *reader) error {
+	c := cursor{f: f, r: r}
 	if to-from > 1 {
 		// From where the part's first digest is expected in the file to
 		// where its last one is (a digest's first 8 bytes are its key).
@@ -232,7 +267,7 @@ func (f *File) searchPart(ctx context.Context, b *batch, from, to int, buf []byt
 // last one was found.
 type cursor struct {
 	f       *File
-	buf     []byte
+	r       *reader
 	s       lineScanner
 	started bool
 	// dense is set for a part whose digests are close enough to read the
@@ -311,12 +346,12 @@ func (c *cursor) place(target []byte, key uint64) error {
 		if to > 0 && (gap <= 0 || c.dense && gap <= farGap) {
 			c.s.wantEnd = max(to, c.s.off+int64(c.readOn))
 			if c.dense {
-				c.readOn = min(2*c.readOn, len(c.buf))
+				c.readOn = min(2*c.readOn, c.r.maxRead())
 			}
 			return nil
 		}
 	}
-	s, err := c.f.seekIn(w, target, c.buf, maxLineLen)
+	s, err := c.f.seekIn(w, target, c.r, maxLineLen)
 	if err != nil {
 		return err
 	}
@@ -392,7 +427,7 @@ func (s *lineScanner) probeLine(data []byte, at int, target []byte) (start, next
 func (f *File) scanBatch(ctx context.Context, b *batch) error {
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	s := f.scanFrom(0, *bp)
+	s := f.scanFrom(0, &reader{f: f, buf: *bp})
 	answered := make([]bool, b.distinct())
 	digest := make([]byte, f.kind.DigestLen())
 	for lines := 0; ; lines++ {

@@ -1,0 +1,114 @@
+package breach
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// mappedResident is the resident size of the mapping that starts at data,
+// from /proc/self/smaps.
+func mappedResident(t *testing.T, data []byte) int64 {
+	t.Helper()
+	smaps, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer smaps.Close()
+	start := fmt.Sprintf("%x-", uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+	in := false
+	sc := bufio.NewScanner(smaps)
+	for sc.Scan() {
+		line := sc.Text()
+		if fields := strings.Fields(line); len(fields) > 0 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":") {
+			in = strings.HasPrefix(line, start)
+			continue
+		}
+		var kB int64
+		if in && strings.HasPrefix(line, "Rss:") {
+			fmt.Sscanf(strings.TrimPrefix(line, "Rss:"), "%d", &kB)
+			return kB << 10
+		}
+	}
+	t.Fatalf("no mapping at %s in /proc/self/smaps", start)
+	return 0
+}
+
+// TestReaderReleasesMapping: a reader that views a mapped file front to
+// back, as a dense batch does, keeps about releaseBytes of it in the
+// process's resident memory, not the file, and none once done.
+func TestReaderReleasesMapping(t *testing.T) {
+	t.Parallel()
+	const size = 24 << 20
+	path := filepath.Join(t.TempDir(), "mapped.txt")
+	line := []byte(strings.Repeat("0", 40) + ":1\n")
+	if err := os.WriteFile(path, bytes.Repeat(line, size/len(line)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenFile(path, KindSHA1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.mapped == nil {
+		t.Skip("the file is not mapped here")
+	}
+	r := &reader{f: f, buf: make([]byte, bufSize), mapped: f.mapped}
+	var peak int64
+	var sum byte
+	for off := int64(0); off < f.size; off += bufSize {
+		data, err := r.bytesAt(off, min(off+bufSize, f.size))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(data); i += pageSize {
+			sum += data[i] // fault every page in
+		}
+		peak = max(peak, mappedResident(t, f.mapped))
+	}
+	// The page cache holds the file in folios of up to 2 MiB, which the
+	// kernel maps whole at a fault.
+	if limit := int64(releaseBytes + bufSize + 2*folioSize); peak > limit || sum == 0 {
+		t.Errorf("%d MiB file viewed: peak resident %d KiB of the mapping, want at most %d KiB", size>>20, peak>>10, limit>>10)
+	}
+	r.done()
+	if left := mappedResident(t, f.mapped); left > 0 {
+		t.Errorf("done: %d KiB of the mapping still resident", left>>10)
+	}
+}
+
+var sink byte
+
+// TestReadsMappedCatchesFault: reading a page of the mapping that the file
+// lost since (SIGBUS) is the error ErrChanged, not a crash.
+func TestReadsMappedCatchesFault(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "cut.txt")
+	line := []byte(strings.Repeat("0", 40) + ":1\n")
+	if err := os.WriteFile(path, bytes.Repeat(line, 4*bufSize/len(line)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenFile(path, KindSHA1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.mapped == nil {
+		t.Skip("the file is not mapped here")
+	}
+	if err := os.Truncate(path, pageSize); err != nil {
+		t.Fatal(err)
+	}
+	err = f.readsMapped(func() error {
+		sink = f.mapped[len(f.mapped)-1]
+		return nil
+	})
+	if err != ErrChanged {
+		t.Errorf("reading a lost page: %v, want ErrChanged", err)
+	}
+}
