@@ -73,3 +73,20 @@ func TestScoreIsEstimates(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreOfCommonPasswords: Score keeps the score of a common password
+// (see commonScores); asked again, it still answers what Estimate does,
+// for every one of a sample spread over the list.
+func TestScoreOfCommonPasswords(t *testing.T) {
+	t.Parallel()
+	common := strength.CommonPasswords()
+	for k := 0; k < len(common); k += 13 {
+		p := common[k]
+		want := strength.Estimate(p).Score
+		for try := range 2 {
+			if got := strength.Score(p); got != want {
+				t.Fatalf("Score(%q), call %d: %d, Estimate says %d", p, try+1, got, want)
+			}
+		}
+	}
+}

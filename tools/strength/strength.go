@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -80,12 +81,31 @@ func Estimate(password string, userInputs ...string) Result {
 // spells out for a reader, the match sequence, the feedback and the crack
 // time, which cost about a tenth of the estimate and most of its
 // allocations.
+//
+// The score of a password of the common list, as typed, is kept once
+// estimated: such passwords are a large share of a real list (most of its
+// repeats), and its rank names it in a small table.
 func Score(password string) int {
+	var known *atomic.Int32
+	if list, rank := data().words.lookup(password); list == 0 && rank > 0 { // passwords is the first list
+		known = &commonScores[rank]
+		if score := known.Load(); score > 0 {
+			return int(score - 1)
+		}
+	}
 	s := getScratch()
 	defer putScratch(s)
 	_, guesses, _ := s.estimate(password, nil)
-	return scoreFor(guesses)
+	score := scoreFor(guesses)
+	if known != nil {
+		known.Store(int32(score + 1))
+	}
+	return score
 }
+
+// commonScores[rank] is Score plus one of the common password of that
+// rank, 0 until estimated. The common list is the trie's first.
+var commonScores [maxRank + 1]atomic.Int32
 
 // estimate finds the cheapest match sequence of password, in s: the
 // analysis, its guesses and the sequence. Runes past MaxPasswordLength are
