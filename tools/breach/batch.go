@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -187,7 +188,7 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 		wg.Go(func() {
 			bp := bufPool.Get().(*[]byte)
 			defer bufPool.Put(bp)
-			r := &reader{f: f, buf: *bp, mapped: f.mapped}
+			r := &reader{f: f, buf: *bp} // searchPart chooses whether to read the mapping
 			for {
 				p := int(next.Add(1) - 1)
 				if p >= parts {
@@ -250,6 +251,13 @@ func (f *File) searchPart(ctx context.Context, b *batch, from, to int, r *reader
 		span := float64(last-first) / 0x1p64 * float64(f.size)
 		c.dense = span/float64(to-from-1) < seqGap
 	}
+	// A dense part reads through the mapping (see reader); a sparse one
+	// reads a few pages a digest, where asking the kernel whether they
+	// are in memory and mapping them cost about what reading them does.
+	r.mapped = nil
+	if c.dense {
+		r.mapped = f.mapped
+	}
 	for g := from; g < to; g++ {
 		if (g-from)%256 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -279,7 +287,7 @@ type cursor struct {
 	// s.off on is above that digest, so its key is at least prevKey.
 	prevKey uint64
 	// pending is the line above the last digest, read but not yet
-	// compared with the next: its hash (upper-case) and count.
+	// compared with the next: its hash and count.
 	pending      [40]byte
 	pendingLen   int
 	pendingCount int64
@@ -316,6 +324,7 @@ func (c *cursor) count(digest []byte) (Hit, error) {
 		if err != nil {
 			return Hit{}, err
 		}
+		c.s.minKey = float64(hashKey(hash)) // the lines after it are above it
 		switch order := compareHex(hash, target); {
 		case order == 0:
 			return Hit{Count: n, Found: true}, nil
@@ -361,53 +370,59 @@ func (c *cursor) place(target []byte, key uint64) error {
 
 // skipBelow moves the scanner past buffered lines below target, so that
 // next reads at most about bisectSpan bytes of lines below target before
-// the first line at or above it (or the end of the buffer). It gallops
-// (probes bisectSpan bytes ahead, then twice as far each time) until it
-// meets a line at or above target, then bisects: the cost grows with the
-// log of the distance, as a batch's next digest is mostly near. The lines
-// it jumps over are not parsed.
+// the first line at or above it (or the end of the buffer). Its probes are
+// lines it parses in the buffer: as hashes are spread evenly over the
+// file, the first interpolationProbes of them go where target is expected
+// between the lines known on either side (past the last one, at the
+// file's average density), then the search bisects. A probe mostly costs
+// a fetch from memory, and a batch's next digest is mostly a few KB on:
+// guessing takes a few probes where galloping took a dozen. The lines it
+// jumps over are not parsed.
 func (s *lineScanner) skipBelow(target []byte) error {
 	data := s.data
 	end := bytes.LastIndexByte(data, '\n') + 1 // the complete lines
 	if s.off+int64(len(data)) == s.f.size {
 		end = len(data) // the last line of the file needs no end
 	}
-	// Lines starting before lo are below target; the line at hi is not, or
-	// hi is end.
+	// Lines starting before lo are below target, at or above loKey; the
+	// line at hi is not below it, and has the key hiKey (+Inf: hi is end).
 	lo, hi := 0, end
-	for step := bisectSpan; lo+step < hi; step *= 2 {
-		start, lineEnd, below, err := s.probeLine(data[:end], lo+step, target)
-		if err != nil || start < 0 {
-			return err
+	loKey, hiKey := s.minKey, math.Inf(1)
+	t := float64(hashKey(target))
+	perKey := float64(s.f.size) / 0x1p64 // the file's bytes per unit of key
+	for probes := 0; hi-lo > bisectSpan; probes++ {
+		at := lo + (hi-lo)/2
+		if probes < interpolationProbes && t >= loKey {
+			guess := (t - loKey) * perKey
+			if !math.IsInf(hiKey, 1) && hiKey > loKey {
+				guess = (t - loKey) / (hiKey - loKey) * float64(hi-lo)
+			}
+			// The probe is the line after at: aim a line early. A
+			// probe must leave a line start before hi.
+			at = lo + int(min(max(guess-maxLineLen, 0), float64(hi-lo-bisectSpan)))
 		}
-		if !below {
-			hi = start
-			break
-		}
-		lo = lineEnd
-	}
-	for hi-lo > bisectSpan {
-		start, lineEnd, below, err := s.probeLine(data[:end], lo+(hi-lo)/2, target)
+		start, lineEnd, key, below, err := s.probeLine(data[:end], at, target)
 		if err != nil || start < 0 || start >= hi {
 			return err
 		}
 		if below {
-			lo = lineEnd
+			lo, loKey = lineEnd, key
 		} else {
-			hi = start
+			hi, hiKey = start, key
 		}
 	}
-	s.data, s.off = data[lo:], s.off+int64(lo)
+	s.data, s.off, s.minKey = data[lo:], s.off+int64(lo), loKey
 	return nil
 }
 
 // probeLine parses the first line of data starting after at, and reports
-// where it starts, where the next one starts (or len(data)), and whether
-// its hash is below target. start is -1 when no line starts after at.
-func (s *lineScanner) probeLine(data []byte, at int, target []byte) (start, next int, below bool, err error) {
+// where it starts, where the next one starts (or len(data)), its key and
+// whether its hash is below target. start is -1 when no line starts after
+// at.
+func (s *lineScanner) probeLine(data []byte, at int, target []byte) (start, next int, key float64, below bool, err error) {
 	nl := bytes.IndexByte(data[at:], '\n')
 	if nl < 0 || at+nl+1 >= len(data) {
-		return -1, 0, false, nil
+		return -1, 0, 0, false, nil
 	}
 	start, next = at+nl+1, len(data)
 	lineEnd := len(data)
@@ -416,9 +431,9 @@ func (s *lineScanner) probeLine(data []byte, at int, target []byte) (start, next
 	}
 	hash, _, err := s.f.parseLine(bytes.TrimSuffix(data[start:lineEnd], []byte{'\r'}))
 	if err != nil {
-		return 0, 0, false, err
+		return 0, 0, 0, false, err
 	}
-	return start, next, compareHex(hash, target) < 0, nil
+	return start, next, float64(hashKey(hash)), compareHex(hash, target) < 0, nil
 }
 
 // scanBatch answers a batch on a small unsorted file by reading it once:

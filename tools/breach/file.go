@@ -379,7 +379,7 @@ func (f *File) seekIn(w window, target []byte, r *reader, answerLen int) (lineSc
 		}
 	}
 	s := f.scanFrom(w.lo, r)
-	s.wantEnd = w.hi + int64(answerLen)
+	s.wantEnd, s.minKey = w.hi+int64(answerLen), w.loKey
 	if at <= w.lo && w.lo < at+int64(len(page)) {
 		s.data = page[w.lo-at:] // the answer starts in the page read last
 	}
@@ -590,6 +590,8 @@ type lineScanner struct {
 	off     int64
 	wantEnd int64
 	step    int
+	// minKey is at most the key of any line from off on (see skipBelow).
+	minKey float64
 }
 
 func (f *File) scanFrom(off int64, r *reader) lineScanner {

@@ -12,21 +12,11 @@ import (
 // its new end cannot be read. It was rewritten in place.
 var ErrChanged = errors.New("breach: the file shrank while it was read (rewritten in place?)")
 
-// releaseBytes is how much of the mapping a batch's reader keeps in its
-// process's page tables before it gives it back (see reader.release):
-// without that, a batch that reads the whole of a 4 GB file would count
-// all of it in the process's resident memory.
-const releaseBytes = 256 << 10
-
-// faultAround is about what the kernel maps around a page a reader
-// touches (fault_around_bytes, 64 KiB by default), counted against
-// releaseBytes.
-const faultAround = 64 << 10
-
 // folioSize is the largest span the kernel maps at one fault: the page
-// cache holds a file in folios of up to 2 MiB and maps a folio's pages
-// together. A release gives back the whole folios around what the reader
-// viewed, or the parts of them it did not view would stay mapped.
+// cache holds a file in folios of up to 2 MiB, and a fault maps a whole
+// folio's pages. A reader gives back the folios it has passed (see
+// release): without that, a batch that reads the whole of a 4 GB file
+// would count all of it in the process's resident memory.
 const folioSize = 2 << 20
 
 // reader gives a scanner the bytes of its file: read into buf, or, in a
@@ -43,9 +33,10 @@ type reader struct {
 	buf    []byte
 	mapped []byte   // the whole file, or nil: read into buf
 	pages  [64]byte // mincore's answer for a span, a byte a page
-	// The mapped bytes viewed since the last release lie between the
-	// pages of from and to; held is about how many of them are mapped.
-	from, to, held int64
+	// The mapped bytes viewed since the last release lie between from
+	// and to; viewed tells whether there are any.
+	from, to int64
+	viewed   bool
 }
 
 // maxRead is the longest span bytesAt returns.
@@ -66,23 +57,23 @@ func (r *reader) bytesAt(off, end int64) ([]byte, error) {
 		}
 		return r.buf[:n], nil
 	}
-	if r.held > releaseBytes {
-		r.release(off)
+	if r.viewed && off&^(folioSize-1) > r.from&^(folioSize-1) {
+		r.release(off) // a folio left behind
 	}
-	if r.held == 0 {
-		r.from, r.to = off, end
+	if !r.viewed {
+		r.from, r.to, r.viewed = off, end, true
 	}
-	r.from, r.to, r.held = min(r.from, off), max(r.to, end), r.held+end-off+faultAround
+	r.from, r.to = min(r.from, off), max(r.to, end)
 	return r.mapped[off:end:end], nil
 }
 
-// release takes the mapped pages viewed since the last release, and the
-// rest of their folios, out of the process's page tables, up to the folio
-// of keep (all of them when keep is past them): they stay in the page
-// cache, and a later view maps them again. (A neighbouring part's reader
-// may lose pages of a folio they share, and map them again.)
+// release takes the folios of the mapped bytes viewed since the last
+// release out of the process's page tables, up to the folio of keep (all
+// of them when keep is past them): they stay in the page cache, and a
+// later view maps them again. (A neighbouring part's reader may lose pages
+// of a folio they share, and map them again.)
 func (r *reader) release(keep int64) {
-	if r.held == 0 {
+	if !r.viewed {
 		return
 	}
 	from := r.from &^ (folioSize - 1)
@@ -90,7 +81,7 @@ func (r *reader) release(keep int64) {
 	if to > from {
 		adviseDontNeed(r.mapped[from:to])
 	}
-	r.held = 0
+	r.viewed = false
 }
 
 // done releases every mapped page the reader viewed.
