@@ -70,8 +70,15 @@ const (
 // sparse one costs about a read a digest. Lines between two digests that
 // a part jumps over are not read, as a single lookup does not read them.
 //
+// Where the file is mapped (see reader), a dense part reads it in place
+// when its pages are in memory, and reads them otherwise; a batch whose
+// sampled pages are all in memory runs one worker a core, since none
+// waits on the disk.
+//
 // Memory is about 60 bytes a digest and one 128 KiB buffer a part at
-// once, whatever the file's size. A digest of the wrong length fails the
+// once, whatever the file's size, plus up to a few 2 MiB folios of the
+// mapping a worker (see reader.release). A file that shrank since it was
+// opened fails the batch with ErrChanged. A digest of the wrong length fails the
 // whole batch with ErrDigestLength, before any read. The batch does not
 // start the background sampling (it needs no sample table), but uses the
 // table when a lookup has built it. A small unsorted file (see OpenFile)
