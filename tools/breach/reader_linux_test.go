@@ -39,12 +39,10 @@ func mappedResident(t *testing.T, data []byte) int64 {
 	return 0
 }
 
-// TestReaderReleasesMapping: a reader that views a mapped file front to
-// back, as a dense batch does, keeps about two folios of it in the
-// process's resident memory, not the file, and none once done.
-func TestReaderReleasesMapping(t *testing.T) {
-	t.Parallel()
-	const size = 24 << 20
+// openMapped opens a file of size bytes of SHA-1 lines, mapped, and its
+// path; it skips the test where the file is not mapped.
+func openMapped(t *testing.T, size int) (*File, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "mapped.txt")
 	line := []byte(strings.Repeat("0", 40) + ":1\n")
 	if err := os.WriteFile(path, bytes.Repeat(line, size/len(line)), 0o600); err != nil {
@@ -54,10 +52,20 @@ func TestReaderReleasesMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	if f.mapped == nil {
 		t.Skip("the file is not mapped here")
 	}
+	return f, path
+}
+
+// TestReaderReleasesMapping: a reader that views a mapped file front to
+// back, as a dense batch does, keeps about two folios of it in the
+// process's resident memory, not the file, and none once done.
+func TestReaderReleasesMapping(t *testing.T) {
+	t.Parallel()
+	const size = 24 << 20
+	f, _ := openMapped(t, size)
 	r := &reader{f: f, buf: make([]byte, bufSize), mapped: f.mapped}
 	var peak int64
 	var sum byte
@@ -86,23 +94,11 @@ var sink byte
 // lost since (SIGBUS) is the error ErrChanged, not a crash.
 func TestReadsMappedCatchesFault(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "cut.txt")
-	line := []byte(strings.Repeat("0", 40) + ":1\n")
-	if err := os.WriteFile(path, bytes.Repeat(line, 4*bufSize/len(line)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := OpenFile(path, KindSHA1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if f.mapped == nil {
-		t.Skip("the file is not mapped here")
-	}
+	f, path := openMapped(t, 4*bufSize)
 	if err := os.Truncate(path, pageSize); err != nil {
 		t.Fatal(err)
 	}
-	err = f.readsMapped(func() error {
+	err := f.readsMapped(func() error {
 		sink = f.mapped[len(f.mapped)-1]
 		return nil
 	})
