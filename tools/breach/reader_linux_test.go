@@ -77,7 +77,9 @@ func TestReaderReleasesMapping(t *testing.T) {
 		for i := 0; i < len(data); i += pageSize {
 			sum += data[i] // fault every page in
 		}
-		peak = max(peak, mappedResident(t, f.mapped))
+		if off%(4*bufSize) == 0 { // reading smaps costs more than the view
+			peak = max(peak, mappedResident(t, f.mapped))
+		}
 	}
 	if limit := int64(2*folioSize + bufSize); peak > limit || sum == 0 {
 		t.Errorf("%d MiB file viewed: peak resident %d KiB of the mapping, want at most %d KiB", size>>20, peak>>10, limit>>10)
