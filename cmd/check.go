@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"runtime"
 	"strconv"
@@ -99,32 +100,44 @@ type checkedLine struct {
 	passcheck.Result
 }
 
+// recentSlots is the size of a check worker's table of recent passwords:
+// small enough to stay in the CPU's cache (a map of a whole chunk's
+// passwords did not, and cost a twentieth of the run), large enough to
+// hold a list's frequent passwords.
+const recentSlots = 1 << 13
+
 // worker rates a chunk's passwords, then looks them all up in the breach
-// file in one batch, then writes them. A password met earlier in the chunk
-// takes that line's rating: the rating depends on the password alone, and
-// real lists repeat a lot (a leaked list such as RockYou's holds each
-// distinct password about twice on average, the most common ones
-// thousands of times), while the estimate is most of a line's cost.
+// file in one batch, then writes them. A password met recently in the
+// chunk takes that line's rating: the rating depends on the password
+// alone, and real lists repeat a lot (a leaked list such as RockYou's
+// holds each distinct password about twice on average, the most common
+// ones thousands of times), while the estimate is most of a line's cost.
+// Recently is the last line whose password fell in the same slot of a
+// table indexed by a hash: a frequent password keeps coming back to its
+// slot. (strength.Score also keeps the scores of the common list.)
 func (o checkOptions) worker() listWorker {
 	var results []passcheck.Result
 	var refused []error
 	var passwords []string
-	seen := map[string]int{} // a password's first line in the chunk
+	var recent [recentSlots]int32 // a slot's last line in the chunk, plus one; 0: none
+	seed := maphash.MakeSeed()
 	return func(ctx context.Context, c *lineChunk) {
 		n := len(c.lines)
 		results, refused, passwords = resize(results, n), resize(refused, n), resize(passwords, n)
-		clear(seen)
+		clear(recent[:])
 		for i, l := range c.lines {
 			passwords[i] = l.text
-			switch first, met := seen[l.text]; {
-			case l.tooLong:
+			if l.tooLong {
 				results[i], refused[i] = passcheck.Result{}, passcheck.ErrTooLong
-			case met:
-				results[i], refused[i] = results[first], refused[first]
-			default:
-				results[i], refused[i] = passcheck.Check(l.text)
-				seen[l.text] = i
+				continue
 			}
+			slot := &recent[maphash.String(seed, l.text)%recentSlots]
+			if last := int(*slot) - 1; last >= 0 && c.lines[last].text == l.text {
+				results[i], refused[i] = results[last], refused[last]
+				continue
+			}
+			results[i], refused[i] = passcheck.Check(l.text)
+			*slot = int32(i + 1)
 		}
 		if o.breach != nil {
 			if err := passcheck.AddBreached(ctx, o.breach, passwords, results, func(i int) bool { return refused[i] != nil }); err != nil {

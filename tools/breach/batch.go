@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -68,8 +70,15 @@ const (
 // sparse one costs about a read a digest. Lines between two digests that
 // a part jumps over are not read, as a single lookup does not read them.
 //
+// Where the file is mapped (see reader), a dense part reads it in place
+// when its pages are in memory, and reads them otherwise; a batch whose
+// sampled pages are all in memory runs one worker a core, since none
+// waits on the disk.
+//
 // Memory is about 60 bytes a digest and one 128 KiB buffer a part at
-// once, whatever the file's size. A digest of the wrong length fails the
+// once, whatever the file's size, plus up to a few 2 MiB folios of the
+// mapping a worker (see reader.release). A file that shrank since it was
+// opened fails the batch with ErrChanged. A digest of the wrong length fails the
 // whole batch with ErrDigestLength, before any read. The batch does not
 // start the background sampling (it needs no sample table), but uses the
 // table when a lookup has built it. A small unsorted file (see OpenFile)
@@ -82,6 +91,8 @@ func (f *File) CountMany(ctx context.Context, digests [][]byte, progress Progres
 	if f.unsorted {
 		err = f.scanBatch(ctx, b)
 	} else {
+		f.mapMu.RLock()
+		defer f.mapMu.RUnlock()
 		err = f.searchBatch(ctx, b, progress)
 	}
 	if err != nil {
@@ -165,6 +176,12 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 	parts := int(min(int64(batchWorkers*partsPerWorker), max(1, f.size/minPartBytes)))
 	partLen := (distinct + parts - 1) / parts
 	parts = (distinct + partLen - 1) / partLen
+	workers := batchWorkers
+	if f.warm(b) {
+		// Nothing to wait for: one worker a core. More would each keep
+		// the folio they read in mapped, for nothing (see reader.release).
+		workers = runtime.GOMAXPROCS(0)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -174,17 +191,21 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 		done     int
 		wg       sync.WaitGroup
 	)
-	for range min(batchWorkers, parts) {
+	for range min(workers, parts) {
 		wg.Go(func() {
 			bp := bufPool.Get().(*[]byte)
 			defer bufPool.Put(bp)
+			r := &reader{f: f, buf: *bp} // searchPart chooses whether to read the mapping
 			for {
 				p := int(next.Add(1) - 1)
 				if p >= parts {
 					return
 				}
 				from, to := p*partLen, min((p+1)*partLen, distinct)
-				err := f.searchPart(ctx, b, from, to, *bp)
+				err := f.readsMapped(func() error {
+					defer r.done()
+					return f.searchPart(ctx, b, from, to, r)
+				})
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -205,15 +226,44 @@ func (f *File) searchBatch(ctx context.Context, b *batch, progress Progress) err
 	return firstErr
 }
 
+// warmProbes is how many places of the file warm looks at.
+const warmProbes = 64
+
+// warm reports whether the batch will likely find the file's pages in
+// memory, read through the mapping: the pages where up to warmProbes of
+// its digests, spread over it, are expected are all in the page cache.
+func (f *File) warm(b *batch) bool {
+	if f.mapped == nil {
+		return false
+	}
+	var pages [1]byte
+	distinct := b.distinct()
+	for k := range min(warmProbes, distinct) {
+		key := binary.BigEndian.Uint64(b.digest(k * distinct / min(warmProbes, distinct)))
+		at := int64(float64(key)/0x1p64*float64(f.size)) &^ (pageSize - 1)
+		if !resident(f.mapped[at:min(at+pageSize, f.size)], pages[:]) {
+			return false
+		}
+	}
+	return true
+}
+
 // searchPart answers the distinct digests [from, to) of b, in order.
-func (f *File) searchPart(ctx context.Context, b *batch, from, to int, buf []byte) error {
-	c := cursor{f: f, buf: buf}
+func (f *File) searchPart(ctx context.Context, b *batch, from, to int, r *reader) error {
+	c := cursor{f: f, r: r}
 	if to-from > 1 {
 		// From where the part's first digest is expected in the file to
 		// where its last one is (a digest's first 8 bytes are its key).
 		first, last := binary.BigEndian.Uint64(b.digest(from)), binary.BigEndian.Uint64(b.digest(to-1))
 		span := float64(last-first) / 0x1p64 * float64(f.size)
 		c.dense = span/float64(to-from-1) < seqGap
+	}
+	// A dense part reads through the mapping (see reader); a sparse one
+	// reads a few pages a digest, where asking the kernel whether they
+	// are in memory and mapping them cost about what reading them does.
+	r.mapped = nil
+	if c.dense {
+		r.mapped = f.mapped
 	}
 	for g := from; g < to; g++ {
 		if (g-from)%256 == 0 && ctx.Err() != nil {
@@ -232,7 +282,7 @@ func (f *File) searchPart(ctx context.Context, b *batch, from, to int, buf []byt
 // last one was found.
 type cursor struct {
 	f       *File
-	buf     []byte
+	r       *reader
 	s       lineScanner
 	started bool
 	// dense is set for a part whose digests are close enough to read the
@@ -244,7 +294,7 @@ type cursor struct {
 	// s.off on is above that digest, so its key is at least prevKey.
 	prevKey uint64
 	// pending is the line above the last digest, read but not yet
-	// compared with the next: its hash (upper-case) and count.
+	// compared with the next: its hash and count.
 	pending      [40]byte
 	pendingLen   int
 	pendingCount int64
@@ -281,6 +331,7 @@ func (c *cursor) count(digest []byte) (Hit, error) {
 		if err != nil {
 			return Hit{}, err
 		}
+		c.s.minKey = float64(hashKey(hash)) // the lines after it are above it
 		switch order := compareHex(hash, target); {
 		case order == 0:
 			return Hit{Count: n, Found: true}, nil
@@ -311,12 +362,12 @@ func (c *cursor) place(target []byte, key uint64) error {
 		if to > 0 && (gap <= 0 || c.dense && gap <= farGap) {
 			c.s.wantEnd = max(to, c.s.off+int64(c.readOn))
 			if c.dense {
-				c.readOn = min(2*c.readOn, len(c.buf))
+				c.readOn = min(2*c.readOn, c.r.maxRead())
 			}
 			return nil
 		}
 	}
-	s, err := c.f.seekIn(w, target, c.buf, maxLineLen)
+	s, err := c.f.seekIn(w, target, c.r, maxLineLen)
 	if err != nil {
 		return err
 	}
@@ -326,53 +377,59 @@ func (c *cursor) place(target []byte, key uint64) error {
 
 // skipBelow moves the scanner past buffered lines below target, so that
 // next reads at most about bisectSpan bytes of lines below target before
-// the first line at or above it (or the end of the buffer). It gallops
-// (probes bisectSpan bytes ahead, then twice as far each time) until it
-// meets a line at or above target, then bisects: the cost grows with the
-// log of the distance, as a batch's next digest is mostly near. The lines
-// it jumps over are not parsed.
+// the first line at or above it (or the end of the buffer). Its probes are
+// lines it parses in the buffer: as hashes are spread evenly over the
+// file, the first interpolationProbes of them go where target is expected
+// between the lines known on either side (past the last one, at the
+// file's average density), then the search bisects. A probe mostly costs
+// a fetch from memory, and a batch's next digest is mostly a few KB on:
+// guessing takes a few probes where galloping took a dozen. The lines it
+// jumps over are not parsed.
 func (s *lineScanner) skipBelow(target []byte) error {
 	data := s.data
 	end := bytes.LastIndexByte(data, '\n') + 1 // the complete lines
 	if s.off+int64(len(data)) == s.f.size {
 		end = len(data) // the last line of the file needs no end
 	}
-	// Lines starting before lo are below target; the line at hi is not, or
-	// hi is end.
+	// Lines starting before lo are below target, at or above loKey; the
+	// line at hi is not below it, and has the key hiKey (+Inf: hi is end).
 	lo, hi := 0, end
-	for step := bisectSpan; lo+step < hi; step *= 2 {
-		start, lineEnd, below, err := s.probeLine(data[:end], lo+step, target)
-		if err != nil || start < 0 {
-			return err
+	loKey, hiKey := s.minKey, math.Inf(1)
+	t := float64(hashKey(target))
+	perKey := float64(s.f.size) / 0x1p64 // the file's bytes per unit of key
+	for probes := 0; hi-lo > bisectSpan; probes++ {
+		at := lo + (hi-lo)/2
+		if probes < interpolationProbes && t >= loKey {
+			guess := (t - loKey) * perKey
+			if !math.IsInf(hiKey, 1) && hiKey > loKey {
+				guess = (t - loKey) / (hiKey - loKey) * float64(hi-lo)
+			}
+			// The probe is the line after at: aim a line early. A
+			// probe must leave a line start before hi.
+			at = lo + int(min(max(guess-maxLineLen, 0), float64(hi-lo-bisectSpan)))
 		}
-		if !below {
-			hi = start
-			break
-		}
-		lo = lineEnd
-	}
-	for hi-lo > bisectSpan {
-		start, lineEnd, below, err := s.probeLine(data[:end], lo+(hi-lo)/2, target)
+		start, lineEnd, key, below, err := s.probeLine(data[:end], at, target)
 		if err != nil || start < 0 || start >= hi {
 			return err
 		}
 		if below {
-			lo = lineEnd
+			lo, loKey = lineEnd, key
 		} else {
-			hi = start
+			hi, hiKey = start, key
 		}
 	}
-	s.data, s.off = data[lo:], s.off+int64(lo)
+	s.data, s.off, s.minKey = data[lo:], s.off+int64(lo), loKey
 	return nil
 }
 
 // probeLine parses the first line of data starting after at, and reports
-// where it starts, where the next one starts (or len(data)), and whether
-// its hash is below target. start is -1 when no line starts after at.
-func (s *lineScanner) probeLine(data []byte, at int, target []byte) (start, next int, below bool, err error) {
+// where it starts, where the next one starts (or len(data)), its key and
+// whether its hash is below target. start is -1 when no line starts after
+// at.
+func (s *lineScanner) probeLine(data []byte, at int, target []byte) (start, next int, key float64, below bool, err error) {
 	nl := bytes.IndexByte(data[at:], '\n')
 	if nl < 0 || at+nl+1 >= len(data) {
-		return -1, 0, false, nil
+		return -1, 0, 0, false, nil
 	}
 	start, next = at+nl+1, len(data)
 	lineEnd := len(data)
@@ -381,9 +438,9 @@ func (s *lineScanner) probeLine(data []byte, at int, target []byte) (start, next
 	}
 	hash, _, err := s.f.parseLine(bytes.TrimSuffix(data[start:lineEnd], []byte{'\r'}))
 	if err != nil {
-		return 0, 0, false, err
+		return 0, 0, 0, false, err
 	}
-	return start, next, compareHex(hash, target) < 0, nil
+	return start, next, float64(hashKey(hash)), compareHex(hash, target) < 0, nil
 }
 
 // scanBatch answers a batch on a small unsorted file by reading it once:
@@ -392,7 +449,7 @@ func (s *lineScanner) probeLine(data []byte, at int, target []byte) (start, next
 func (f *File) scanBatch(ctx context.Context, b *batch) error {
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	s := f.scanFrom(0, *bp)
+	s := f.scanFrom(0, &reader{f: f, buf: *bp})
 	answered := make([]bool, b.distinct())
 	digest := make([]byte, f.kind.DigestLen())
 	for lines := 0; ; lines++ {

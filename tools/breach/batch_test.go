@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -101,18 +102,27 @@ func TestCountManyMatchesLinearScan(t *testing.T) {
 			{"one line", func(r *rand.Rand) []line { return spreadLines(r, 1, kind, 1) }, "\n", false, false},
 			{"two lines", func(r *rand.Rand) []line { return spreadLines(r, 2, kind, 1) }, "\r\n", true, false},
 		} {
-			t.Run(kind.String()+"/"+c.name, func(t *testing.T) {
-				t.Parallel()
-				r := rand.New(rand.NewPCG(uint64(kind), 7))
-				lines := c.lines(r)
-				f := open(t, writeFile(t, lines, c.eol, c.trailing), kind)
-				if c.sampled && !breach.WaitSampled(f) {
-					t.Fatal("no sample table")
-				}
-				for _, n := range []int{0, 1, 20, 2_000} {
-					checkBatch(t, f, lines, batchProbes(r, lines, kind, n), true)
-				}
-			})
+			// Mapped where the system maps the file (a sorted one), and
+			// read as where it does not.
+			for _, mapped := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/%s/mapped=%t", kind, c.name, mapped), func(t *testing.T) {
+					t.Parallel()
+					r := rand.New(rand.NewPCG(uint64(kind), 7))
+					lines := c.lines(r)
+					f := open(t, writeFile(t, lines, c.eol, c.trailing), kind)
+					if !mapped {
+						breach.ReadWithoutMapping(f)
+					} else if runtime.GOOS == "linux" && c.name != "unsorted" && !breach.Mapped(f) {
+						t.Fatal("a sorted file is not mapped")
+					}
+					if c.sampled && !breach.WaitSampled(f) {
+						t.Fatal("no sample table")
+					}
+					for _, n := range []int{0, 1, 20, 2_000} {
+						checkBatch(t, f, lines, batchProbes(r, lines, kind, n), true)
+					}
+				})
+			}
 		}
 	}
 }
@@ -376,4 +386,49 @@ func FuzzParseDigests(f *testing.F) {
 			t.Fatalf("%v does not name entry %d", err, bad.Index)
 		}
 	})
+}
+
+// TestCountManyFileShrinks: a batch on a mapped file that is cut short
+// under it (rewritten in place) fails with ErrChanged instead of crashing
+// the process on SIGBUS; a batch on the lines that are left still answers.
+func TestCountManyFileShrinks(t *testing.T) {
+	t.Parallel()
+	var file bytes.Buffer
+	if _, _, err := breachtest.WriteUniform(&file, 100_000, breach.KindSHA1, 5); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "shrinking.txt")
+	if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := open(t, path, breach.KindSHA1)
+	if !breach.Mapped(f) {
+		t.Skip("the file is not mapped here")
+	}
+	lines := bytes.Split(bytes.TrimSuffix(file.Bytes(), []byte("\r\n")), []byte("\r\n"))
+	digestsOf := func(lines [][]byte) [][]byte {
+		var digests [][]byte
+		for _, l := range lines {
+			digests = append(digests, mustHex(t, string(l[:40])))
+		}
+		return digests
+	}
+	// The first tenth of the file is kept, to a page boundary.
+	keep := int64(len(file.Bytes())/10) &^ 4095
+	kept := lines[:bytes.Count(file.Bytes()[:keep], []byte("\n"))]
+	if err := os.Truncate(path, keep); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.CountMany(context.Background(), digestsOf(lines[len(lines)/2:]), nil); !errors.Is(err, breach.ErrChanged) {
+		t.Errorf("a batch past the new end: %v, want ErrChanged", err)
+	}
+	hits, err := f.CountMany(context.Background(), digestsOf(kept[:len(kept)/2]), nil)
+	if err != nil {
+		t.Fatalf("a batch on the lines left: %v", err)
+	}
+	for i, h := range hits {
+		if !h.Found {
+			t.Fatalf("line %d of those left: not found", i)
+		}
+	}
 }

@@ -165,6 +165,13 @@ var hexDigit = func() (t [256]bool) {
 
 func isHex(c byte) bool { return hexDigit[c] }
 
+// upperInPlace upper-cases the hex digits of b.
+func upperInPlace(b []byte) {
+	for i, c := range b {
+		b[i] = upperDigit[c]
+	}
+}
+
 // upperDigit maps a-f to A-F and every other byte to itself.
 var upperDigit = func() (t [256]byte) {
 	for i := range t {

@@ -18,9 +18,11 @@ func (c *readCounter) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // CountReads makes f count its reads from now on and returns a function
-// that reports the reads and bytes so far. It must be called before f is
-// used concurrently.
+// that reports the reads and bytes so far; its batches read the file
+// instead of its mapping (ReadWithoutMapping), so that they are counted
+// too. It must be called before f is used concurrently.
 func CountReads(f *File) func() (reads, bytes int64) {
+	ReadWithoutMapping(f)
 	c := &readCounter{r: f.r}
 	f.r = c
 	return func() (int64, int64) { return c.reads.Load(), c.bytes.Load() }
@@ -39,3 +41,16 @@ func DropSamples(f *File) {
 	<-f.Sampled()
 	f.samples.Store(nil)
 }
+
+// ReadWithoutMapping unmaps f, so that its batches read the file as they
+// do where it cannot be mapped. It must be called before f is used
+// concurrently.
+func ReadWithoutMapping(f *File) {
+	if f.mapped != nil {
+		unmapFile(f.mapped)
+		f.mapped = nil
+	}
+}
+
+// Mapped reports whether f's batches read its mapping.
+func Mapped(f *File) bool { return f.mapped != nil }

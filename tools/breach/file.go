@@ -60,6 +60,12 @@ type File struct {
 	kind     Kind
 	unsorted bool // a small file out of hash order, scanned whole
 
+	// mapped is the sorted file mapped into memory for batches (see
+	// reader), or nil. Batches hold mapMu for reading; Close unmaps it
+	// once they are done.
+	mapped []byte
+	mapMu  sync.RWMutex
+
 	// samples, once the background sampling is done, holds the hash of a
 	// line every sampleSpacing bytes or so: the search starts between
 	// the two around its target instead of the ends of the file.
@@ -87,7 +93,7 @@ func OpenFile(path string, kind Kind) (*File, error) {
 		return nil, fmt.Errorf("breach: %w", err)
 	}
 	f := &File{f: osf, r: osf, size: st.Size(), modTime: st.ModTime(), kind: kind}
-	s := f.scanFrom(0, make([]byte, pageSize))
+	s := f.scanFrom(0, &reader{f: f, buf: make([]byte, pageSize)})
 	_, _, _, err = s.nextEntry()
 	if err != nil && err != io.EOF && !errors.Is(err, ErrMalformed) {
 		osf.Close()
@@ -105,6 +111,9 @@ func OpenFile(path string, kind Kind) (*File, error) {
 		}
 	}
 	readRandomly(osf)
+	if !f.unsorted {
+		f.mapped = mapFile(osf, f.size)
+	}
 	f.sampled = make(chan struct{})
 	return f, nil
 }
@@ -114,7 +123,7 @@ func OpenFile(path string, kind Kind) (*File, error) {
 func (f *File) outOfOrder() (bool, error) {
 	var prevBuf [40]byte
 	var prev []byte
-	s := f.scanFrom(0, make([]byte, bufSize))
+	s := f.scanFrom(0, &reader{f: f, buf: make([]byte, bufSize)})
 	for {
 		_, hash, _, err := s.nextEntry()
 		if err == io.EOF || errors.Is(err, ErrMalformed) {
@@ -127,6 +136,7 @@ func (f *File) outOfOrder() (bool, error) {
 			return true, nil
 		}
 		prev = prevBuf[:copy(prevBuf[:], hash)]
+		upperInPlace(prev) // compareHex wants its second hash upper-case
 	}
 }
 
@@ -153,11 +163,17 @@ func (f *File) startSampling() { f.startSample.Do(func() { go f.sample() }) }
 
 // Close closes the underlying file. A sampling under way stops at its next
 // read of the closed file; Close waits for it, so a closed File leaves no
-// goroutine behind.
+// goroutine behind. It waits for the batches under way to unmap the file.
 func (f *File) Close() error {
 	err := f.f.Close()
 	f.startSample.Do(func() { close(f.sampled) }) // never started: none to wait for
 	<-f.sampled
+	f.mapMu.Lock()
+	defer f.mapMu.Unlock()
+	if f.mapped != nil {
+		err = cmp.Or(err, unmapFile(f.mapped))
+		f.mapped = nil
+	}
 	return err
 }
 
@@ -171,7 +187,7 @@ func (f *File) Count(digest []byte) (count int64, found bool, err error) {
 
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	s, err := f.seek(target, *bp, maxLineLen)
+	s, err := f.seek(target, &reader{f: f, buf: *bp}, maxLineLen)
 	if err != nil {
 		return 0, false, err
 	}
@@ -231,7 +247,7 @@ func (f *File) eachInRange(prefix string, fn func(entry []byte, count int64)) er
 	// and two lines cover the range's usual spread, so that one read mostly
 	// takes the whole answer and the line after it.
 	perPrefix := int(f.size >> (4 * PrefixLen))
-	s, err := f.seek(target, *bp, perPrefix+perPrefix/32+2*maxLineLen)
+	s, err := f.seek(target, &reader{f: f, buf: *bp}, perPrefix+perPrefix/32+2*maxLineLen)
 	if err != nil {
 		return err
 	}
@@ -252,6 +268,7 @@ func (f *File) eachInRange(prefix string, fn func(entry []byte, count int64)) er
 				return ErrRangeTooLarge
 			}
 			matched++
+			upperInPlace(hash) // the line is in the search's own buffer
 			fn(line[PrefixLen:], n)
 		}
 	}
@@ -268,7 +285,7 @@ func (f *File) eachInRangeUnsorted(prefix string, fn func(entry []byte, count in
 	target := []byte(prefix)
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	s := f.scanFrom(0, *bp)
+	s := f.scanFrom(0, &reader{f: f, buf: *bp})
 	for {
 		line, hash, n, err := s.nextEntry()
 		if err == io.EOF {
@@ -281,6 +298,7 @@ func (f *File) eachInRangeUnsorted(prefix string, fn func(entry []byte, count in
 			if len(matches) == MaxRangeEntries {
 				return ErrRangeTooLarge
 			}
+			upperInPlace(hash)
 			matches = append(matches, match{string(line[PrefixLen:]), n})
 		}
 	}
@@ -315,12 +333,12 @@ type window struct {
 // and takes the answer once the samples are read. On a skewed file the
 // guesses miss, and after interpolationProbes of them the search bisects.
 // A small unsorted file is scanned from its start.
-func (f *File) seek(target, buf []byte, answerLen int) (lineScanner, error) {
+func (f *File) seek(target []byte, r *reader, answerLen int) (lineScanner, error) {
 	if f.unsorted {
-		return f.scanFrom(0, buf), nil
+		return f.scanFrom(0, r), nil
 	}
 	f.startSampling()
-	return f.seekIn(f.searchWindow(hashKey(target)), target, buf, answerLen)
+	return f.seekIn(f.searchWindow(hashKey(target)), target, r, answerLen)
 }
 
 // searchWindow is where a search for key starts: the whole file, or the
@@ -335,7 +353,7 @@ func (f *File) searchWindow(key uint64) window {
 
 // seekIn is seek inside the window w of a sorted file, which must hold the
 // first line >= target.
-func (f *File) seekIn(w window, target, buf []byte, answerLen int) (lineScanner, error) {
+func (f *File) seekIn(w window, target []byte, r *reader, answerLen int) (lineScanner, error) {
 	t := float64(hashKey(target))
 	var page []byte // the last probe's bytes, from file offset at
 	var at int64
@@ -347,12 +365,11 @@ func (f *File) seekIn(w window, target, buf []byte, answerLen int) (lineScanner,
 		// Whole pages, starting inside the window so that a line starts
 		// in them before hi.
 		at = min(max(from&^(pageSize-1), w.lo), w.hi-pageSize)
-		end := min(max((to+pageSize-1)&^(pageSize-1), at+pageSize), at+bufSize, f.size)
-		n, err := f.readAt(buf[:end-at], at)
-		if err != nil {
+		end := min(max((to+pageSize-1)&^(pageSize-1), at+pageSize), at+int64(r.maxRead()), f.size)
+		var err error
+		if page, err = r.bytesAt(at, end); err != nil {
 			return lineScanner{}, err
 		}
-		page = buf[:n]
 		found, err := f.narrow(&w, target, at, page)
 		if err != nil {
 			return lineScanner{}, err
@@ -361,8 +378,8 @@ func (f *File) seekIn(w window, target, buf []byte, answerLen int) (lineScanner,
 			break
 		}
 	}
-	s := f.scanFrom(w.lo, buf)
-	s.wantEnd = w.hi + int64(answerLen)
+	s := f.scanFrom(w.lo, r)
+	s.wantEnd, s.minKey = w.hi+int64(answerLen), w.loKey
 	if at <= w.lo && w.lo < at+int64(len(page)) {
 		s.data = page[w.lo-at:] // the answer starts in the page read last
 	}
@@ -527,15 +544,6 @@ func (f *File) narrow(w *window, target []byte, at int64, page []byte) (found bo
 	}
 }
 
-// readAt fills buf from file offset off; buf must end at or before the end of the file.
-func (f *File) readAt(buf []byte, off int64) (int, error) {
-	n, err := f.r.ReadAt(buf, off)
-	if err != nil && err != io.EOF {
-		return n, fmt.Errorf("breach: %w", err)
-	}
-	return n, nil
-}
-
 // hashKey is the place of a hash in the hash space: its first 16 hex digits
 // as a number, a shorter hash padded with zeros.
 func hashKey(hash []byte) uint64 {
@@ -550,18 +558,17 @@ func hashKey(hash []byte) uint64 {
 }
 
 // parseLine splits "HASH:COUNT" (line end already removed) and validates both
-// parts. It upper-cases the hash in place, in the same pass: every line
-// comes from a buffer of the search's own.
+// parts. It writes nothing: a batch parses the mapped file itself. The hash
+// is as the file has it, in either case (see compareHex).
 func (f *File) parseLine(line []byte) (hash []byte, count int64, err error) {
 	h := f.kind.hexLen()
 	if len(line) < h+2 || line[h] != ':' || len(line)-h-1 > maxCountDigits {
 		return nil, 0, ErrMalformed
 	}
-	for i, c := range line[:h] {
+	for _, c := range line[:h] {
 		if !isHex(c) {
 			return nil, 0, ErrMalformed
 		}
-		line[i] = upperDigit[c]
 	}
 	for _, c := range line[h+1:] {
 		if c < '0' || c > '9' {
@@ -578,19 +585,21 @@ func (f *File) parseLine(line []byte) (hash []byte, count int64, err error) {
 // a page boundary (or the end of the file), as the kernel reads the disk.
 type lineScanner struct {
 	f       *File
-	buf     []byte
+	r       *reader
 	data    []byte // unread bytes, starting at file offset off
 	off     int64
 	wantEnd int64
 	step    int
+	// minKey is at most the key of any line from off on (see skipBelow).
+	minKey float64
 }
 
-func (f *File) scanFrom(off int64, buf []byte) lineScanner {
-	return lineScanner{f: f, buf: buf, off: off, step: pageSize}
+func (f *File) scanFrom(off int64, r *reader) lineScanner {
+	return lineScanner{f: f, r: r, off: off, step: pageSize}
 }
 
-// nextEntry is next and parseLine: the next line, its hash (upper-cased in
-// place) and count, or io.EOF.
+// nextEntry is next and parseLine: the next line, its hash and count, or
+// io.EOF.
 func (s *lineScanner) nextEntry() (line, hash []byte, count int64, err error) {
 	if line, err = s.next(); err != nil {
 		return nil, nil, 0, err
@@ -606,17 +615,16 @@ func (s *lineScanner) next() ([]byte, error) {
 		end := s.wantEnd
 		if end <= s.off {
 			end = s.off + int64(s.step)
-			s.step = min(2*s.step, len(s.buf))
+			s.step = min(2*s.step, s.r.maxRead())
 		}
 		end = max(end, s.off+maxLineLen) // at least a whole line
-		end = min((end+pageSize-1)&^(pageSize-1), (s.off+int64(len(s.buf)))&^(pageSize-1), s.f.size)
-		n, err := s.f.readAt(s.buf[:end-s.off], s.off)
-		if err != nil {
+		end = min((end+pageSize-1)&^(pageSize-1), (s.off+int64(s.r.maxRead()))&^(pageSize-1), s.f.size)
+		var err error
+		if s.data, err = s.r.bytesAt(s.off, end); err != nil {
 			return nil, err
 		}
-		s.data = s.buf[:n]
 		i = bytes.IndexByte(s.data, '\n')
-		if i < 0 && s.off+int64(n) < s.f.size {
+		if i < 0 && s.off+int64(len(s.data)) < s.f.size {
 			return nil, ErrMalformed // a line longer than a read
 		}
 	}

@@ -49,13 +49,13 @@ func Check(password string) (Result, error) {
 	case utf8.RuneCountInString(password) > strength.MaxPasswordLength:
 		return Result{}, ErrTooLong
 	}
-	score := strength.Score(password)
+	score, common := strength.ScoreAndCommon(password)
 	entropy, _ := strength.Entropy(password)
 	return Result{
 		Score:   score,
 		Label:   strength.Label(score),
 		Entropy: entropy,
-		Common:  strength.IsCommon(password),
+		Common:  common,
 	}, nil
 }
 

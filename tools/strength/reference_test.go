@@ -73,3 +73,41 @@ func TestScoreIsEstimates(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreOfCommonPasswords: Score keeps the score of a common password
+// (see commonScores); asked again, it still answers what Estimate does,
+// for every one of a sample spread over the list.
+func TestScoreOfCommonPasswords(t *testing.T) {
+	t.Parallel()
+	common := strength.CommonPasswords()
+	for k := 0; k < len(common); k += 13 {
+		p := common[k]
+		want := strength.Estimate(p).Score
+		for try := range 2 {
+			if got := strength.Score(p); got != want {
+				t.Fatalf("Score(%q), call %d: %d, Estimate says %d", p, try+1, got, want)
+			}
+		}
+	}
+}
+
+// TestScoreAndCommon: the bulk checks' shortcut answers what Score and
+// IsCommon answer, on the reference corpus and on common passwords as
+// typed, capitalised and upper-cased.
+func TestScoreAndCommon(t *testing.T) {
+	t.Parallel()
+	passwords := []string{"", "correct horse battery staple"}
+	for _, row := range loadReference(t) {
+		passwords = append(passwords, row.password)
+	}
+	common := strength.CommonPasswords()
+	for k := 0; k < len(common); k += 97 {
+		passwords = append(passwords, common[k], strings.ToUpper(common[k][:1])+common[k][1:], strings.ToUpper(common[k]))
+	}
+	for _, p := range passwords {
+		score, common := strength.ScoreAndCommon(p)
+		if want, wantCommon := strength.Score(p), strength.IsCommon(p); score != want || common != wantCommon {
+			t.Errorf("ScoreAndCommon(%q) = %d, %t; Score and IsCommon say %d, %t", p, score, common, want, wantCommon)
+		}
+	}
+}

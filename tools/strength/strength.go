@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -80,12 +81,42 @@ func Estimate(password string, userInputs ...string) Result {
 // spells out for a reader, the match sequence, the feedback and the crack
 // time, which cost about a tenth of the estimate and most of its
 // allocations.
-func Score(password string) int {
+//
+// The score of a password of the common list, as typed, is kept once
+// estimated: such passwords are a large share of a real list (most of its
+// repeats), and its rank names it in a small table.
+func Score(password string) int { return scoreRanked(password, commonRank(password)) }
+
+// ScoreAndCommon is Score and IsCommon of password at once, for bulk
+// checks: they share the password's lookup in the common list.
+func ScoreAndCommon(password string) (score int, common bool) {
+	rank := commonRank(password)
+	return scoreRanked(password, rank), rank > 0 || isCommonLowerCased(password)
+}
+
+// scoreRanked is Score of password, whose rank in the common list, as
+// typed, is rank (0: not in it).
+func scoreRanked(password string, rank int32) int {
+	var known *atomic.Int32
+	if rank > 0 {
+		known = &commonScores[rank]
+		if score := known.Load(); score > 0 {
+			return int(score - 1)
+		}
+	}
 	s := getScratch()
 	defer putScratch(s)
 	_, guesses, _ := s.estimate(password, nil)
-	return scoreFor(guesses)
+	score := scoreFor(guesses)
+	if known != nil {
+		known.Store(int32(score + 1))
+	}
+	return score
 }
+
+// commonScores[rank] is Score plus one of the common password of that
+// rank, 0 until estimated. The common list is the trie's first.
+var commonScores [maxRank + 1]atomic.Int32
 
 // estimate finds the cheapest match sequence of password, in s: the
 // analysis, its guesses and the sequence. Runes past MaxPasswordLength are
@@ -256,13 +287,23 @@ func HumanDuration(seconds float64) string {
 // IsCommon reports whether password, as typed or lower-cased, is in the
 // embedded common-password list.
 func IsCommon(password string) bool {
-	words := data().words
-	for _, w := range [2]string{password, strings.ToLower(password)} {
-		if list, rank := words.lookup(w); rank > 0 && list == 0 { // passwords is the first list
-			return true
-		}
+	return commonRank(password) > 0 || isCommonLowerCased(password)
+}
+
+// isCommonLowerCased reports whether password lower-cased, when that
+// changes it, is in the common list.
+func isCommonLowerCased(password string) bool {
+	lower := strings.ToLower(password)
+	return lower != password && commonRank(lower) > 0
+}
+
+// commonRank is the rank of word in the common-password list, 0 when it
+// is not in it.
+func commonRank(word string) int32 {
+	if list, rank := data().words.lookup(word); list == 0 { // passwords is the first list
+		return rank
 	}
-	return false
+	return 0
 }
 
 // CommonPasswords returns the embedded common-password list (zxcvbn's
