@@ -74,6 +74,7 @@ type LineIdentifier struct {
 	modes [LineCandidates]int
 	lm    LMHash
 	mode  int
+	ranks rankMemo
 }
 
 // Identify is IdentifyLine in the identifier's storage.
@@ -96,8 +97,8 @@ func (id *LineIdentifier) identify(line string, keep, withParams int) Line {
 	var room [24]match
 	s, ms, note := identify(line, room[:0])
 	n := min(len(ms), keep)
-	var confRoom [24]float64
-	conf := rank(ms, confRoom[:0], n)
+	var confRoom [LineCandidates]float64
+	conf := id.ranks.rank(ms, confRoom[:0], n)
 	lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
 	res := buildInto(id.cands[:n], id.modes[:n], s, ms[:n], conf, note, withParams)
 	out := Line{Layout: LayoutHash, Hash: s, HashOffset: lead, Result: res}
