@@ -23,7 +23,6 @@ import (
 // one linear scan, and a field cannot contain the literal that ends it.
 type pattern struct {
 	src    string
-	id     int // the order of its compilation, for patternMemo
 	tokens []token
 	// exact scores how much of the string the pattern pins down: one point
 	// per literal byte plus runScores for its fields. Candidates sort on it
