@@ -179,10 +179,13 @@ func identify(hash string, buf []match) (string, []match, string) {
 // per format (the most exact).
 func matchAll(s string, start, end int, ms []match, via uint8) []match {
 	part := s[start:end]
-	var seen formatSet // the formats in ms, so a new one is appended unsearched
+	// seen holds the formats in ms, so a new one is appended unsearched;
+	// into an empty ms, a format of one pattern is appended unasked.
+	var seen formatSet
 	for i := range ms {
 		seen.add(ms[i].f)
 	}
+	fresh := len(ms) == 0
 	hex := 0 // whether part is all hex: 0 not known yet, 1 yes, -1 no
 	var room [64]*reach
 	for _, r := range reachable(part, room[:0]) {
@@ -212,6 +215,10 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 					continue
 				}
 				m.exact += int32(bonus)
+			}
+			if row.only && fresh {
+				ms = append(ms, m)
+				continue
 			}
 			if !seen.has(row.f) {
 				seen.add(row.f)

@@ -45,11 +45,13 @@ type reach struct {
 }
 
 // patternRow is a format written in a reach's pattern: its index in
-// formats, the pattern's index among the format's patterns, and the
-// format's check.
+// formats, the pattern's index among the format's patterns, the format's
+// check, and whether this is the format's only pattern (then an input
+// reaches the format once at most).
 type patternRow struct {
 	f     int32
 	i     int16
+	only  bool
 	check func(s string) int
 }
 
@@ -153,7 +155,7 @@ func register(r *row) {
 			compiled[src] = p
 		}
 		f.patterns = append(f.patterns, p)
-		index(p, patternRow{f: int32(len(formats) - 1), i: int16(i), check: f.check})
+		index(p, patternRow{f: int32(len(formats) - 1), i: int16(i), only: len(r.patterns) == 1, check: f.check})
 	}
 }
 

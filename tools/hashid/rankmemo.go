@@ -1,19 +1,24 @@
 package hashid
 
+import "math"
+
 // rankMemo remembers how rank ordered the matches of recent lines. A file
 // holds a few shapes of line many times over (20 formats fit every 32-digit
 // hex digest), and rank's answer depends on the matches' formats,
 // exactness, bits and reading only, not on the text: two lines whose
 // matches agree in those, in the same order, rank alike. A shape is looked
-// up by a fingerprint of those fields and then compared in full, so a
-// collision costs a rank, never a wrong answer.
+// up by a fingerprint of some of its matches and then compared in full, so
+// a collision costs a rank, never a wrong answer.
 type rankMemo struct {
 	slots [rankSlots]rankedShape
 }
 
-// rankSlots is how many shapes a rankMemo holds, one per fingerprint
-// modulo rankSlots: a mixed file has a few dozen shapes.
-const rankSlots = 64
+// rankSlots is how many shapes a rankMemo holds, in the slot their
+// fingerprint names: a mixed file has a few dozen shapes.
+const (
+	rankSlotBits = 6
+	rankSlots    = 1 << rankSlotBits
+)
 
 // maxMemoMatches bounds the matches of a shape the memo keeps, and so its
 // memory: a line that many formats fit is rare and ranked afresh.
@@ -27,15 +32,14 @@ type rankedShape struct {
 	conf [LineCandidates]float64
 }
 
-// rankKey is what rank reads of a match.
-type rankKey struct {
-	f     int32
-	exact int32
-	bits  float64
-	via   uint8
-}
+// rankKey is what rank reads of a match, packed: its format, reading and
+// exactness, and the bits of its improbability (bit for bit, stricter
+// than comparing the numbers, which only costs a rank).
+type rankKey [2]uint64
 
-func keyOf(m *match) rankKey { return rankKey{f: m.f, exact: m.exact, bits: m.bits, via: m.via} }
+func keyOf(m *match) rankKey {
+	return rankKey{uint64(uint32(m.f)) | uint64(m.via)<<32 | uint64(uint32(m.exact))<<40, math.Float64bits(m.bits)}
+}
 
 // rank is rank(ms, conf, shown) for shown <= LineCandidates, remembered:
 // it leaves the best shown matches first in ms, best first, and returns
@@ -44,11 +48,14 @@ func (rm *rankMemo) rank(ms []match, conf []float64, shown int) []float64 {
 	if len(ms) == 0 || len(ms) > maxMemoMatches {
 		return rank(ms, conf, shown)
 	}
+	// The fingerprint reads the first, middle and last matches only: it
+	// picks the slot, and the slot is compared in full.
 	h := uint64(len(ms))
-	for i := range ms {
-		h = h*0x9e3779b97f4a7c15 + uint64(ms[i].f)<<8 + uint64(ms[i].exact)
+	for _, i := range [3]int{0, len(ms) / 2, len(ms) - 1} {
+		k := keyOf(&ms[i])
+		h = (h^k[0])*0x9e3779b97f4a7c15 + k[1]
 	}
-	slot := &rm.slots[h%rankSlots]
+	slot := &rm.slots[h*0x9e3779b97f4a7c15>>(64-rankSlotBits)] // the top bits, which every key moves
 	if !slot.holds(ms) {
 		slot.key = slot.key[:0]
 		for i := range ms {
@@ -87,7 +94,7 @@ func (rs *rankedShape) holds(ms []match) bool {
 // position is where the shape holds format f (one match per format).
 func (rs *rankedShape) position(f int32) int {
 	for i := range rs.key {
-		if rs.key[i].f == f {
+		if int32(uint32(rs.key[i][0])) == f {
 			return i
 		}
 	}
