@@ -458,10 +458,10 @@ func appendShown(dst []byte, s string, width int) ([]byte, int) {
 // bytes at a time: every line of a list's text shows a hash or a name.
 func printableASCII(s string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	for ; len(s) >= 8; s = s[8:] {
+		_ = s[7] // one bounds check for the eight
+		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 		// A byte below ' ' borrows when ' ' is taken from it; one above
 		// '~' (or with its high bit set already) reaches 0x80 when 1 is
 		// added to it. Either sets a high bit that x has clear.
@@ -471,7 +471,7 @@ func printableASCII(s string) bool {
 			return false
 		}
 	}
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		if s[i] < ' ' || s[i] > '~' {
 			return false
 		}
