@@ -242,9 +242,9 @@ func addRow(reaches []*reach, p *pattern, row patternRow) []*reach {
 // separator that ends a leading variable field (a user or domain name).
 const maxSeparatorScan = 512
 
-// reachable appends to out every pattern s can match, skipping those whose
-// length bounds s does not fit (pattern.walk would reject them first
-// thing). The order is the index's, whatever is skipped. (A list, not a
+// reachable appends to out every pattern s can match, skipping those that
+// do not admit s (its length, first and last bytes: pattern.walk would
+// reject them first thing). The order is the index's, whatever is skipped. (A list, not a
 // call per pattern: an input reaches a few dozen, which the caller's array
 // on the stack holds.)
 func reachable(s string, out []*reach) []*reach {
@@ -253,7 +253,7 @@ func reachable(s string, out []*reach) []*reach {
 	}
 	n := prefixes[s[0]]
 	for i := 1; n != nil; i++ {
-		out = appendFitting(out, n.reaches, len(s))
+		out = appendAdmitted(out, n.reaches, s)
 		if i == len(s) {
 			break
 		}
@@ -265,12 +265,12 @@ func reachable(s string, out []*reach) []*reach {
 		}
 		for _, se := range fw.seps {
 			if se.sep == s[fw.width] {
-				out = appendFitting(out, se.reaches, len(s))
+				out = appendAdmitted(out, se.reaches, s)
 			}
 		}
 	}
 	if len(s) < len(byLength) {
-		out = append(out, byLength[len(s)]...) // all of length len(s)
+		out = appendAdmitted(out, byLength[len(s)], s)
 	}
 	head := s
 	if len(head) > maxSeparatorScan {
@@ -284,18 +284,18 @@ func reachable(s string, out []*reach) []*reach {
 		for _, r := range se.reaches {
 			// The leading field ends at the first separator, so a
 			// fixed tail after it puts that separator at one offset.
-			if r.p.fits(len(s)) && (r.p.sepTail == 0 || at == len(s)-r.p.sepTail) {
+			if r.p.admits(s) && (r.p.sepTail == 0 || at == len(s)-r.p.sepTail) {
 				out = append(out, r)
 			}
 		}
 	}
-	return appendFitting(out, variable, len(s))
+	return appendAdmitted(out, variable, s)
 }
 
-// appendFitting appends to out the patterns whose length bounds admit n.
-func appendFitting(out, reaches []*reach, n int) []*reach {
+// appendAdmitted appends to out the patterns that admit s.
+func appendAdmitted(out, reaches []*reach, s string) []*reach {
 	for _, r := range reaches {
-		if r.p.fits(n) {
+		if r.p.admits(s) {
 			out = append(out, r)
 		}
 	}
