@@ -76,10 +76,12 @@ var (
 )
 
 // fixedWidth holds the patterns whose leading fixed-length fields are
-// width bytes long: the separator that follows them, and its patterns.
+// width bytes long: the separators that follow them (also as a set, which
+// most inputs are not in at that offset), and their patterns.
 type fixedWidth struct {
-	width int
-	seps  []sepReaches
+	width  int
+	sepSet byteSet
+	seps   []sepReaches
 }
 
 // sepReaches are patterns whose leading field or fields end at sep.
@@ -195,6 +197,7 @@ func index(p *pattern, row patternRow) {
 			fixedAt = slices.Insert(fixedAt, k, fixedWidth{width: width})
 		}
 		fixedAt[k].seps = addSepRow(fixedAt[k].seps, toks[i].lit[0], p, row)
+		fixedAt[k].sepSet.add(toks[i].lit[0])
 	default:
 		for i < len(toks) && toks[i].f != nil {
 			i++
@@ -259,13 +262,16 @@ func reachable(s string, out []*reach) []*reach {
 		}
 		n = n.child(s[i], false)
 	}
-	for _, fw := range fixedAt {
+	for k := range fixedAt {
+		fw := &fixedAt[k]
 		if fw.width >= len(s) {
 			break
 		}
-		for _, se := range fw.seps {
-			if se.sep == s[fw.width] {
-				out = appendAdmitted(out, se.reaches, s)
+		if sep := s[fw.width]; fw.sepSet.has(sep) {
+			for _, se := range fw.seps {
+				if se.sep == sep {
+					out = appendAdmitted(out, se.reaches, s)
+				}
 			}
 		}
 	}
