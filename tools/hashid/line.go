@@ -68,7 +68,9 @@ func IdentifyLine(line string) Line {
 // A LineIdentifier identifies the lines of a file one after the other in
 // storage it reuses, sparing the garbage collector a file's worth of
 // answers: the Line it returns (its candidates and LM part) is valid until
-// its next call. It is not safe for concurrent use; IdentifyLine is.
+// its next call. It remembers how the matches of recent lines ranked
+// (rankMemo), which a file's next line of the same shape reuses. It is not
+// safe for concurrent use; IdentifyLine is.
 type LineIdentifier struct {
 	cands [LineCandidates]Candidate
 	modes [LineCandidates]int
