@@ -116,8 +116,7 @@ func appendIdentifyText(dst []byte, n int, line hashid.Line) []byte {
 		dst = appendCell(dst, best.Name, identifyNameColumn)
 		dst = append(dst, "  "...)
 		if best.HashcatMode != nil {
-			var digits [20]byte
-			dst = appendPadLeft(dst, string(strconv.AppendInt(digits[:0], int64(*best.HashcatMode), 10)), identifyModeColumn)
+			dst = appendIntPadLeft(dst, *best.HashcatMode, identifyModeColumn)
 		} else {
 			dst = appendPadLeft(dst, "-", identifyModeColumn)
 		}

@@ -399,16 +399,30 @@ func listResult(stats listStats, err error, what string) error {
 
 // appendPadLeft appends spaces, then s, to width characters.
 func appendPadLeft(dst []byte, s string, width int) []byte {
-	for n := utf8.RuneCountInString(s); n < width; n++ {
-		dst = append(dst, ' ')
-	}
-	return append(dst, s...)
+	return append(appendSpaces(dst, width-utf8.RuneCountInString(s)), s...)
+}
+
+// appendIntPadLeft appends n right-aligned to width characters.
+func appendIntPadLeft(dst []byte, n int, width int) []byte {
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], int64(n), 10)
+	return append(appendSpaces(dst, width-len(d)), d...)
 }
 
 // appendLineNumber appends n right-aligned in the LINE column.
 func appendLineNumber(dst []byte, n int) []byte {
-	var digits [20]byte
-	return appendPadLeft(dst, string(strconv.AppendInt(digits[:0], int64(n), 10)), lineColumn)
+	return appendIntPadLeft(dst, n, lineColumn)
+}
+
+// spaces pads the columns, a run at a time rather than a byte at a time.
+const spaces = "                                                                "
+
+// appendSpaces appends n spaces (none when n <= 0).
+func appendSpaces(dst []byte, n int) []byte {
+	for ; n > len(spaces); n -= len(spaces) {
+		dst = append(dst, spaces...)
+	}
+	return append(dst, spaces[:max(n, 0)]...)
 }
 
 // lineColumn is the width of the LINE column: up to a million lines align.
@@ -440,8 +454,23 @@ func appendShown(dst []byte, s string, width int) ([]byte, int) {
 	return dst, n
 }
 
-// printableASCII reports whether s is printable ASCII only.
+// printableASCII reports whether s is printable ASCII only. It reads eight
+// bytes at a time: every line of a list's text shows a hash or a name.
 func printableASCII(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; len(s) >= 8; s = s[8:] {
+		_ = s[7] // one bounds check for the eight
+		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		// A byte below ' ' borrows when ' ' is taken from it; one above
+		// '~' (or with its high bit set already) reaches 0x80 when 1 is
+		// added to it. Either sets a high bit that x has clear.
+		below := (x - ' '*ones) &^ x
+		above := x + ones | x
+		if (below|above)&highs != 0 {
+			return false
+		}
+	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < ' ' || s[i] > '~' {
 			return false
@@ -454,10 +483,7 @@ func printableASCII(s string) bool {
 // appendShown shows it, then padded with spaces.
 func appendCell(dst []byte, s string, width int) []byte {
 	dst, n := appendShown(dst, s, width)
-	for ; n < width; n++ {
-		dst = append(dst, ' ')
-	}
-	return dst
+	return appendSpaces(dst, width-n)
 }
 
 // newListOutput buffers a list command's standard output.

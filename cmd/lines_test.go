@@ -264,6 +264,65 @@ func TestAppendCell(t *testing.T) {
 	}
 }
 
+// TestPrintableASCII: the eight-bytes-at-a-time reading answers as the
+// definition does, for every byte at every offset of a printable string and
+// at either end of the printable range.
+func TestPrintableASCII(t *testing.T) {
+	t.Parallel()
+	printable := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] < ' ' || s[i] > '~' {
+				return false
+			}
+		}
+		return true
+	}
+	base := []byte(" ~abcdefghijklmnopqrstu")
+	for n := 0; n <= len(base); n++ {
+		for at := 0; at < n; at++ {
+			for b := 0; b < 256; b++ {
+				s := []byte(string(base[:n]))
+				s[at] = byte(b)
+				if got, want := printableASCII(string(s)), printable(string(s)); got != want {
+					t.Fatalf("printableASCII(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzPrintableASCII(f *testing.F) {
+	for _, s := range []string{"", "abc", "0123456789abcdef\x7f", "é", "\x00\x1f ~\x7f\x80\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := !strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r > '~' })
+		if got := printableASCII(s); got != want {
+			t.Fatalf("printableASCII(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+// TestAppendPadding: numbers and text right-aligned, and runs of spaces
+// longer than the padding constant.
+func TestAppendPadding(t *testing.T) {
+	t.Parallel()
+	if got := string(appendIntPadLeft(nil, 1000, 7)); got != "   1000" {
+		t.Errorf("appendIntPadLeft(1000, 7) = %q", got)
+	}
+	if got := string(appendIntPadLeft(nil, 12345678, 7)); got != "12345678" {
+		t.Errorf("appendIntPadLeft(12345678, 7) = %q", got)
+	}
+	if got := string(appendPadLeft(nil, "é", 3)); got != "  é" {
+		t.Errorf("appendPadLeft(é, 3) = %q", got)
+	}
+	for _, n := range []int{-1, 0, 1, len(spaces), len(spaces) + 1, 3*len(spaces) + 5} {
+		if got := string(appendSpaces([]byte("x"), n)); got != "x"+strings.Repeat(" ", max(n, 0)) {
+			t.Errorf("appendSpaces(%d): %d bytes", n, len(got))
+		}
+	}
+}
+
 // TestOpenListInput: at most one argument, "-" or none for standard input,
 // and a missing file is no usage error.
 func TestOpenListInput(t *testing.T) {

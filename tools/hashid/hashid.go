@@ -123,10 +123,18 @@ func isHex(s string) bool {
 	return s != "" && inClass(hexClass(), s)
 }
 
-// inClass reports whether every byte of s is in c.
+// inClass reports whether every byte of s is in c. It reads four bytes a
+// round: fields of a hundred characters are common.
 func inClass(c *charClass, s string) bool {
+	in := &c.in
+	for ; len(s) >= 4; s = s[4:] {
+		_ = s[3] // one bounds check for the four
+		if !(in[s[0]] && in[s[1]] && in[s[2]] && in[s[3]]) {
+			return false
+		}
+	}
 	for i := 0; i < len(s); i++ {
-		if !c.in[s[i]] {
+		if !in[s[i]] {
 			return false
 		}
 	}
@@ -179,20 +187,22 @@ func identify(hash string, buf []match) (string, []match, string) {
 // per format (the most exact).
 func matchAll(s string, start, end int, ms []match, via uint8) []match {
 	part := s[start:end]
-	var memo patternMemo
-	var seen formatSet // the formats in ms, so a new one is appended unsearched
+	// seen holds the formats in ms, so a new one is appended unsearched;
+	// into an empty ms, a format of one pattern is appended unasked.
+	var seen formatSet
 	for i := range ms {
 		seen.add(ms[i].f)
 	}
+	fresh := len(ms) == 0
 	hex := 0 // whether part is all hex: 0 not known yet, 1 yes, -1 no
-	var room [64]entry
-	for _, e := range reachable(part, room[:0]) {
-		bits, ok := memo.match(e.p, part)
+	var room [64]*reach
+	for _, r := range reachable(part, room[:0]) {
+		bits, ok := r.p.match(part, nil)
 		if !ok {
 			continue
 		}
-		exact := e.p.exact
-		if e.p.wideOnly {
+		exact := r.p.exact
+		if r.p.wideOnly {
 			if hex == 0 {
 				hex = -1
 				if isHex(part) {
@@ -205,20 +215,26 @@ func matchAll(s string, start, end int, ms []match, via uint8) []match {
 				exact -= hexPenalty
 			}
 		}
-		if check := formats[e.f].check; check != nil {
-			bonus := check(part)
-			if bonus < 0 {
+		for _, row := range r.rows {
+			m := match{f: row.f, p: row.i, via: via, exact: int32(exact), start: int32(start), end: int32(end), bits: bits}
+			if row.check != nil {
+				bonus := row.check(part)
+				if bonus < 0 {
+					continue
+				}
+				m.exact += int32(bonus)
+			}
+			if row.only && fresh {
+				ms = append(ms, m)
 				continue
 			}
-			exact += bonus
+			if !seen.has(row.f) {
+				seen.add(row.f)
+				ms = append(ms, m)
+				continue
+			}
+			ms = merge(ms, m)
 		}
-		m := match{f: e.f, p: e.i, via: via, exact: int32(exact), start: int32(start), end: int32(end), bits: bits}
-		if !seen.has(e.f) {
-			seen.add(e.f)
-			ms = append(ms, m)
-			continue
-		}
-		ms = merge(ms, m)
 	}
 	return ms
 }
@@ -231,27 +247,6 @@ const maxFormats = 1024
 
 func (fs *formatSet) add(f int32)      { fs[f/64] |= 1 << (f % 64) }
 func (fs *formatSet) has(f int32) bool { return fs[f/64]&(1<<(f%64)) != 0 }
-
-// patternMemo remembers the patterns matched against one string: many rows
-// share a pattern (twenty formats are "<hex:32>"). A pattern has one slot,
-// chosen by its number, so a lookup is one comparison; two patterns that
-// share a slot take turns, matching again what the other evicted.
-type patternMemo struct {
-	slots [16]struct {
-		p    *pattern
-		bits float64
-		ok   bool
-	}
-}
-
-func (pm *patternMemo) match(p *pattern, s string) (float64, bool) {
-	e := &pm.slots[p.id%len(pm.slots)]
-	if e.p != p {
-		bits, ok := p.match(s, nil)
-		e.p, e.bits, e.ok = p, bits, ok
-	}
-	return e.bits, e.ok
-}
 
 func merge(ms []match, m match) []match {
 	for i := range ms {

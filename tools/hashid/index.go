@@ -36,44 +36,64 @@ type format struct {
 // noMode marks formats hashcat cannot crack.
 const noMode = -1
 
-// entry ties a pattern to its format in the dispatch indexes.
-type entry struct {
-	p *pattern
-	f int32 // index in formats
-	i int16 // index in the format's patterns
+// A reach is one pattern in the dispatch indexes, with the rows written in
+// it (twenty formats are "<hex:32>"): an input that reaches it is matched
+// against the pattern once, and each row's check then vets the match.
+type reach struct {
+	p    *pattern
+	rows []patternRow
+}
+
+// patternRow is a format written in a reach's pattern: its index in
+// formats, the pattern's index among the format's patterns, the format's
+// check, and whether this is the format's only pattern (then an input
+// reaches the format once at most).
+type patternRow struct {
+	f     int32
+	i     int16
+	only  bool
+	check func(s string) int
 }
 
 // The dispatch indexes, built from the table on first use (loadTables).
-// Identify consults only the entries an input can reach: those whose
+// Identify consults only the patterns an input can reach: those whose
 // literal prefix it starts with (a byte trie), those whose leading
 // fixed-length fields end at a separator the input has at that offset,
 // those of its exact length, and the few that start with a variable-length
 // field before a separator it contains. Of those it matches only the ones
 // whose length bounds (and, for a variable field before a separator, where
-// that separator first occurs) the input fits.
+// that separator first occurs) the input fits. Each pattern is in one
+// place only, so an input reaches it once.
 var (
 	formats   []*format
 	byName    = map[string]*format{}
-	prefixes  = &trieNode{}
-	fixedAt   []sepEntries // by width, then separator
-	byLength  [][]entry    // by the input's length: a slice, not a map, as every input looks here
-	varBefore []sepEntries // leading variable field, then the separator sep (width unused)
-	variable  []entry      // variable-length fields only, no literal
+	prefixes  [256]*trieNode // by the first byte of the prefix
+	fixedAt   []fixedWidth   // by width
+	byLength  [][]*reach     // by the input's length: a slice, not a map, as every input looks here
+	varBefore []sepReaches   // leading variable field, then the separator sep
+	variable  []*reach       // variable-length fields only, no literal
 	compiled  = map[string]*pattern{}
 )
 
-// sepEntries are the patterns whose leading fixed-length fields are width
-// bytes long, followed by the separator sep.
-type sepEntries struct {
-	width   int
+// fixedWidth holds the patterns whose leading fixed-length fields are
+// width bytes long: the separators that follow them (also as a set, which
+// most inputs are not in at that offset), and their patterns.
+type fixedWidth struct {
+	width  int
+	sepSet byteSet
+	seps   []sepReaches
+}
+
+// sepReaches are patterns whose leading field or fields end at sep.
+type sepReaches struct {
 	sep     byte
-	entries []entry
+	reaches []*reach
 }
 
 type trieNode struct {
 	keys     []byte
 	children []*trieNode
-	entries  []entry
+	reaches  []*reach
 }
 
 func (n *trieNode) child(b byte, create bool) *trieNode {
@@ -134,22 +154,27 @@ func register(r *row) {
 			// Rows that share a written form share one pattern, which
 			// Identify then matches once per input.
 			p = compilePattern(src)
-			p.id = len(compiled)
 			compiled[src] = p
 		}
 		f.patterns = append(f.patterns, p)
-		index(entry{p, int32(len(formats) - 1), int16(i)})
+		index(p, patternRow{f: int32(len(formats) - 1), i: int16(i), only: len(r.patterns) == 1, check: f.check})
 	}
 }
 
-func index(e entry) {
-	toks := e.p.tokens
+// index files row under its pattern p in the dispatch indexes.
+func index(p *pattern, row patternRow) {
+	toks := p.tokens
 	if toks[0].f == nil {
-		n := prefixes
-		for i := 0; i < len(toks[0].lit); i++ {
-			n = n.child(toks[0].lit[i], true)
+		lit := toks[0].lit
+		n := prefixes[lit[0]]
+		if n == nil {
+			n = &trieNode{}
+			prefixes[lit[0]] = n
 		}
-		n.entries = append(n.entries, e)
+		for i := 1; i < len(lit); i++ {
+			n = n.child(lit[i], true)
+		}
+		n.reaches = addRow(n.reaches, p, row)
 		return
 	}
 	width, i := 0, 0
@@ -165,60 +190,93 @@ func index(e entry) {
 		if width >= len(byLength) {
 			byLength = slices.Grow(byLength, width+1-len(byLength))[:width+1]
 		}
-		byLength[width] = append(byLength[width], e)
+		byLength[width] = addRow(byLength[width], p, row)
 	case width >= 0:
-		sep := toks[i].lit[0]
-		k, found := slices.BinarySearchFunc(fixedAt, sepEntries{width: width, sep: sep}, func(a, b sepEntries) int {
-			return cmp.Or(cmp.Compare(a.width, b.width), cmp.Compare(a.sep, b.sep))
-		})
+		k, found := slices.BinarySearchFunc(fixedAt, width, func(fw fixedWidth, w int) int { return cmp.Compare(fw.width, w) })
 		if !found {
-			fixedAt = slices.Insert(fixedAt, k, sepEntries{width: width, sep: sep})
+			fixedAt = slices.Insert(fixedAt, k, fixedWidth{width: width})
 		}
-		fixedAt[k].entries = append(fixedAt[k].entries, e)
+		fixedAt[k].seps = addSepRow(fixedAt[k].seps, toks[i].lit[0], p, row)
+		fixedAt[k].sepSet.add(toks[i].lit[0])
 	default:
 		for i < len(toks) && toks[i].f != nil {
 			i++
 		}
 		if i == len(toks) {
-			variable = append(variable, e)
+			variable = addRow(variable, p, row)
 			return
 		}
-		sep := toks[i].lit[0]
-		k := slices.IndexFunc(varBefore, func(se sepEntries) bool { return se.sep == sep })
-		if k < 0 {
-			k = len(varBefore)
-			varBefore = append(varBefore, sepEntries{sep: sep})
-		}
-		varBefore[k].entries = append(varBefore[k].entries, e)
+		varBefore = addSepRow(varBefore, toks[i].lit[0], p, row)
 	}
+}
+
+// addSepRow files row under p among the patterns of separator sep.
+func addSepRow(seps []sepReaches, sep byte, p *pattern, row patternRow) []sepReaches {
+	k := slices.IndexFunc(seps, func(se sepReaches) bool { return se.sep == sep })
+	if k < 0 {
+		k = len(seps)
+		seps = append(seps, sepReaches{sep: sep})
+	}
+	seps[k].reaches = addRow(seps[k].reaches, p, row)
+	return seps
+}
+
+// addRow files row under p in reaches, the patterns of one place in the
+// indexes. Identify meets the rows of a place pattern by pattern, not in
+// table order, which changes nothing as long as the rows of one format
+// come in the order of its patterns (merge keeps the first of two equal
+// matches of a format): addRow panics otherwise, at the first call.
+func addRow(reaches []*reach, p *pattern, row patternRow) []*reach {
+	k := slices.IndexFunc(reaches, func(r *reach) bool { return r.p == p })
+	if k < 0 {
+		k = len(reaches)
+		reaches = append(reaches, &reach{p: p})
+	}
+	for _, r := range reaches[k+1:] {
+		if slices.ContainsFunc(r.rows, func(other patternRow) bool { return other.f == row.f }) {
+			panic(fmt.Sprintf("format %q: pattern %q would be met after a later one", formats[row.f].name, p.src))
+		}
+	}
+	reaches[k].rows = append(reaches[k].rows, row)
+	return reaches
 }
 
 // maxSeparatorScan bounds how far into the input Identify looks for the
 // separator that ends a leading variable field (a user or domain name).
 const maxSeparatorScan = 512
 
-// reachable appends to out every index entry s can match, skipping those
-// whose length bounds s does not fit (pattern.walk would reject them first
-// thing). The order is the index's, whatever is skipped. (A list, not a
-// call per entry: an input reaches a few dozen, which the caller's array on
-// the stack holds.)
-func reachable(s string, out []entry) []entry {
-	n := prefixes
-	for i := 0; i < len(s) && n != nil; i++ {
-		if n = n.child(s[i], false); n != nil {
-			out = appendFitting(out, n.entries, len(s))
-		}
+// reachable appends to out every pattern s can match, skipping those that
+// do not admit s (its length, first and last bytes: pattern.walk would
+// reject them first thing). The order is the index's, whatever is skipped. (A list, not a
+// call per pattern: an input reaches a few dozen, which the caller's array
+// on the stack holds.)
+func reachable(s string, out []*reach) []*reach {
+	if s == "" {
+		return out
 	}
-	for _, se := range fixedAt {
-		if se.width >= len(s) {
+	n := prefixes[s[0]]
+	for i := 1; n != nil; i++ {
+		out = appendAdmitted(out, n.reaches, s)
+		if i == len(s) {
 			break
 		}
-		if se.sep == s[se.width] {
-			out = appendFitting(out, se.entries, len(s))
+		n = n.child(s[i], false)
+	}
+	for k := range fixedAt {
+		fw := &fixedAt[k]
+		if fw.width >= len(s) {
+			break
+		}
+		if sep := s[fw.width]; fw.sepSet.has(sep) {
+			for _, se := range fw.seps {
+				if se.sep == sep {
+					out = appendAdmitted(out, se.reaches, s)
+				}
+			}
 		}
 	}
 	if len(s) < len(byLength) {
-		out = appendFitting(out, byLength[len(s)], len(s))
+		out = appendAdmitted(out, byLength[len(s)], s)
 	}
 	head := s
 	if len(head) > maxSeparatorScan {
@@ -229,22 +287,22 @@ func reachable(s string, out []entry) []entry {
 		if at < 0 {
 			continue
 		}
-		for _, e := range se.entries {
+		for _, r := range se.reaches {
 			// The leading field ends at the first separator, so a
 			// fixed tail after it puts that separator at one offset.
-			if e.p.fits(len(s)) && (e.p.sepTail == 0 || at == len(s)-e.p.sepTail) {
-				out = append(out, e)
+			if r.p.admits(s) && (r.p.sepTail == 0 || at == len(s)-r.p.sepTail) {
+				out = append(out, r)
 			}
 		}
 	}
-	return appendFitting(out, variable, len(s))
+	return appendAdmitted(out, variable, s)
 }
 
-// appendFitting appends to out the entries whose length bounds admit n.
-func appendFitting(out, entries []entry, n int) []entry {
-	for _, e := range entries {
-		if e.p.fits(n) {
-			out = append(out, e)
+// appendAdmitted appends to out the patterns that admit s.
+func appendAdmitted(out, reaches []*reach, s string) []*reach {
+	for _, r := range reaches {
+		if r.p.admits(s) {
+			out = append(out, r)
 		}
 	}
 	return out

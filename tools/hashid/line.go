@@ -68,12 +68,15 @@ func IdentifyLine(line string) Line {
 // A LineIdentifier identifies the lines of a file one after the other in
 // storage it reuses, sparing the garbage collector a file's worth of
 // answers: the Line it returns (its candidates and LM part) is valid until
-// its next call. It is not safe for concurrent use; IdentifyLine is.
+// its next call. It remembers how the matches of recent lines ranked
+// (rankMemo), which a file's next line of the same shape reuses. It is not
+// safe for concurrent use; IdentifyLine is.
 type LineIdentifier struct {
 	cands [LineCandidates]Candidate
 	modes [LineCandidates]int
 	lm    LMHash
 	mode  int
+	ranks rankMemo
 }
 
 // Identify is IdentifyLine in the identifier's storage.
@@ -96,8 +99,8 @@ func (id *LineIdentifier) identify(line string, keep, withParams int) Line {
 	var room [24]match
 	s, ms, note := identify(line, room[:0])
 	n := min(len(ms), keep)
-	var confRoom [24]float64
-	conf := rank(ms, confRoom[:0], n)
+	var confRoom [LineCandidates]float64
+	conf := id.ranks.rank(ms, confRoom[:0], n)
 	lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
 	res := buildInto(id.cands[:n], id.modes[:n], s, ms[:n], conf, note, withParams)
 	out := Line{Layout: LayoutHash, Hash: s, HashOffset: lead, Result: res}

@@ -15,6 +15,17 @@ import (
 // plaintext modes take as they are. It is consulted only when no format fits
 // s better than by its length.
 func notAHash(s string) (what string, plain bool) {
+	if isHex(s) {
+		// Hex digits hold none of '@', ':', '-', '.' or a space, so a
+		// word and a number are all that a digest's alphabet can spell.
+		switch {
+		case isWord(s):
+			return "a plain word", true
+		case isDigits(s):
+			return "a number", false
+		}
+		return "", false
+	}
 	switch {
 	case isEmail(s):
 		return "an email address", false

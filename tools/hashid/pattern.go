@@ -23,7 +23,6 @@ import (
 // one linear scan, and a field cannot contain the literal that ends it.
 type pattern struct {
 	src    string
-	id     int // the order of its compilation, for patternMemo
 	tokens []token
 	// exact scores how much of the string the pattern pins down: one point
 	// per literal byte plus runScores for its fields. Candidates sort on it
@@ -31,6 +30,10 @@ type pattern struct {
 	exact int
 	// minLen and maxLen (-1: unbounded) bound the inputs the pattern can fit.
 	minLen, maxLen int
+	// first and last are the bytes such an input can start and end with:
+	// a literal's, or those of the class of a field that cannot be empty
+	// (any byte before or after a field that can).
+	first, last byteSet
 	// sepTail, for a pattern that opens with one variable field ended by
 	// a one-byte literal and has only literals and fixed fields after it,
 	// is the length from that literal to the end: the first occurrence of
@@ -230,7 +233,33 @@ func compilePattern(src string) *pattern {
 		panic("empty pattern")
 	}
 	p.sepTail = sepTail(p.tokens)
+	p.first, p.last = endBytes(p.tokens[0], 0), endBytes(p.tokens[len(p.tokens)-1], -1)
 	return p
+}
+
+// byteSet is a set of bytes, a bit each.
+type byteSet [4]uint64
+
+func (bs *byteSet) add(b byte)      { bs[b>>6] |= 1 << (b & 63) }
+func (bs *byteSet) has(b byte) bool { return bs[b>>6]&(1<<(b&63)) != 0 }
+
+// endBytes is pattern.first or pattern.last for t, the pattern's first
+// or last token: side 0 for its first byte, -1 for its last.
+func endBytes(t token, side int) byteSet {
+	var bs byteSet
+	switch {
+	case t.f == nil && side == 0:
+		bs.add(t.lit[0])
+	case t.f == nil:
+		bs.add(t.lit[len(t.lit)-1])
+	default:
+		for b := range 256 {
+			if t.f.min == 0 || t.f.cls.in[b] {
+				bs.add(byte(b))
+			}
+		}
+	}
+	return bs
 }
 
 // sepTail is pattern.sepTail for tokens.
@@ -255,6 +284,13 @@ func sepTail(tokens []token) int {
 // fits reports whether an input of n bytes is within p's length bounds.
 func (p *pattern) fits(n int) bool {
 	return n >= p.minLen && (p.maxLen < 0 || n <= p.maxLen)
+}
+
+// admits reports whether s, which is not empty, is within p's length
+// bounds and starts and ends with bytes p allows there: what rules out
+// most patterns an input reaches, at the cost of three comparisons.
+func (p *pattern) admits(s string) bool {
+	return p.fits(len(s)) && p.first.has(s[0]) && p.last.has(s[len(s)-1])
 }
 
 // addLen adds n to a maximum length where -1 means unbounded.

@@ -38,7 +38,7 @@ func TestEveryPatternReachable(t *testing.T) {
 				t.Errorf("%s: pattern %q does not match its own sample %q", f.name, p.src, s)
 				continue
 			}
-			found := slices.ContainsFunc(reachable(s, nil), func(e entry) bool { return e.p == p })
+			found := slices.ContainsFunc(reachable(s, nil), func(r *reach) bool { return r.p == p })
 			if !found {
 				t.Errorf("%s: pattern %q is not reachable from %q", f.name, p.src, s)
 			}
