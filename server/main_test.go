@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"secutil/internal/testpar"
 	"secutil/server"
 	"secutil/store"
 	"secutil/store/hashindex"
@@ -29,6 +30,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	sharedDir = dir
+	// Slow clients, timers, a PostgreSQL restart and Chromium: many of
+	// the tests wait.
+	testpar.Raise(4)
 	code := m.Run()
 	if ix, err := sharedHashes(); err == nil {
 		ix.Close()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"secutil/internal/testpar"
 	"secutil/store"
 	"secutil/store/hashindex"
 	"secutil/store/pgtest"
@@ -49,7 +50,11 @@ var migrated = &pgtest.Pool{Open: func(ctx context.Context, url string) (io.Clos
 	return store.Open(ctx, url)
 }}
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Run(m)) }
+// The tests wait for PostgreSQL and the disk more than they compute.
+func TestMain(m *testing.M) {
+	testpar.Raise(4)
+	os.Exit(pgtest.Run(m))
+}
 
 // open opens the database; the store is closed when the test ends.
 func (db testDB) open(t testing.TB) *store.Store {

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"secutil/internal/testpar"
 	"secutil/store/hashindex"
 )
 
@@ -112,6 +113,7 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(openLoopEnv); path != "" {
 		runOpenLoop(path)
 	}
+	testpar.Raise(4) // the imports wait for the disk's syncs
 	code := m.Run()
 	if shared.ix != nil {
 		shared.ix.Close()
