@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"secutil/internal/testpar"
 	"secutil/store"
 	"secutil/store/hashindex"
 	"secutil/tools/strength"
@@ -191,6 +192,9 @@ func NewDatabase(t testing.TB, db string) string {
 // returns the exit status.
 func Main(m *testing.M, rewrite *bool, setup func(home string)) int {
 	flag.Parse()
+	// The tests wait for the processes they start, for servers to drain
+	// and for timers.
+	testpar.Raise(4)
 	var err error
 	if home, err = os.MkdirTemp("", "secutil-test-"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
