@@ -46,7 +46,8 @@ import (
 //     every line with each of its modes) when they are installed;
 //   - check: 1,000,000 passwords (benchPassword) rated by `secutil check`
 //     on both cores against generated Pwned Passwords SHA-1 files of
-//     10,000,000 and 100,000,000 lines (0.44 and 4.4 GB), warm;
+//     10,000,000 and 100,000,000 lines (0.44 and 4.4 GB), warm, the goal
+//     checked against the first;
 //   - audit: secretsdumps of 100,000 and 1,000,000 accounts (half of their
 //     NT hashes in the file) audited by `secutil audit` against a generated
 //     200,000,000-line NTLM file (7.4 GB) and the index serve seeds, with
@@ -99,12 +100,17 @@ func TestListsBenchmark(t *testing.T) {
 	}
 	if run("check") {
 		passwords := input("passwords-1000000.txt", func(w io.Writer) error { return writePasswords(w, 1_000_000) })
-		for _, lines := range []float64{10e6, 100e6} {
-			sha1File := input(fmt.Sprintf("pwned-sha1-%.0f.txt", lines), func(w io.Writer) error {
-				_, _, err := breachtest.WriteUniform(w, lines, breach.KindSHA1, 1)
+		// The goal is checked against the 10 M-line file; the 100 M-line one
+		// is measured beside it, where each digest is looked up alone.
+		for _, c := range []struct {
+			lines  float64
+			target float64
+		}{{10e6, listsTarget(t, "CHECK_LINES_S", 150_000)}, {100e6, 0}} {
+			sha1File := input(fmt.Sprintf("pwned-sha1-%.0f.txt", c.lines), func(w io.Writer) error {
+				_, _, err := breachtest.WriteUniform(w, c.lines, breach.KindSHA1, 1)
 				return err
 			})
-			benchCheck(t, bin, passwords, sha1File)
+			benchCheck(t, bin, passwords, sha1File, c.target)
 		}
 	}
 	if run("audit") {
@@ -275,7 +281,9 @@ func copyLines(w io.Writer, path string, n int) error {
 	return sc.Err()
 }
 
-func benchCheck(t *testing.T, bin, passwords, sha1File string) {
+// benchCheck measures check against sha1File and fails below target lines
+// a second on two cores (none when 0).
+func benchCheck(t *testing.T, bin, passwords, sha1File string, target float64) {
 	const lines = 1_000_000
 	warm(t, passwords)
 	warm(t, sha1File)
@@ -288,7 +296,7 @@ func benchCheck(t *testing.T, bin, passwords, sha1File string) {
 	fi, _ := os.Stat(sha1File)
 	t.Logf("secutil check, strength, common and breach (%s, %.2f GB, warm), %d cores: %s = %.0f lines/s wall, %.0f lines/s on two idle cores (from the CPU time); load %s → %s",
 		filepath.Base(sha1File), float64(fi.Size())/1e9, nproc(), r, wallRate, cpuRate, load, loadAverage())
-	if target := listsTarget(t, "CHECK_LINES_S", 150_000); cpuRate < target {
+	if cpuRate < target {
 		t.Errorf("secutil check: %.0f lines/s on two cores, want at least %.0f", cpuRate, target)
 	}
 }
