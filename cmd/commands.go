@@ -49,14 +49,6 @@ type Program struct {
 	PasswordParams passhash.Params
 }
 
-// passwordParams are p.PasswordParams, or passhash.Default.
-func (p Program) passwordParams() passhash.Params {
-	if p.PasswordParams == (passhash.Params{}) {
-		return passhash.Default
-	}
-	return p.PasswordParams
-}
-
 // ErrUsage marks a mistake in the invocation, which exits with status 2.
 var ErrUsage = errors.New("usage error")
 

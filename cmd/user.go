@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -162,7 +163,8 @@ func passwordPolicy(breachFile string) (passpolicy.Lists, func(), error) {
 }
 
 // newPasswordHash reads a new password for email (from prompt or standard
-// input, see readPassword), applies the policy and hashes it with params.
+// input, see readPassword), applies the policy and hashes it with params
+// (passhash.Default when zero, as the server takes them).
 func newPasswordHash(params passhash.Params, email, given, breachFile string, stdin io.Reader, stderr io.Writer) (string, error) {
 	password := given
 	if given == "" || given == "-" {
@@ -179,5 +181,5 @@ func newPasswordHash(params passhash.Params, email, given, breachFile string, st
 	if err := passpolicy.Check(password, email, lists); err != nil {
 		return "", err
 	}
-	return passhash.Hash(password, params)
+	return passhash.Hash(password, cmp.Or(params, passhash.Default))
 }

@@ -34,7 +34,7 @@ func (p Program) userAdd(ctx context.Context, args []string, getenv func(string)
 	if err := checkExisting(*db); err != nil {
 		return err
 	}
-	hash, err := newPasswordHash(p.passwordParams(), address, *password, *breachFile, stdin, stderr)
+	hash, err := newPasswordHash(p.PasswordParams, address, *password, *breachFile, stdin, stderr)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func (p Program) userPasswd(ctx context.Context, args []string, getenv func(stri
 		return err
 	}
 	defer st.Close()
-	hash, err := newPasswordHash(p.passwordParams(), a.Email, "", *breachFile, stdin, stderr)
+	hash, err := newPasswordHash(p.PasswordParams, a.Email, "", *breachFile, stdin, stderr)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ func (p Program) userSet(ctx context.Context, args []string, getenv func(string)
 	}
 	var hash string
 	if given["password"] {
-		if hash, err = newPasswordHash(p.passwordParams(), a.Email, *password, *breachFile, stdin, stderr); err != nil {
+		if hash, err = newPasswordHash(p.PasswordParams, a.Email, *password, *breachFile, stdin, stderr); err != nil {
 			return err
 		}
 	}
