@@ -87,9 +87,9 @@ type checkpointer struct {
 	write *sql.DB // the writer's, held through a restart
 	// walPath is the WAL's file, whose size Stats reports.
 	walPath string
-	// restartFrames and sizeLimit are walRestartBytes in frames of the
-	// database's pages and walSizeLimit, or less in a test.
-	restartFrames, sizeLimit int64
+	// restartBytes and sizeLimit are walRestartBytes and walSizeLimit, or
+	// less in a test.
+	restartBytes, sizeLimit int64
 
 	stop    chan struct{}
 	stopped chan struct{}
@@ -98,26 +98,23 @@ type checkpointer struct {
 // startCheckpointer starts the checkpoints of the database file at path,
 // which dsn opens and write writes, restarting the WAL past restartBytes
 // and leaving sizeLimit of its file; write's journal_size_limit must be
-// sizeLimit too.
+// sizeLimit too. Its connection opens at the first tick: a command that
+// opens the store for a moment does not pay for a connection (a fresh
+// one parses the whole schema) that would never checkpoint.
 func startCheckpointer(dsn, path string, write *sql.DB, restartBytes, sizeLimit int64) (*checkpointer, error) {
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	var pageSize int64
-	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
-		db.Close()
-		return nil, err
-	}
 	c := &checkpointer{
-		db:            db,
-		write:         write,
-		walPath:       path + "-wal",
-		restartFrames: restartBytes / (walFrameHeader + pageSize),
-		sizeLimit:     sizeLimit,
-		stop:          make(chan struct{}),
-		stopped:       make(chan struct{}),
+		db:           db,
+		write:        write,
+		walPath:      path + "-wal",
+		restartBytes: restartBytes,
+		sizeLimit:    sizeLimit,
+		stop:         make(chan struct{}),
+		stopped:      make(chan struct{}),
 	}
 	go c.run()
 	return c, nil
@@ -131,16 +128,26 @@ func (c *checkpointer) run() {
 	// holds until the next write starts it again.
 	restarted := int64(-1)
 	var backoff, skip int // ticks, after restarts that gave up
+	// restartFrames is restartBytes in frames of the database's pages,
+	// once the connection has read the page size.
+	var restartFrames int64
 	for {
 		select {
 		case <-c.stop:
 			return
 		case <-tick.C:
 		}
+		if restartFrames == 0 {
+			var pageSize int64
+			if err := c.db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+				continue
+			}
+			restartFrames = c.restartBytes / (walFrameHeader + pageSize)
+		}
 		// A failure (the disk full, say) leaves the pages in the WAL,
 		// where reads still find them; the next tick tries again.
 		frames, copied, err := c.passive()
-		if err != nil || frames < c.restartFrames || frames == restarted {
+		if err != nil || frames < restartFrames || frames == restarted {
 			continue
 		}
 		if skip > 0 {

@@ -23,7 +23,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	// held by another process (a running server during `secutil backup`).
 	pragmas := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)", busyTimeout.Milliseconds())
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
-	if err := walmode.Enable(ctx, dsn, busyTimeout); err != nil {
+	if err := walmode.Enable(ctx, path, dsn, busyTimeout); err != nil {
 		return nil, err
 	}
 	// The checkpointer, not the writer's commits, runs the checkpoints; the

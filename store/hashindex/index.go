@@ -109,7 +109,7 @@ func Open(path string) (*Index, error) {
 	// replaced, which must not come back in the table after a power loss. A commit is a
 	// batch of 250,000 words or a merge, so the fsync costs little.
 	const pragmas = "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
-	if err := walmode.Enable(context.Background(), path+pragmas, 10*time.Second); err != nil {
+	if err := walmode.Enable(context.Background(), path, path+pragmas, 10*time.Second); err != nil {
 		return nil, fmt.Errorf("hashindex: open %s: %w", path, err)
 	}
 	writer, err := sql.Open("sqlite", path+pragmas+"&_pragma=synchronous(FULL)&_pragma=cache_size(-65536)&_txlock=immediate")

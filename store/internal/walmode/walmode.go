@@ -7,14 +7,19 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// Enable puts the file dsn names in WAL mode, creating it when there is
-// none; dsn's pragmas must set journal_mode to WAL. SQLite answers
+// Enable puts the file at path, which dsn opens, in WAL mode, creating it
+// when there is none; dsn's pragmas must set journal_mode to WAL. A file
+// whose header says it is in WAL mode is left as it is without a
+// connection, which would parse the whole schema before its first
+// statement. SQLite answers
 // SQLITE_BUSY at once, without waiting out busy_timeout, to a connection
 // that sets the journal mode while another holds the file: when several
 // processes start on a new file together, the first connection of each
@@ -22,7 +27,10 @@ import (
 // again for up to wait. A file in WAL mode answers at once and stays so
 // (the mode is kept in the file), so the pools' own journal_mode pragma
 // then waits for nothing.
-func Enable(ctx context.Context, dsn string, wait time.Duration) error {
+func Enable(ctx context.Context, path, dsn string, wait time.Duration) error {
+	if inWALMode(path) {
+		return nil
+	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return err
@@ -51,4 +59,24 @@ func Enable(ctx context.Context, dsn string, wait time.Duration) error {
 func isBusy(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
+// sqliteMagic opens the header of every SQLite 3 database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// inWALMode reports whether path holds an SQLite database whose header
+// says WAL mode: the file format's write and read versions, bytes 18 and
+// 19, are 2 (1 in rollback-journal mode). Whatever else (no file, a file
+// too short or not SQLite's) it reports false, and Enable asks SQLite.
+func inWALMode(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var header [20]byte
+	if _, err := io.ReadFull(f, header[:]); err != nil {
+		return false
+	}
+	return string(header[:len(sqliteMagic)]) == sqliteMagic && header[18] == 2 && header[19] == 2
 }
