@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,13 +13,13 @@ import (
 	"secutil/server"
 	"secutil/store"
 	"secutil/store/hashindex"
+	"secutil/store/storetest"
 	"secutil/tools/geo"
 	"secutil/tools/geo/geotest"
 )
 
 // sharedDir holds what every env of the process shares (the seeded hash
-// index, the migrated database every env starts from, the GeoIP test
-// databases); TestMain makes it and removes it.
+// index, the GeoIP test databases); TestMain makes it and removes it.
 var sharedDir string
 
 func TestMain(m *testing.M) {
@@ -61,35 +60,10 @@ var sharedHashes = sync.OnceValues(func() (*hashindex.Index, error) {
 	return ix, nil
 })
 
-// migratedStore is the bytes of an SQLite store with every migration
-// applied and nothing else: an env writes them as its database file, and
-// store.Open then finds the schema current instead of building it again.
-// Closing the store checkpoints its write-ahead log into the file and
-// removes the log, so the file alone is the whole database (still in WAL
-// mode, which an env's store would otherwise switch it to at each open).
-var migratedStore = sync.OnceValues(func() ([]byte, error) {
-	path := filepath.Join(sharedDir, "migrated.db")
-	st, err := store.Open(context.Background(), path)
-	if err != nil {
-		return nil, err
-	}
-	if err := st.Close(); err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(path + "-wal"); !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("the migrated store kept a write-ahead log after closing (%v)", err)
-	}
-	return os.ReadFile(path)
-})
-
-// openStore opens a fresh store for t at dbPath, from the migrated copy.
+// openStore opens a fresh store for t at dbPath, from a migrated copy.
 func openStore(t testing.TB, dbPath string) *store.Store {
 	t.Helper()
-	migrated, err := migratedStore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dbPath, migrated, 0o600); err != nil {
+	if err := storetest.WriteMigrated(dbPath); err != nil {
 		t.Fatal(err)
 	}
 	st, err := store.Open(context.Background(), dbPath)

@@ -14,6 +14,7 @@ import (
 	"secutil/store"
 	"secutil/store/hashindex"
 	"secutil/store/pgtest"
+	"secutil/store/storetest"
 )
 
 // testDB is a database of one backend that no other test uses.
@@ -23,15 +24,19 @@ type testDB struct {
 }
 
 // newTestDB is a database that holds no rows, for tests of what the store
-// does with them. On PostgreSQL it is migrated already, and lent by
-// migrated: migrating a new schema and connecting for it costs PostgreSQL
-// many times what emptying one costs.
+// does with them, migrated already: on PostgreSQL a schema lent by
+// migrated (migrating a new schema and connecting for it costs PostgreSQL
+// many times what emptying one costs), on SQLite a copy of a migrated file.
 func newTestDB(t testing.TB, backend string) testDB {
 	t.Helper()
 	if backend == store.Postgres {
 		return testDB{backend, migrated.URL(t)}
 	}
-	return newEmptyDB(t, backend)
+	path := filepath.Join(t.TempDir(), "test.db")
+	if err := storetest.WriteMigrated(path); err != nil {
+		t.Fatal(err)
+	}
+	return testDB{backend, path}
 }
 
 // newEmptyDB is a new database that nothing has opened yet, for tests of
@@ -101,13 +106,8 @@ func onBackends(t *testing.T, newDB func(testing.TB, string) testDB, test func(t
 // (its files on disk); the store is closed when the test ends.
 func mustOpenStore(t *testing.T) (*store.Store, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "test.db")
-	s, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, path
+	db := newTestDB(t, store.SQLite)
+	return db.open(t), db.dsn
 }
 
 func mustAccount(t *testing.T, s *store.Store, email, plan string) int64 {
