@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +34,9 @@ func writeFile(t testing.TB, lines []line, eol string, trailing bool) string {
 	t.Helper()
 	var b bytes.Buffer
 	for i, l := range lines {
-		fmt.Fprintf(&b, "%s:%d", l.hash, l.count)
+		b.WriteString(l.hash)
+		b.WriteByte(':')
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), l.count, 10))
 		if i < len(lines)-1 || trailing {
 			b.WriteString(eol)
 		}

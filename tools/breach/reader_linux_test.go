@@ -64,7 +64,7 @@ func openMapped(t *testing.T, size int) (*File, string) {
 // process's resident memory, not the file, and none once done.
 func TestReaderReleasesMapping(t *testing.T) {
 	t.Parallel()
-	const size = 24 << 20
+	const size = 12 << 20 // about three times the limit below
 	f, _ := openMapped(t, size)
 	r := &reader{f: f, buf: make([]byte, bufSize), mapped: f.mapped}
 	var peak int64

@@ -34,12 +34,12 @@ func WriteUniform(w io.Writer, lines float64, kind breach.Kind, seed uint64) (n,
 	digits := 2 * kind.DigestLen()
 	r := rand.New(rand.NewPCG(seed, uint64(digits)))
 	bw := bufio.NewWriterSize(w, 4<<20)
-	mean := lines / (1 << prefixBits)
+	perPrefix := newPoisson(lines / (1 << prefixBits))
 	var group []uniformLine
 	buf := make([]byte, 0, 64)
 	for prefix := range uint64(1) << prefixBits {
 		group = group[:0]
-		for range poisson(r, mean) {
+		for range perPrefix.draw(r) {
 			group = append(group, uniformLine{
 				hi:    prefix<<(64-prefixBits) | r.Uint64()>>prefixBits,
 				lo:    r.Uint64(),
@@ -65,15 +65,20 @@ func WriteUniform(w io.Writer, lines float64, kind breach.Kind, seed uint64) (n,
 	return n, size, bw.Flush()
 }
 
-// poisson draws a Poisson number with the given mean: by multiplying
-// uniforms for small means, by the normal approximation for large ones
-// (where it is within a fraction of a percent).
-func poisson(r *rand.Rand, mean float64) int {
-	if mean > 64 {
-		return max(0, int(math.Round(mean+math.Sqrt(mean)*r.NormFloat64())))
+// poisson draws Poisson numbers of one mean: by multiplying uniforms for
+// small means, by the normal approximation for large ones (where it is
+// within a fraction of a percent). It keeps e^-mean, the bound of the
+// product, as WriteUniform draws a million times from one mean.
+type poisson struct{ mean, limit float64 }
+
+func newPoisson(mean float64) poisson { return poisson{mean: mean, limit: math.Exp(-mean)} }
+
+func (d poisson) draw(r *rand.Rand) int {
+	if d.mean > 64 {
+		return max(0, int(math.Round(d.mean+math.Sqrt(d.mean)*r.NormFloat64())))
 	}
-	limit, k := math.Exp(-mean), 0
-	for p := r.Float64(); p > limit; p *= r.Float64() {
+	k := 0
+	for p := r.Float64(); p > d.limit; p *= r.Float64() {
 		k++
 	}
 	return k
