@@ -10,11 +10,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -29,6 +27,7 @@ import (
 	"secutil/internal/testpar"
 	"secutil/store"
 	"secutil/store/hashindex"
+	"secutil/store/storetest"
 	"secutil/tools/strength"
 )
 
@@ -171,20 +170,16 @@ func seedHashDB(path string) error {
 // NewDatabase creates the database db, empty (an SQLite file, or the
 // schema of a PostgreSQL URL), as serve's first start does: the other
 // commands open only a database that exists; one that exists is opened
-// as serve opens it. It returns db. A new SQLite file is a copy of one
-// that store.Open created once for the test process (Main): migrating a
-// new file costs about 10 ms of CPU, and the tests make dozens.
+// as serve opens it. It returns db. A new SQLite file is written from
+// storetest's migrated copy: migrating a new file costs about 10 ms of
+// CPU, and the tests make dozens.
 func NewDatabase(t testing.TB, db string) string {
 	t.Helper()
-	if _, err := os.Stat(db); store.IsPostgres(db) || home == "" || err == nil {
-		if err := createDatabase(db); err != nil {
-			t.Fatal(err)
-		}
-		return db
-	}
-	empty, err := emptySQLite()
-	if err == nil {
-		err = copyFile(empty, db)
+	var err error
+	if _, statErr := os.Stat(db); store.IsPostgres(db) || statErr == nil {
+		err = openAndClose(db)
+	} else {
+		err = storetest.WriteMigrated(db)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -192,49 +187,14 @@ func NewDatabase(t testing.TB, db string) string {
 	return db
 }
 
-// emptySQLite is an SQLite database in home that store.Open created,
-// made on first use.
-var emptySQLite = sync.OnceValues(func() (string, error) {
-	path := filepath.Join(home, "empty.db")
-	if err := createDatabase(path); err != nil {
-		return "", err
-	}
-	// Closed, the store leaves its whole content in the file: no WAL.
-	if _, err := os.Stat(path + "-wal"); !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("the empty database %s left a WAL beside it (%v): copying the file alone would not copy it", path, err)
-	}
-	return path, nil
-})
-
-// createDatabase opens db with store.Open, which creates it, and closes it.
-func createDatabase(db string) error {
+// openAndClose opens db with store.Open, which creates or migrates it,
+// and closes it.
+func openAndClose(db string) error {
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
 		return err
 	}
 	return st.Close()
-}
-
-// copyFile copies the file from to a new file to, with from's permissions.
-func copyFile(from, to string) error {
-	src, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	fi, err := src.Stat()
-	if err != nil {
-		return err
-	}
-	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
 }
 
 // Main is TestMain's work for a package whose tests run secutil. It runs
