@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -402,8 +403,10 @@ func writeMixedHashes(w io.Writer, n int) error {
 	return nil
 }
 
-// benchCommon is the embedded common-password list, read once.
-var benchCommon = strength.CommonPasswords()
+// benchCommon is the embedded common-password list, read once, on first
+// use: decoding it at init would cost every process this test binary
+// starts as secutil (secutilBinary) a few milliseconds.
+var benchCommon = sync.OnceValue(strength.CommonPasswords)
 
 // benchPassword draws a password as people choose them, in the shares of a
 // leaked list such as RockYou's, mostly short: a common password as it is
@@ -411,7 +414,8 @@ var benchCommon = strength.CommonPasswords()
 // symbol (10%), digits or a date (10%), random characters (10%), a
 // passphrase of three words (5%).
 func benchPassword(rng *rand.Rand) string {
-	word := func() string { return benchCommon[rng.IntN(len(benchCommon))] }
+	common := benchCommon()
+	word := func() string { return common[rng.IntN(len(common))] }
 	switch r := rng.IntN(100); {
 	case r < 35:
 		return word()

@@ -52,7 +52,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 			t.Fatalf("output %q", out)
 		}
 	})
-	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter", "-breach-file", breachFixturePath, "-drain", "1s")
+	cmd, base, logs, key := serveWithAccount(t, bin, db, "ann@example.com", "starter", "-breach-file", breachFixturePath, "-drain", "100ms")
 
 	t.Run("a utility call is metered", func(t *testing.T) {
 		if status, m := cmdtest.PostJSON(t, base+"/api/v1/suggestion", key, map[string]string{"message": "e2e"}); status != 200 {

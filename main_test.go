@@ -14,6 +14,7 @@ import (
 
 	"secutil/cmd"
 	"secutil/cmd/cmdtest"
+	"secutil/tools/passhash"
 )
 
 func TestExitStatus(t *testing.T) {
@@ -121,7 +122,8 @@ var (
 // built binary: this test binary, which holds main, through a link whose
 // name makes TestMain run main instead of the tests. The process has
 // secutil's arguments, exit status, signal handling and standard streams;
-// linking a second 50 MB binary would cost seconds of CPU a run.
+// linking a second 50 MB binary would cost seconds of CPU a run. It
+// hashes account passwords at testPasswordCost.
 func secutilBinary(t *testing.T) string {
 	t.Helper()
 	if secutilLinkErr != nil {
@@ -155,6 +157,14 @@ func runSecutil(t *testing.T, stdin string, env []string, args ...string) secuti
 	return secutilRun{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
 }
 
+// testPasswordCost is the argon2id cost at which secutilBinary hashes
+// account passwords, in place of passhash.Default (19 MiB and two passes,
+// about 30 ms of CPU a hash): the tests' servers verify a password at
+// every login and every wrong guess, and the cost changes no logic. The
+// hashes a server reads carry their own cost, so a database the tests
+// fill with production-cost hashes (an older release's) still verifies.
+var testPasswordCost = passhash.Params{MemoryKiB: 64, Time: 1, Parallelism: 1}
+
 // testHome is the test process's temporary folder (cmdtest.Main), removed
 // after the tests.
 var testHome string
@@ -164,9 +174,11 @@ var testHome string
 // the tests changed the checkout (cmdtest.Main).
 //
 // Started by the name runsAsSecutil, the test binary is secutil itself:
-// main runs and exits as the built binary would (see secutilBinary).
+// main runs and exits as the built binary would, its account passwords
+// at testPasswordCost (see secutilBinary).
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == runsAsSecutil {
+		passhash.Default = testPasswordCost
 		main()
 	}
 	os.Exit(cmdtest.Main(m, nil, func(home string) {

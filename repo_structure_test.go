@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -211,9 +212,11 @@ type listedPackage struct {
 
 // listedPackages is `go list -json -deps ./...`: every package of the
 // module and every package they import, listed once for the tests that read
-// them (a listing costs most of a CPU-second).
+// them. Naming listedPackage's fields spares go list what it computes only
+// for the others (whether each package is stale, which hashes every file):
+// 0.4 CPU-second a listing instead of 0.7.
 var listedPackages = sync.OnceValues(func() ([]listedPackage, error) {
-	cmd := exec.Command("go", "list", "-json", "-deps", "./...")
+	cmd := exec.Command("go", "list", "-json="+jsonFields(listedPackage{}), "-deps", "./...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -232,6 +235,16 @@ var listedPackages = sync.OnceValues(func() ([]listedPackage, error) {
 		pkgs = append(pkgs, p)
 	}
 })
+
+// jsonFields is the comma-separated names of the fields of the struct v,
+// as go list -json= takes them.
+func jsonFields(v any) string {
+	var names []string
+	for f := range reflect.TypeOf(v).Fields() {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ",")
+}
 
 // goList is listedPackages, failing the test when go list failed.
 func goList(t *testing.T) []listedPackage {

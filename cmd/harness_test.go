@@ -32,8 +32,7 @@ func TestMain(m *testing.M) {
 var testProgram = Program{Assets: os.DirFS(".."), PasswordParams: cheapPasswords}
 
 // cheapPasswords are argon2id costs that keep the user commands and the
-// logins quick: the cost changes no logic, and the built binary's tests
-// use the real ones.
+// logins quick: the cost changes no logic.
 var cheapPasswords = passhash.Params{MemoryKiB: 64, Time: 1, Parallelism: 1}
 
 // run is testProgram.Run.

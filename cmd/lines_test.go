@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,9 +214,12 @@ func TestListRunShowsProgress(t *testing.T) {
 	t.Parallel()
 	text := strings.Repeat("w\n", 40)
 	var progress cmdtest.SyncBuffer
+	// The first chunk takes longer than progressAfter, so that the run
+	// shows progress when it is written; the other nine take no time.
+	var slowFirst sync.Once
 	_, err := listRun{in: listInput{r: strings.NewReader(text), size: int64(len(text))}, maxLine: 10, chunk: 4, workers: 1, out: io.Discard, progress: &progress}.
 		run(context.Background(), func() listWorker {
-			return func(context.Context, *lineChunk) { time.Sleep(progressAfter / 5) }
+			return func(context.Context, *lineChunk) { slowFirst.Do(func() { time.Sleep(progressAfter * 11 / 10) }) }
 		})
 	if err != nil {
 		t.Fatal(err)

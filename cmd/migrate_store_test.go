@@ -21,6 +21,7 @@ func TestMigrateStore(t *testing.T) {
 	t.Parallel()
 	for _, backend := range []string{store.SQLite, store.Postgres} {
 		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			from := cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "secutil.db"))
 			if err := run(ctx, []string{"secutil", "user", "add", "-db", from, "-email", "ann@example.com", "-password", "-", "-plan", "pro", "-admin"},

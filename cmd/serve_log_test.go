@@ -65,7 +65,7 @@ func TestAccessLogSetting(t *testing.T) {
 	}{{"", true}, {"on", true}, {"off", false}} {
 		t.Run("access-log="+c.setting, func(t *testing.T) {
 			t.Parallel()
-			vars := env(map[string]string{"SECUTIL_DB": filepath.Join(t.TempDir(), "log.db"), "SECUTIL_ADDR": "127.0.0.1:0",
+			vars := env(map[string]string{"SECUTIL_DB": cmdtest.NewDatabase(t, filepath.Join(t.TempDir(), "log.db")), "SECUTIL_ADDR": "127.0.0.1:0",
 				"SECUTIL_HASH_DB": cmdtest.SharedHashDB(t), "SECUTIL_ACCESS_LOG": c.setting})
 			base, _, stderr, stop := serveInProcess(t, vars)
 			res, err := http.Get(base + "/robots.txt")

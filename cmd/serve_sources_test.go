@@ -48,7 +48,7 @@ func TestServeWarnsAboutStaleGeoIP(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"secutil", "-geoip-city", city}, env(map[string]string{
-			"SECUTIL_DB": filepath.Join(dir, "s.db"), "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": index,
+			"SECUTIL_DB": cmdtest.NewDatabase(t, filepath.Join(dir, "s.db")), "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": index,
 		}), nil, stdout, stderr)
 	}()
 	cmdtest.WaitForURL(t, stdout)

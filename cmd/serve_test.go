@@ -38,7 +38,7 @@ func TestRunServesRangeAndMetrics(t *testing.T) {
 	}
 	const token = "a-metrics-token-of-32-characters"
 	base, stdout, _, stop := serveInProcess(t, env(map[string]string{
-		"SECUTIL_DB": filepath.Join(dir, "s.db"), "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": cmdtest.SharedHashDB(t),
+		"SECUTIL_DB": cmdtest.NewDatabase(t, filepath.Join(dir, "s.db")), "SECUTIL_ADDR": "127.0.0.1:0", "SECUTIL_HASH_DB": cmdtest.SharedHashDB(t),
 		"SECUTIL_BREACH_FILE": pwned, "SECUTIL_RANGE_API": "public",
 		"SECUTIL_METRICS_ADDR": "127.0.0.1:0", "SECUTIL_METRICS_TOKEN": token,
 	}))
