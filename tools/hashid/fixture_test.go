@@ -3,10 +3,12 @@ package hashid
 import (
 	"bufio"
 	"compress/gzip"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -20,17 +22,29 @@ type example struct {
 }
 
 // hashcatExamples reads testdata/hashcat-examples.tsv.gz, hashcat 6.2.6's
-// example hash of every mode whose input is text (gen_examples.go).
+// example hash of every mode whose input is text (gen_examples.go). The
+// fixture is read once per test binary; callers share the slice and must
+// not change it.
 func hashcatExamples(t testing.TB) []example {
 	t.Helper()
-	f, err := os.Open("testdata/hashcat-examples.tsv.gz")
+	examples, err := readHashcatExamples()
 	if err != nil {
 		t.Fatal(err)
+	}
+	return examples
+}
+
+// readHashcatExamples decompresses and parses the 3 MB fixture, which five
+// tests and two benchmarks read.
+var readHashcatExamples = sync.OnceValues(func() ([]example, error) {
+	f, err := os.Open("testdata/hashcat-examples.tsv.gz")
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	var out []example
 	sc := bufio.NewScanner(zr)
@@ -42,19 +56,16 @@ func hashcatExamples(t testing.TB) []example {
 		}
 		f := strings.Split(line, "\t")
 		if len(f) != 4 {
-			t.Fatalf("fixture line %.60q: %d fields", line, len(f))
+			return nil, fmt.Errorf("fixture line %.60q: %d fields", line, len(f))
 		}
 		mode, err := strconv.Atoi(f[0])
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		out = append(out, example{mode: mode, name: f[1], cat: f[2], example: f[3]})
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+	return out, sc.Err()
+})
 
 // rankOf is the 1-based position of mode among the candidates, 0 if absent.
 func rankOf(cs []Candidate, mode int) int {

@@ -163,13 +163,14 @@ func TestWordList(t *testing.T) {
 		t.Fatalf("%d words", len(words))
 	}
 	seen := map[string]bool{}
+	lowerCase := regexp.MustCompile(`^[a-z][a-z-]*$`)
 	dice := []byte("11111")
 	i := 0
 	for line := range strings.Lines(file) {
 		if want := fmt.Sprintf("%s\t%s\n", dice, words[i]); line != want {
 			t.Fatalf("line %d is %q, want %q", i+1, line, want)
 		}
-		if seen[words[i]] || !regexp.MustCompile(`^[a-z][a-z-]*$`).MatchString(words[i]) {
+		if seen[words[i]] || !lowerCase.MatchString(words[i]) {
 			t.Fatalf("word %d %q is a repeat or not lower-case letters", i+1, words[i])
 		}
 		seen[words[i]] = true

@@ -178,7 +178,7 @@ func BenchmarkEncryptDefault(b *testing.B) {
 // TestObserveWait: every key derivation reports its wait for a slot, and
 // a derivation queued behind a busy slot reports a real wait.
 func TestObserveWait(t *testing.T) {
-	e := pbe.NewEngine(1, pbe.Params{MemoryKiB: 8192, Time: 2, Parallelism: 1})
+	e := pbe.NewEngine(1, pbe.Params{MemoryKiB: 1024, Time: 1, Parallelism: 1})
 	var mu sync.Mutex
 	var waits []time.Duration
 	e.ObserveWait(func(d time.Duration) {
