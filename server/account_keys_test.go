@@ -167,7 +167,7 @@ func TestDashboardKeys(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	id := e.account("keys@example.com", store.PlanStarter)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("keys@example.com")}
+	session := e.sessionCookie("keys@example.com")
 	freshKey := regexp.MustCompile(`sk_[A-Za-z0-9]{46}`)
 	var key, rotated string
 
@@ -232,7 +232,7 @@ func TestDashboardKeys(t *testing.T) {
 		}
 		// Another account cannot use the cookie.
 		e.account("other@example.com", store.PlanStarter)
-		other := &http.Cookie{Name: "auth_session", Value: e.login("other@example.com")}
+		other := e.sessionCookie("other@example.com")
 		if freshKey.Match(e.browse("GET", "/dashboard", nil, other, flash).want(200).body) {
 			t.Fatal("another account's dashboard shows the key")
 		}

@@ -23,7 +23,7 @@ func TestAccountPageForms(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 
 	if got := e.browse("GET", "/account", nil).want(303).location(); got != "/login?next=%2Faccount" {
 		t.Fatalf("without a session: %s", got)
@@ -185,7 +185,7 @@ func TestRefusedDeletionStaysAsking(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
-	cookie := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	cookie := e.sessionCookie("ann@example.com")
 	page := string(e.browse("POST", "/account/delete", url.Values{"password": {"not my password at all"}}, cookie).want(http.StatusUnauthorized).body)
 	at := strings.Index(page, `id="confirm-delete"`)
 	if at < 0 {

@@ -21,7 +21,7 @@ func TestDashboardAtTheCap(t *testing.T) {
 	id := e.account("capped@example.com", store.PlanStarter)
 	e.post("/boss/accounts/set_plan", map[string]any{"email": "capped@example.com", "plan": "enterprise", "usage_cap": 5},
 		"Authorization", "Bearer "+adminToken).want(http.StatusOK)
-	cookie := &http.Cookie{Name: "auth_session", Value: e.login("capped@example.com")}
+	cookie := e.sessionCookie("capped@example.com")
 	e.fill(id, 4)
 	page := e.browse("GET", "/dashboard", nil, cookie).want(200)
 	if strings.Contains(string(page.body), `id="at-cap"`) {
@@ -38,7 +38,7 @@ func TestDashboardAtTheCap(t *testing.T) {
 
 	starter := e.account("starter@example.com", store.PlanStarter)
 	e.fill(starter, store.StarterCap)
-	e.browse("GET", "/dashboard", nil, &http.Cookie{Name: "auth_session", Value: e.login("starter@example.com")}).want(200).
+	e.browse("GET", "/dashboard", nil, e.sessionCookie("starter@example.com")).want(200).
 		has("You have used all 100 metered items of your starter plan").has("ask an administrator of this server for a larger plan")
 }
 
@@ -53,7 +53,7 @@ func TestEmptyDashboard(t *testing.T) {
 	if _, err := e.store.CreateProduct(context.Background(), store.Product{Name: "Pro", Plan: store.PlanPro, PriceCents: 900, Currency: "EUR", Interval: "month"}); err != nil {
 		t.Fatal(err)
 	}
-	cookie := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	cookie := e.sessionCookie("ann@example.com")
 	e.fill(id, 1)
 	page := e.browse("GET", "/dashboard", nil, cookie).want(200)
 	body := string(page.body)
@@ -79,7 +79,7 @@ func TestPlanCards(t *testing.T) {
 	t.Run("without checkout", func(t *testing.T) {
 		e := newEnv(t)
 		e.account("plan@example.com", store.PlanPro)
-		session := &http.Cookie{Name: "auth_session", Value: e.login("plan@example.com")}
+		session := e.sessionCookie("plan@example.com")
 		page := e.browse("GET", "/dashboard", nil, session).want(200)
 		page.has("Ask your administrator")
 		if strings.Contains(string(page.body), "Upgrade to") {
@@ -103,7 +103,7 @@ func TestPlanCards(t *testing.T) {
 		}
 		e := newEnv(t, func(d *server.Deps) { d.Checkout = checkout })
 		e.account("buyer@example.com", store.PlanStarter)
-		session := &http.Cookie{Name: "auth_session", Value: e.login("buyer@example.com")}
+		session := e.sessionCookie("buyer@example.com")
 		page := e.browse("GET", "/dashboard", nil, session).want(200)
 		if csp := page.header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' https://pay.example:8443;") {
 			t.Fatalf("CSP %q does not let the plan form reach checkout", csp)
@@ -129,7 +129,7 @@ func TestRotatingIsOneEvent(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	id := e.account("ann@example.com", store.PlanStarter)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 	e.browse("POST", "/dashboard/keys", url.Values{"name": {"ci"}}, session).want(http.StatusSeeOther)
 	e.browse("POST", "/dashboard/keys/rotate", url.Values{"name": {"ci"}}, session).want(http.StatusSeeOther)
 	key := e.post("/api/v1/get_api_key", map[string]string{"email": "ann@example.com", "password": testPassword}).want(200).json()["api_key"].(string)
@@ -159,7 +159,7 @@ func TestKeyNameRulesByTheField(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanStarter)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 	const rule = "1 to 64 letters, digits, dots, underscores or hyphens"
 	for _, field := range []string{"first-key-name", "key-name"} {
 		body := string(e.browse("GET", "/dashboard", nil, session).want(200).body)

@@ -164,12 +164,18 @@ func (e *env) login(email string) string {
 	return ""
 }
 
+// sessionCookie logs the account email in and returns its session cookie.
+func (e *env) sessionCookie(email string) *http.Cookie {
+	e.t.Helper()
+	return &http.Cookie{Name: "auth_session", Value: e.login(email)}
+}
+
 // browserSession makes a verified pro account and returns the session
 // cookie of its login.
 func (e *env) browserSession(email string) *http.Cookie {
 	e.t.Helper()
 	e.account(email, store.PlanPro)
-	return &http.Cookie{Name: "auth_session", Value: e.login(email)}
+	return e.sessionCookie(email)
 }
 
 // adminSession creates an admin account and returns its session cookie.

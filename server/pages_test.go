@@ -146,7 +146,7 @@ func TestOneItemIsSingular(t *testing.T) {
 	e := newEnv(t)
 	id := e.account("one@example.com", store.PlanEnterprise) // no cap
 	e.fill(id, 1)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("one@example.com")}
+	session := e.sessionCookie("one@example.com")
 	page := string(e.browse("GET", "/tools", nil, session).want(http.StatusOK).body)
 	if !strings.Contains(page, "<strong>1 item</strong> this month") {
 		t.Errorf("/tools: no singular \"1 item\":\n%s", page)

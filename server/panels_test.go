@@ -21,7 +21,7 @@ func TestNewPanelsWorkWithoutJavaScript(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	id := e.account("bench@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("bench@example.com")}
+	session := e.sessionCookie("bench@example.com")
 	const secret = "a shared secret of at least 32 bytes"
 	token := signedJWT(t, map[string]any{"alg": "HS256"}, map[string]any{"sub": "ann", "exp": time.Now().Add(time.Hour).Unix()}, hs256(secret))
 	noCosts := url.Values{"cost": {""}, "memory": {""}, "time": {""}, "parallelism": {""}, "n": {""}, "r": {""}, "p": {""}}
@@ -96,7 +96,7 @@ func TestToolsPageCreditsAndPointsOn(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("bench@example.com", store.PlanPro)
-	page := e.browse("GET", "/tools", nil, &http.Cookie{Name: "auth_session", Value: e.login("bench@example.com")}).want(200).body
+	page := e.browse("GET", "/tools", nil, e.sessionCookie("bench@example.com")).want(200).body
 	if passgen := panelOf(t, page, "tool-passgen"); !strings.Contains(passgen, `<a href="https://www.eff.org/dice">EFF's large word list</a> (Electronic Frontier Foundation, CC BY 3.0 US)`) {
 		t.Errorf("no credit of the word list:\n%s", passgen)
 	}
@@ -111,7 +111,7 @@ func TestLookupPanelSaysTheServersBatch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) { d.HashLookupBatch = 3 })
 	e.account("batch@example.com", store.PlanPro)
-	page := e.browse("GET", "/tools", nil, &http.Cookie{Name: "auth_session", Value: e.login("batch@example.com")}).want(200).body
+	page := e.browse("GET", "/tools", nil, e.sessionCookie("batch@example.com")).want(200).body
 	if lookup := panelOf(t, page, "tool-lookup"); !strings.Contains(lookup, `<span class="hint">up to 3 MD5, NTLM`) {
 		t.Errorf("the lookup form does not say the server's batch of 3:\n%s", lookup)
 	}

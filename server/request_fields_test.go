@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -78,7 +77,7 @@ func TestFormsStillIgnoreOtherFields(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 	page := e.browse("POST", "/base64", url.Values{"text": {"hi"}, "option": {"encode"}, "submit": {"Convert"}, "csrf_token": {"x"}}, session).want(200).body
 	if !strings.Contains(panelOf(t, page, "tool-base64"), ">aGk=<") {
 		t.Fatalf("the form with extra fields got no answer:\n%s", panelOf(t, page, "tool-base64"))

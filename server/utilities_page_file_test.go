@@ -51,7 +51,7 @@ func TestToolFilesFillTheirPanels(t *testing.T) {
 	t.Parallel()
 	e := auditEnv(t)
 	id := e.account("files@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("files@example.com")}
+	session := e.sessionCookie("files@example.com")
 	const md5Password = "5f4dcc3b5aa765d61d8327deb882cf99"
 	const bcrypt = "$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"
 
@@ -122,7 +122,7 @@ func TestToolFileRefusals(t *testing.T) {
 	t.Parallel()
 	e := auditEnv(t, func(d *server.Deps) { d.AuditDumpBytes = 4096 })
 	id := e.account("refused@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("refused@example.com")}
+	session := e.sessionCookie("refused@example.com")
 
 	for _, tc := range []struct {
 		name, path, panel string

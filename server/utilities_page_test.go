@@ -46,7 +46,7 @@ func TestUtilitiesWorkWithoutJavaScript(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	id := e.account("bench@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("bench@example.com")}
+	session := e.sessionCookie("bench@example.com")
 	expired := testJWT(t, map[string]any{"sub": "ann", "exp": 1700000000})
 
 	for _, tc := range []struct {
@@ -129,7 +129,7 @@ func TestUtilityErrorsShowInTheirPanel(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	id := e.account("bench@example.com", store.PlanStarter)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("bench@example.com")}
+	session := e.sessionCookie("bench@example.com")
 	for _, tc := range []struct {
 		path   string
 		form   url.Values
@@ -204,7 +204,7 @@ func TestEveryUtilityIsOnThePage(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("panels@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("panels@example.com")}
+	session := e.sessionCookie("panels@example.com")
 	page := e.browse("GET", "/tools", nil, session).want(200).body
 	panels := server.UtilityPanels()
 	if len(panels) == 0 {
@@ -235,7 +235,7 @@ func TestStrengthPreviewIsFreeAndLimited(t *testing.T) {
 	now := time.Now()
 	e.store.SetClock(func() time.Time { return now })
 	id := e.account("typist@example.com", store.PlanStarter)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("typist@example.com")}
+	session := e.sessionCookie("typist@example.com")
 	password := "correct horse battery staple"
 	for i := 1; i <= 60; i++ {
 		panel := panelOf(t, e.browse("POST", "/password_check/preview", url.Values{"password": {password[:min(i, len(password))]}}, session).want(200).body, "tool-strength")
@@ -266,7 +266,7 @@ func TestHashLookupCSV(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("csv@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("csv@example.com")}
+	session := e.sessionCookie("csv@example.com")
 	res := e.browse("POST", "/hash_lookup", url.Values{"hashes": {"5f4dcc3b5aa765d61d8327deb882cf99,ffffffffffffffffffffffffffffffff"}, "format": {"csv"}}, session).want(200)
 	if ct, cd := res.header.Get("Content-Type"), res.header.Get("Content-Disposition"); ct != "text/csv; charset=utf-8" || !strings.Contains(cd, "attachment") {
 		t.Fatalf("Content-Type %q, Content-Disposition %q", ct, cd)
@@ -283,7 +283,7 @@ func TestToolsSayWhatIsNotAvailable(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) { d.Geo = nil })
 	e.account("user@example.com", store.PlanPro)
-	user := &http.Cookie{Name: "auth_session", Value: e.login("user@example.com")}
+	user := e.sessionCookie("user@example.com")
 	admin := &http.Cookie{Name: "auth_session", Value: e.adminSession("boss@example.com")}
 
 	page := e.browse("GET", "/tools", nil, user).want(200).body
@@ -317,7 +317,7 @@ func TestStrengthShowsBreachCountWithABreachFile(t *testing.T) {
 	defer f.Close()
 	e := newEnv(t, func(d *server.Deps) { d.Breach = breach.NewFileSource(f) })
 	e.account("count@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("count@example.com")}
+	session := e.sessionCookie("count@example.com")
 	panel := panelOf(t, e.browse("POST", "/password_check", url.Values{"password": {"password"}}, session).want(200).body, "tool-strength")
 	if !strings.Contains(panel, "seen 424\u202f242 times") {
 		t.Fatalf("panel:\n%s", panel)
@@ -336,7 +336,7 @@ func TestNoFloatNoiseOnPages(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("noise@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("noise@example.com")}
+	session := e.sessionCookie("noise@example.com")
 	for _, form := range []struct {
 		path string
 		form url.Values

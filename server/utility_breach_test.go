@@ -109,7 +109,7 @@ func TestBreachRefusalsNameTheHash(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(d *server.Deps) { d.BreachNTLM = breach.NewListSource("test list", seedWords, breach.KindNTLM) })
 	key := e.key("ann@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 	for kind, want := range map[string]string{
 		"sha1":   "The SHA-1 hash (sha1) must be exactly 40 hex digits.",
 		"ntlm":   "The NTLM hash (ntlm) must be exactly 32 hex digits.",

@@ -3,7 +3,6 @@ package server_test
 import (
 	"encoding/base64"
 	"html"
-	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -92,7 +91,7 @@ func TestEncryptWarnsOfAWeakPassword(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 	encrypt := func(password string) string {
 		return html.UnescapeString(panelOf(t, e.browse("POST", "/secure_encrypt", url.Values{"text": {"attack at dawn"}, "password": {password}}, session).want(200).body, "tool-crypto"))
 	}

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"html"
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -34,7 +33,7 @@ func TestEntropySaysWhatItMeasuresBesideStrength(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.account("ann@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 	form := url.Values{"password": {"aaaaaaaaaaaaaaaa"}}
 	panel := html.UnescapeString(panelOf(t, e.browse("POST", "/entropy", form, session).want(200).body, "tool-entropy"))
 	for _, want := range []string{

@@ -164,7 +164,7 @@ func TestIPLookupPanelSaysWhatIsUnknown(t *testing.T) {
 	t.Run("a private address", func(t *testing.T) {
 		e := newEnv(t)
 		e.account("ann@example.com", store.PlanPro)
-		session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+		session := e.sessionCookie("ann@example.com")
 		panel := panelOf(t, e.browse("POST", "/ip_info", url.Values{"ip_string": {"10.1.2.3"}}, session).want(200).body, "tool-ip")
 		var names []string
 		for _, m := range rows.FindAllStringSubmatch(panel, -1) {
@@ -180,7 +180,7 @@ func TestIPLookupPanelSaysWhatIsUnknown(t *testing.T) {
 	t.Run("without a City database", func(t *testing.T) {
 		e := newEnv(t, withGeo(t, geo.Config{Embedded: true}))
 		e.account("ann@example.com", store.PlanPro)
-		user := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+		user := e.sessionCookie("ann@example.com")
 		admin := &http.Cookie{Name: "auth_session", Value: e.adminSession("boss@example.com")}
 		noCity := `<p class="muted" id="ip-no-city">City, Region, Postal code, Time zone, Latitude, Longitude: this server has no city data, for any address.`
 		panel := panelOf(t, e.browse("POST", "/ip_info", url.Values{"ip_string": {"8.8.8.8"}}, user).want(200).body, "tool-ip")
@@ -195,7 +195,7 @@ func TestIPLookupPanelSaysWhatIsUnknown(t *testing.T) {
 	t.Run("with one, a field it does not know", func(t *testing.T) {
 		e := newEnv(t)
 		e.account("ann@example.com", store.PlanPro)
-		session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+		session := e.sessionCookie("ann@example.com")
 		panel := panelOf(t, e.browse("POST", "/ip_info", url.Values{"ip_string": {"2a02:ff0::1"}}, session).want(200).body, "tool-ip")
 		if strings.Contains(panel, "ip-no-city") || !strings.Contains(panel, "<th scope=\"row\">City</th><td>Paris</td>") {
 			t.Errorf("a panel with city data:\n%s", panel)

@@ -3,7 +3,6 @@ package server_test
 import (
 	"encoding/base64"
 	"html"
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -67,7 +66,7 @@ func TestJSONErrorsReadAsSentences(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 	panel := html.UnescapeString(panelOf(t, e.browse("POST", "/json_format", url.Values{"text": {"{\"ok\": no}"}}, session).want(400).body, "tool-json"))
 	if !strings.Contains(panel, "Invalid JSON at line 1, column 9: unexpected 'o' in what begins as null: the only words JSON knows are true, false and null, in lower case; text goes in double quotes.") {
 		t.Errorf("the JSON tool's message:\n%s", panel)
@@ -92,7 +91,7 @@ func TestToolsPageCountsTheTextNotItsFormEncoding(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	key := e.key("ann@example.com", store.PlanPro)
-	session := &http.Cookie{Name: "auth_session", Value: e.login("ann@example.com")}
+	session := e.sessionCookie("ann@example.com")
 	paste := func(size int) string {
 		item := `{"k":"v","n":[1,2]},`
 		return "[" + strings.Repeat(item, size/len(item)) + "0]"
