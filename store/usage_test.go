@@ -25,6 +25,16 @@ func keyCalls(t *testing.T, s *store.Store, accountID int64) map[string]int {
 	return calls
 }
 
+// todayCalls is the account's calls today, as UsageByDay counts them.
+func todayCalls(t *testing.T, s *store.Store, accountID int64) int {
+	t.Helper()
+	days, err := s.UsageByDay(context.Background(), accountID, s.Now(), s.Now())
+	if err != nil || len(days) != 1 {
+		t.Fatalf("today's usage %v, %v; want one day", days, err)
+	}
+	return days[0]
+}
+
 func keyID(t *testing.T, s *store.Store, accountID int64, name string) int64 {
 	t.Helper()
 	k, err := s.KeyByName(context.Background(), accountID, name)
@@ -135,12 +145,8 @@ func TestDayAndKeyCountsExactUnderConcurrency(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		days, err := s.UsageByDay(ctx, id, s.Now(), s.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(days) != 1 || days[0] != 200 {
-			t.Fatalf("today's calls %v, want [200]", days)
+		if got := todayCalls(t, s, id); got != 200 {
+			t.Fatalf("today's calls %d, want 200", got)
 		}
 		if got := keyCalls(t, s, id)["ci"]; got != 100 {
 			t.Fatalf("key calls %d, want 100", got)
