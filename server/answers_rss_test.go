@@ -18,6 +18,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"secutil/internal/procstatus"
+	"secutil/store/storetest"
 )
 
 // TestPeakRSSOfSlowReaders measures the built binary under issue 37's M4:
@@ -41,6 +44,9 @@ func TestPeakRSSOfSlowReaders(t *testing.T) {
 	const readers, accounts, hold = 500, 10, 12 * time.Second
 	dir := t.TempDir()
 	db := filepath.Join(dir, "rss.db")
+	if err := storetest.WriteMigrated(db); err != nil { // as serve's first start makes it
+		t.Fatal(err)
+	}
 	for i := range accounts {
 		out, err := exec.Command(bin, "user", "add", "-db", db, "-email", fmt.Sprintf("reader%d@example.com", i), "-password", testPassword, "-plan", "pro").CombinedOutput()
 		if err != nil {
@@ -71,7 +77,7 @@ func TestPeakRSSOfSlowReaders(t *testing.T) {
 		}
 	}
 	body := largestAnswerBody()
-	idle := vmHWM(t, cmd.Process.Pid)
+	idle := procstatus.PeakRSS(t, cmd.Process.Pid)
 	start := time.Now()
 	release := start.Add(hold)
 	var answered, refused, lost atomic.Int64
@@ -120,7 +126,7 @@ func TestPeakRSSOfSlowReaders(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	peak := vmHWM(t, cmd.Process.Pid)
+	peak := procstatus.PeakRSS(t, cmd.Process.Pid)
 	t.Logf("%d clients, %d answers of %d bytes read slowly, %d calls refused 503 busy and sent again, %d connections lost, in %v: peak RSS %d MiB (%d MiB before)",
 		readers, answered.Load(), answerBytes.Load(), refused.Load(), lost.Load(), time.Since(start).Round(time.Millisecond), peak>>20, idle>>20)
 	if peak >= 1<<30 {
@@ -146,24 +152,4 @@ func waitForListen(t *testing.T, out fmt.Stringer) string {
 	}
 	t.Fatalf("the server did not come up:\n%s", out)
 	return ""
-}
-
-// vmHWM is the peak resident set of a process, in bytes (Linux).
-func vmHWM(t *testing.T, pid int) int64 {
-	t.Helper()
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Skipf("no /proc: %v", err)
-	}
-	for line := range strings.SplitSeq(string(status), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kib, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return kib << 10
-		}
-	}
-	t.Fatal("no VmHWM in /proc status")
-	return 0
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"secutil/internal/procstatus"
 	"secutil/tools/breach"
 	"secutil/tools/breach/breachtest"
 )
@@ -17,7 +18,7 @@ import (
 // the benchmark's line: the file is searched in place, so the first must
 // not grow with the second.
 func reportMemory(b *testing.B, f *breach.File) {
-	b.ReportMetric(breachtest.StatusMiB("VmRSS"), "RSS-MiB")
+	b.ReportMetric(procstatus.MiB(procstatus.Resident), "RSS-MiB")
 	b.ReportMetric(float64(f.Size())/(1<<20), "file-MiB")
 }
 

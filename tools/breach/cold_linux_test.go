@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"secutil/internal/procstatus"
 	"secutil/tools/breach"
 	"secutil/tools/breach/breachtest"
 )
@@ -69,7 +70,7 @@ func TestColdBatch(t *testing.T) {
 		if err := breachtest.DropPageCache(); err != nil {
 			t.Fatal(err)
 		}
-		if err := breachtest.ResetPeakRSS(); err != nil {
+		if err := procstatus.ResetPeak(); err != nil {
 			t.Fatal(err)
 		}
 		before, err := breachtest.ProcIO()
@@ -92,7 +93,7 @@ func TestColdBatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		peak := breachtest.StatusMiB("VmHWM")
+		peak := procstatus.MiB(procstatus.PeakResident)
 		found := 0
 		for _, h := range hits {
 			if h.Found {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"secutil/internal/procstatus"
 	"secutil/tools/pbe"
 )
 
@@ -48,15 +49,7 @@ func TestEncryptLoadChild(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hwm := regexp.MustCompile(`(?m)^VmHWM:\s*(\d+) kB$`).FindSubmatch(status)
-	if hwm == nil {
-		t.Fatalf("no VmHWM in /proc/self/status:\n%s", status)
-	}
-	fmt.Printf("peak-kib %s\n", hwm[1])
+	fmt.Printf("peak-kib %d\n", procstatus.PeakRSS(t, procstatus.Self)>>10)
 }
 
 // peakRSS runs l in a child process and returns the child's peak resident

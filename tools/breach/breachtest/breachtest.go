@@ -17,7 +17,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -228,17 +227,4 @@ func Batch(path string, kind breach.Kind, n, present int, seed uint64) ([][]byte
 	}
 	r.Shuffle(n, func(i, j int) { digests[i], digests[j] = digests[j], digests[i] })
 	return digests, nil
-}
-
-// StatusMiB is a memory field of /proc/self/status in MiB: VmRSS is the
-// resident memory now, VmHWM its peak. It is 0 where there is no /proc.
-func StatusMiB(field string) float64 {
-	data, _ := os.ReadFile("/proc/self/status")
-	for l := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(l, field+":"); ok {
-			kib, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return kib / 1024
-		}
-	}
-	return 0
 }

@@ -15,11 +15,6 @@ func DropPageCache() error {
 	return os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0)
 }
 
-// ResetPeakRSS starts StatusMiB("VmHWM") again from the resident memory of now.
-func ResetPeakRSS() error {
-	return os.WriteFile("/proc/self/clear_refs", []byte("5\n"), 0)
-}
-
 // ProcIO reads this process's I/O counters: syscr counts read system
 // calls, read_bytes the bytes fetched from the disk (not the page cache).
 func ProcIO() (map[string]int64, error) {

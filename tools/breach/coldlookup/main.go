@@ -29,6 +29,7 @@ import (
 	"syscall"
 	"time"
 
+	"secutil/internal/procstatus"
 	"secutil/tools/breach"
 	"secutil/tools/breach/breachtest"
 )
@@ -140,7 +141,7 @@ func runBatch(path string, kind breach.Kind, _ string, n int, seed uint64, drop 
 		}
 	}
 	// Peak memory from here on: the digests are counted, their drawing is not.
-	if err := breachtest.ResetPeakRSS(); err != nil {
+	if err := procstatus.ResetPeak(); err != nil {
 		return err
 	}
 	before, err := breachtest.ProcIO()
@@ -172,7 +173,7 @@ func runBatch(path string, kind breach.Kind, _ string, n int, seed uint64, drop 
 	}
 	fmt.Printf("%s batch of %d (%d found), %.1f GB: %s (CPU %s), %.0f digests/s; %d read calls, %.2f GB from disk; peak RSS %.0f MiB\n",
 		kind, n, found, float64(f.Size())/1e9, elapsed.Round(time.Millisecond), cpu.Round(time.Millisecond), float64(n)/elapsed.Seconds(),
-		after["syscr"]-before["syscr"], float64(after["read_bytes"]-before["read_bytes"])/1e9, breachtest.StatusMiB("VmHWM"))
+		after["syscr"]-before["syscr"], float64(after["read_bytes"]-before["read_bytes"])/1e9, procstatus.MiB(procstatus.PeakResident))
 	return nil
 }
 
