@@ -144,7 +144,7 @@ func (p Program) serve(ctx context.Context, args []string, getenv func(string) s
 	build := p.build()
 	drainer := &drain{grace: c.drain}
 	deps := c.serverDeps(opts, src)
-	deps.PasswordParams = p.PasswordParams // the server takes zero as passhash.Default
+	deps.PasswordParams = p.PasswordParams // zero: passhash.Default
 	deps.Draining = drainer.draining
 	deps.Assets, deps.Store, deps.Hashes, deps.Checkout = p.Assets, st, hashes, checkout
 	deps.Logger, deps.AccessLog, deps.Version = logger, logOut, build.version

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -164,7 +163,7 @@ func passwordPolicy(breachFile string) (passpolicy.Lists, func(), error) {
 
 // newPasswordHash reads a new password for email (from prompt or standard
 // input, see readPassword), applies the policy and hashes it with params
-// (passhash.Default when zero, as the server takes them).
+// (passhash.Default when zero).
 func newPasswordHash(params passhash.Params, email, given, breachFile string, stdin io.Reader, stderr io.Writer) (string, error) {
 	password := given
 	if given == "" || given == "-" {
@@ -181,5 +180,5 @@ func newPasswordHash(params passhash.Params, email, given, breachFile string, st
 	if err := passpolicy.Check(password, email, lists); err != nil {
 		return "", err
 	}
-	return passhash.Hash(password, cmp.Or(params, passhash.Default))
+	return passhash.Hash(password, params)
 }

@@ -107,7 +107,8 @@ type Deps struct {
 	// (CSS, JS, icon and openapi.json). The binary embeds them in package
 	// main; tests read the same folders from the working tree. Required.
 	Assets fs.FS
-	// PasswordParams are the argon2id costs for account passwords.
+	// PasswordParams are the argon2id costs for account passwords;
+	// passhash.Default when zero (passhash.Hash applies it).
 	PasswordParams passhash.Params
 	// SecureCookies marks cookies Secure (set when serving TLS). They are
 	// also Secure on any request that came over HTTPS.
@@ -272,9 +273,6 @@ func newServer(d Deps) (*Server, error) {
 	}
 	if d.Mailer == nil {
 		d.Mailer = mailer.Log{Logger: d.Logger}
-	}
-	if d.PasswordParams == (passhash.Params{}) {
-		d.PasswordParams = passhash.Default
 	}
 	if d.Version == "" {
 		d.Version = APIVersion

@@ -4,6 +4,7 @@
 package passhash
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"errors"
@@ -42,8 +43,11 @@ var slots = make(chan struct{}, 2*runtime.NumCPU())
 // derived since the process started: the tests read both.
 var waiting, derivations atomic.Int64
 
-// Hash returns the PHC string of password under p.
+// Hash returns the PHC string of password under p, or under Default when
+// p is zero: the server and the user commands leave the costs unset
+// unless a test or an operator chose them.
 func Hash(password string, p Params) (string, error) {
+	p = cmp.Or(p, Default)
 	salt := make([]byte, saltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err

@@ -1,6 +1,7 @@
 package passhash_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -33,6 +34,19 @@ func TestHashVerify(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("Verify(%q) = %v, want %v", tc.password, got, tc.want)
 		}
+	}
+}
+
+// Zero costs are Default's: the server and the user commands leave them
+// unset unless a test or an operator chose them.
+func TestZeroParamsAreDefault(t *testing.T) {
+	h, err := passhash.Hash("pw", passhash.Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := passhash.Default
+	if want := fmt.Sprintf("$argon2id$v=19$m=%d,t=%d,p=%d$", d.MemoryKiB, d.Time, d.Parallelism); !strings.HasPrefix(h, want) {
+		t.Fatalf("Hash with zero costs gave %q, want the prefix %q", h, want)
 	}
 }
 
