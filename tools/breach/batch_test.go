@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"testing"
 
 	"secutil/tools/breach"
-	"secutil/tools/breach/breachtest"
 )
 
 // batchProbes is a batch for a file of lines: the first and last lines'
@@ -222,16 +220,9 @@ func TestCountManyListSource(t *testing.T) {
 // digest; and both give Count's answers (2,000 of them compared).
 func TestCountManyReads(t *testing.T) {
 	t.Parallel()
-	var file bytes.Buffer
-	n, size, err := breachtest.WriteUniform(&file, 250_000, breach.KindNTLM, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "uniform.txt")
-	if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(bytes.TrimSuffix(file.Bytes(), []byte("\r\n")), []byte("\r\n"))
+	path, content, n := uniformFile(t, 250_000, breach.KindNTLM, 3)
+	size := int64(len(content))
+	lines := bytes.Split(bytes.TrimSuffix(content, []byte("\r\n")), []byte("\r\n"))
 	if int64(len(lines)) != n {
 		t.Fatalf("%d lines, WriteUniform said %d", len(lines), n)
 	}
@@ -403,19 +394,12 @@ func FuzzParseDigests(f *testing.F) {
 // the process on SIGBUS; a batch on the lines that are left still answers.
 func TestCountManyFileShrinks(t *testing.T) {
 	t.Parallel()
-	var file bytes.Buffer
-	if _, _, err := breachtest.WriteUniform(&file, 100_000, breach.KindSHA1, 5); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "shrinking.txt")
-	if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path, content, _ := uniformFile(t, 100_000, breach.KindSHA1, 5)
 	f := open(t, path, breach.KindSHA1)
 	if !breach.Mapped(f) {
 		t.Skip("the file is not mapped here")
 	}
-	lines := bytes.Split(bytes.TrimSuffix(file.Bytes(), []byte("\r\n")), []byte("\r\n"))
+	lines := bytes.Split(bytes.TrimSuffix(content, []byte("\r\n")), []byte("\r\n"))
 	digestsOf := func(lines [][]byte) [][]byte {
 		var digests [][]byte
 		for _, l := range lines {
@@ -424,8 +408,8 @@ func TestCountManyFileShrinks(t *testing.T) {
 		return digests
 	}
 	// The first tenth of the file is kept, to a page boundary.
-	keep := int64(len(file.Bytes())/10) &^ 4095
-	kept := lines[:bytes.Count(file.Bytes()[:keep], []byte("\n"))]
+	keep := int64(len(content)/10) &^ 4095
+	kept := lines[:bytes.Count(content[:keep], []byte("\n"))]
 	if err := os.Truncate(path, keep); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"secutil/tools/breach"
+	"secutil/tools/breach/breachtest"
 )
 
 type line struct {
@@ -46,6 +47,23 @@ func writeFile(t testing.TB, lines []line, eol string, trailing bool) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// uniformFile writes a file of about lines uniformly spread hashes of the
+// kind (breachtest.WriteUniform) in a new temporary folder, and returns its
+// path, its content and its number of lines.
+func uniformFile(t testing.TB, lines float64, kind breach.Kind, seed uint64) (path string, content []byte, n int64) {
+	t.Helper()
+	var b bytes.Buffer
+	n, _, err := breachtest.WriteUniform(&b, lines, kind, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "uniform.txt")
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, b.Bytes(), n
 }
 
 func open(t testing.TB, path string, kind breach.Kind) *breach.File {

@@ -182,15 +182,8 @@ func TestReadsPerLookup(t *testing.T) {
 	for _, kind := range []breach.Kind{breach.KindSHA1, breach.KindNTLM} {
 		t.Run(kind.String(), func(t *testing.T) {
 			t.Parallel()
-			var file bytes.Buffer
 			// About 4 MB: a binary search would take 10 reads.
-			if _, _, err := breachtest.WriteUniform(&file, 100_000, kind, 1); err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join(t.TempDir(), "uniform.txt")
-			if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			path, _, _ := uniformFile(t, 100_000, kind, 1)
 			for _, c := range []struct {
 				name     string
 				sampled  bool
@@ -309,15 +302,8 @@ func TestWriteUniform(t *testing.T) {
 // has ended, so a closed File leaves no goroutine reading it.
 func TestCloseEndsSampling(t *testing.T) {
 	t.Parallel()
-	var file bytes.Buffer
 	// About 4 MB: about 68 reads to sample, so that Close interrupts them.
-	if _, _, err := breachtest.WriteUniform(&file, 100_000, breach.KindSHA1, 1); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "uniform.txt")
-	if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path, _, _ := uniformFile(t, 100_000, breach.KindSHA1, 1)
 	f, err := breach.OpenFile(path, breach.KindSHA1)
 	if err != nil {
 		t.Fatal(err)
