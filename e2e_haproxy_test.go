@@ -42,7 +42,6 @@ func TestRestartBehindHAProxyLosesNoCall(t *testing.T) {
 	bin := secutilBinary(t)
 	dir := t.TempDir()
 	addrs := freeLoopbackAddrs(t, 3) // the two instances, HAProxy's TLS front
-	front := startHAProxy(t, haproxy, dir, addrs[0], addrs[1], addrs[2])
 
 	const email = "restart@example.com"
 	if out, err := runCommand(bin, "user", "add", "-db", db, email, "-password", cmdtest.Password, "-plan", "pro"); err != nil {
@@ -54,6 +53,13 @@ func TestRestartBehindHAProxyLosesNoCall(t *testing.T) {
 	aCmd, a, _, _ := startBinary(t, bin, db, append([]string{"-addr", addrs[0]}, serveFlags...)...)
 	b, _, _, bLogs := startBinary(t, bin, db, append([]string{"-addr", addrs[1]}, serveFlags...)...)
 	key := getKey(t, a, email, "default")
+	// HAProxy starts once both instances serve, so that no health check
+	// finds one not yet listening: a server starts with the fewest passing
+	// checks that keep it in rotation, one failure takes it out, and its
+	// return takes two passes (rise 2). Started first, the balancer once
+	// dropped both just as the load began: calls answered 503 <NOSRV> for
+	// a tenth of a second, and the test failed.
+	front := startHAProxy(t, haproxy, dir, addrs[0], addrs[1], addrs[2])
 	front.waitUntilServing(t)
 
 	var load meteredLoad
